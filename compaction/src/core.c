@@ -1,0 +1,358 @@
+/* core.c: the algorithm table, contexts, argument validation and dispatch to a backend. */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CPU  (1u << SC_BACKEND_CPU)
+#define CUDA (1u << SC_BACKEND_CUDA)
+#define TST  (SC_TUNE_TILE | SC_TUNE_SCAN)
+
+/* One row per algorithm, in enum order. Adding an algorithm = one enum value, one row here,
+ * one file per backend; the tests, the CLI and the benchmarks read this table. */
+static const sc_algorithm_info k_algorithms[SC_ALGO_COUNT] = {
+    {SC_ALGO_SERIAL, "serial", "Serial", "reference (one thread, one pass)",
+     "walk the stream once, copying each kept element: the specification", 1, 0, SC_INPUT_FLAGS,
+     CPU, 0, "copy"},
+    {SC_ALGO_SCAN_SCATTER, "scan-scatter", "Scan + scatter", "Blelloch 1990; Hillis & Steele 1986",
+     "exclusive prefix sum of the flags gives each kept element its output index", 1, 0,
+     SC_INPUT_FLAGS, CPU | CUDA, SC_TUNE_SCAN, "scan,scatter"},
+    {SC_ALGO_HORN, "horn", "Horn's gather-search", "Horn 2005, Moreira et al. 2009 §3.1",
+     "pSum counts removed elements to the left; output i binary-searches j = i + pSum[j]", 1, 0,
+     SC_INPUT_FLAGS, CPU | CUDA, TST, "prefix sum,search,tile scan,concatenate"},
+    {SC_ALGO_JUMPING_JACK, "jumping-jack", "Jumping Jack", "Moreira et al. 2009, JJ paper Alg. 2",
+     "MAS[i] = s - pSum[i]: each hole jumps through MAS to a kept element from the tail", 0, 0,
+     SC_INPUT_FLAGS, CPU | CUDA, TST, "prefix sum,jumps,tile scan,concatenate"},
+    {SC_ALGO_RLZ, "rlz", "Run-lengths of zeros", "Moreira et al. 2009 §3.3, Alg. 1-4",
+     "pRLSum of run lengths of removed elements; each output searches forward for its source", 1, 0,
+     SC_INPUT_FLAGS, CPU | CUDA, TST | SC_TUNE_RLZ,
+     "run lengths,prefix sum,search,tile scan,concatenate"},
+    {SC_ALGO_BINARY_TREE, "binary-tree", "Binary tree", "Moreira et al. 2009 §3.4, Alg. 5",
+     "reduction tree of kept counts; output i walks down the tree to its source", 1, 0,
+     SC_INPUT_FLAGS, CPU | CUDA, TST, "reduction,traversal,tile scan,concatenate"},
+    {SC_ALGO_SPATARO, "spataro", "3-phase (Spataro)", "Spataro 2015",
+     "per-block count (__syncthreads_count), scan of counts, ballot/popc move", 1, 0,
+     SC_INPUT_FLAGS, CPU | CUDA, SC_TUNE_TILE, "count,scan,move"},
+    {SC_ALGO_BILLETER, "billeter", "Warp sequences (Billeter et al.)",
+     "Billeter, Olsson & Assarsson 2009",
+     "each warp owns a sequence: count, prefix of warp counts, move with vector IO", 1, 0,
+     SC_INPUT_FLAGS, CPU | CUDA, 0, "count,prefix,move"},
+    {SC_ALGO_ATOMIC, "atomic", "Atomic append", "baseline (warp-aggregated atomics)",
+     "each warp reserves its kept elements with one atomic add on a global counter", 0, 0,
+     SC_INPUT_FLAGS, CPU | CUDA, 0, "append"},
+    {SC_ALGO_REDZONE, "redzone", "Redzone (many blocks)", "Bontes & Gain 2024, Alg. 2 and 3",
+     "O(k): survivors in the red zone [n-k, n) fill holes below it; orphans paired by "
+     "batch",
+     0, 1, SC_INPUT_REMOVAL_LIST, CPU | CUDA, 0, "mark,pair,orphans"},
+    {SC_ALGO_REDZONE_BLOCK, "redzone-block", "Redzone (one block)", "Bontes & Gain 2024, Alg. 1",
+     "O(k) with one block and shared-memory sync: holes below n-k take red-zone survivors", 0, 1,
+     SC_INPUT_REMOVAL_LIST, CPU | CUDA, 0, "mark,pair,orphans"},
+    {SC_ALGO_CUB, "cub", "CUB DeviceSelect::Flagged", "NVIDIA CCCL (vendor baseline)",
+     "single-pass scan with decoupled look-back, tuned by NVIDIA", 1, 0, SC_INPUT_FLAGS, CUDA, 0,
+     "select"},
+    {SC_ALGO_SINGLE_PASS, "single-pass", "Single pass (decoupled look-back)",
+     "Merrill & Garland 2016",
+     "one kernel: tile count, look-back for the tile offset, 16-byte stores", 1, 0, SC_INPUT_FLAGS,
+     CUDA, 0, "compact"},
+};
+
+const char *sc_status_string(sc_status status) {
+    switch (status) {
+    case SC_OK:
+        return "ok";
+    case SC_ERR_INVALID_ARGUMENT:
+        return "invalid argument";
+    case SC_ERR_UNSUPPORTED:
+        return "not supported by this backend or build";
+    case SC_ERR_OUT_OF_MEMORY:
+        return "out of memory";
+    case SC_ERR_NO_DEVICE:
+        return "no usable CUDA device";
+    case SC_ERR_CUDA:
+        return "CUDA error";
+    case SC_ERR_UNKNOWN_ALGORITHM:
+        return "unknown algorithm";
+    }
+    return "unknown status";
+}
+
+const char *sc_backend_name(sc_backend backend) {
+    switch (backend) {
+    case SC_BACKEND_CPU:
+        return "cpu";
+    case SC_BACKEND_CUDA:
+        return "cuda";
+    default:
+        return NULL;
+    }
+}
+
+const sc_algorithm_info *sc_algorithm_get(sc_algorithm algo) {
+    if ((int)algo < 0 || algo >= SC_ALGO_COUNT) return NULL;
+    return &k_algorithms[algo];
+}
+
+const sc_algorithm_info *sc_algorithm_find(const char *name) {
+    if (!name) return NULL;
+    for (int i = 0; i < SC_ALGO_COUNT; i++)
+        if (strcmp(k_algorithms[i].name, name) == 0) return &k_algorithms[i];
+    return NULL;
+}
+
+/* Backend entry points, indexed by algorithm (NULL = not implemented there). */
+static const sc_impl_fn k_cpu_impl[SC_ALGO_COUNT] = {
+    sc_cpu_serial, sc_cpu_scan_scatter, sc_cpu_horn,          sc_cpu_jumping_jack,
+    sc_cpu_rlz,    sc_cpu_binary_tree,  sc_cpu_spataro,       sc_cpu_billeter,
+    sc_cpu_atomic, sc_cpu_redzone,      sc_cpu_redzone_block, NULL,
+    NULL,
+};
+
+#ifdef SC_HAVE_CUDA
+static const sc_impl_fn k_cuda_impl[SC_ALGO_COUNT] = {
+    NULL,
+    sc_cuda_scan_scatter,
+    sc_cuda_horn,
+    sc_cuda_jumping_jack,
+    sc_cuda_rlz,
+    sc_cuda_binary_tree,
+    sc_cuda_spataro,
+    sc_cuda_billeter,
+    sc_cuda_atomic,
+    sc_cuda_redzone,
+    sc_cuda_redzone_block,
+    sc_cuda_cub,
+    sc_cuda_single_pass,
+};
+#endif
+
+static sc_impl_fn impl_for(sc_algorithm algo, sc_backend backend) {
+    if ((int)algo < 0 || algo >= SC_ALGO_COUNT) return NULL;
+    if (backend == SC_BACKEND_CPU) return k_cpu_impl[algo];
+#ifdef SC_HAVE_CUDA
+    if (backend == SC_BACKEND_CUDA) return k_cuda_impl[algo];
+#endif
+    return NULL;
+}
+
+int sc_algorithm_available(sc_algorithm algo, sc_backend backend) {
+    return impl_for(algo, backend) != NULL;
+}
+
+void sc_options_init(sc_options *opt) {
+    if (!opt) return;
+    memset(opt, 0, sizeof *opt);
+    opt->tile = SC_TILE_DEFAULT;
+}
+
+size_t sc_max_elements(sc_backend backend) {
+    switch (backend) {
+    case SC_BACKEND_CPU:
+        return SIZE_MAX / SC_ELEM_MAX;
+    case SC_BACKEND_CUDA:
+        return (size_t)UINT32_MAX;
+    default:
+        return 0;
+    }
+}
+
+sc_status sc_context_create(sc_backend backend, sc_context **out) {
+    if (!out) return SC_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (backend != SC_BACKEND_CPU && backend != SC_BACKEND_CUDA) return SC_ERR_INVALID_ARGUMENT;
+#ifndef SC_HAVE_CUDA
+    if (backend == SC_BACKEND_CUDA) return SC_ERR_UNSUPPORTED;
+#endif
+    sc_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return SC_ERR_OUT_OF_MEMORY;
+    ctx->backend = backend;
+#ifdef SC_HAVE_CUDA
+    if (backend == SC_BACKEND_CUDA) {
+        sc_status s = sc_cuda_context_init(ctx);
+        if (s != SC_OK) {
+            free(ctx);
+            return s;
+        }
+    }
+#endif
+    *out = ctx;
+    return SC_OK;
+}
+
+void sc_context_destroy(sc_context *ctx) {
+    if (!ctx) return;
+#ifdef SC_HAVE_CUDA
+    if (ctx->backend == SC_BACKEND_CUDA) sc_cuda_context_free(ctx);
+#endif
+    free(ctx->scratch);
+    free(ctx);
+}
+
+sc_backend sc_context_backend(const sc_context *ctx) {
+    return ctx ? ctx->backend : SC_BACKEND_CPU;
+}
+
+size_t sc_context_temp_bytes(const sc_context *ctx) {
+    if (!ctx) return 0;
+    size_t bytes = ctx->scratch_bytes;
+#ifdef SC_HAVE_CUDA
+    if (ctx->backend == SC_BACKEND_CUDA) bytes += sc_cuda_temp_bytes(ctx);
+#endif
+    return bytes;
+}
+
+void *sc_scratch(sc_context *ctx, size_t bytes) {
+    if (bytes <= ctx->scratch_bytes) return ctx->scratch;
+    size_t grow = ctx->scratch_bytes + ctx->scratch_bytes / 2;
+    if (grow < bytes) grow = bytes;
+    void *p = malloc(grow);
+    if (!p) {
+        p = malloc(bytes);
+        if (!p) return NULL;
+        grow = bytes;
+    }
+    free(ctx->scratch);
+    ctx->scratch = p;
+    ctx->scratch_bytes = grow;
+    return p;
+}
+
+void sc_timing_add(sc_context *ctx, const char *name, double ms) {
+    for (size_t i = 0; i < ctx->num_timings; i++) {
+        if (ctx->timings[i].name == name || strcmp(ctx->timings[i].name, name) == 0) {
+            ctx->timings[i].ms += ms;
+            return;
+        }
+    }
+    if (ctx->num_timings < SC_MAX_PHASES) {
+        ctx->timings[ctx->num_timings].name = name;
+        ctx->timings[ctx->num_timings].ms = ms;
+        ctx->num_timings++;
+    }
+}
+
+size_t sc_last_timings(const sc_context *ctx, sc_phase_timing *out, size_t cap) {
+    if (!ctx) return 0;
+    for (size_t i = 0; out && i < cap && i < ctx->num_timings; i++) out[i] = ctx->timings[i];
+    return ctx->num_timings;
+}
+
+/* ---- validation ---- */
+
+static int is_pow2(size_t x) {
+    return x && !(x & (x - 1));
+}
+
+static int ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
+    uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a_bytes && b_bytes && a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+}
+
+static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, size_t n,
+                         size_t elem_size, const sc_options *opt) {
+    memset(job, 0, sizeof *job);
+    if (!ctx) return SC_ERR_INVALID_ARGUMENT;
+    ctx->num_timings = 0;
+    job->info = sc_algorithm_get(algo);
+    if (!job->info) return SC_ERR_UNKNOWN_ALGORITHM;
+    if (elem_size == 0 || elem_size > SC_ELEM_MAX) return SC_ERR_INVALID_ARGUMENT;
+    if (n > sc_max_elements(ctx->backend)) return SC_ERR_INVALID_ARGUMENT;
+    if (opt)
+        job->opt = *opt;
+    else
+        sc_options_init(&job->opt);
+    size_t tile = job->opt.tile ? job->opt.tile : SC_TILE_DEFAULT;
+    if (!is_pow2(tile) || tile < SC_TILE_MIN || tile > SC_TILE_MAX) return SC_ERR_INVALID_ARGUMENT;
+    if (job->opt.scan < SC_SCAN_DEFAULT || job->opt.scan > SC_SCAN_BLELLOCH)
+        return SC_ERR_INVALID_ARGUMENT;
+    if (job->opt.rlz < SC_RLZ_DEFAULT || job->opt.rlz > SC_RLZ_BALANCED_TREE)
+        return SC_ERR_INVALID_ARGUMENT;
+    job->ctx = ctx;
+    job->n = n;
+    job->elem_size = elem_size;
+    job->tile = tile;
+    /* Both Moreira papers: Hillis-Steele wins on small tiles, Blelloch on large ones. */
+    job->scan = job->opt.scan != SC_SCAN_DEFAULT
+                    ? job->opt.scan
+                    : (tile < 128 ? SC_SCAN_HILLIS_STEELE : SC_SCAN_BLELLOCH);
+    job->rlz = job->opt.rlz != SC_RLZ_DEFAULT ? job->opt.rlz : SC_RLZ_RECURSIVE_DOUBLING;
+    return SC_OK;
+}
+
+sc_status sc_compact_flagged(sc_context *ctx, sc_algorithm algo, const void *in,
+                             const uint8_t *flags, void *out, size_t n, size_t elem_size,
+                             const sc_options *opt, size_t *kept) {
+    sc_job job;
+    sc_status s = prepare(&job, ctx, algo, n, elem_size, opt);
+    if (s != SC_OK) return s;
+    if (job.info->input != SC_INPUT_FLAGS) return SC_ERR_UNSUPPORTED;
+    sc_impl_fn fn = impl_for(algo, ctx->backend);
+    if (!fn) return SC_ERR_UNSUPPORTED;
+    if (!kept && !(ctx->backend == SC_BACKEND_CUDA && job.opt.d_kept))
+        return SC_ERR_INVALID_ARGUMENT;
+    if (n > 0 && (!in || !flags || !out)) return SC_ERR_INVALID_ARGUMENT;
+    if (ranges_overlap(in, n * elem_size, out, n * elem_size)) return SC_ERR_INVALID_ARGUMENT;
+    job.host_kept = kept != NULL;
+    job.in = in;
+    job.flags = flags;
+    job.out = out;
+    s = fn(&job);
+    if (s != SC_OK) {
+        ctx->num_timings = 0;
+        return s;
+    }
+    if (kept) *kept = job.kept;
+    return SC_OK;
+}
+
+/* Every index < n and none twice: one pass with an n-bit map (CPU backend). The CUDA backend
+ * checks on the device before it writes anything. */
+static sc_status check_removal_list(sc_context *ctx, const uint32_t *removed, size_t k, size_t n) {
+    size_t words = (n + 63) / 64;
+    uint64_t *seen = calloc(words ? words : 1, sizeof *seen);
+    if (!seen) return SC_ERR_OUT_OF_MEMORY;
+    sc_status s = SC_OK;
+    for (size_t i = 0; i < k; i++) {
+        uint32_t r = removed[i];
+        if (r >= n || (seen[r / 64] >> (r % 64)) & 1u) {
+            s = SC_ERR_INVALID_ARGUMENT;
+            break;
+        }
+        seen[r / 64] |= (uint64_t)1 << (r % 64);
+    }
+    free(seen);
+    (void)ctx;
+    return s;
+}
+
+sc_status sc_remove_indices(sc_context *ctx, sc_algorithm algo, void *data, size_t n,
+                            size_t elem_size, const uint32_t *removed, size_t k,
+                            const sc_options *opt, size_t *kept) {
+    sc_job job;
+    sc_status s = prepare(&job, ctx, algo, n, elem_size, opt);
+    if (s != SC_OK) return s;
+    if (job.info->input != SC_INPUT_REMOVAL_LIST) return SC_ERR_UNSUPPORTED;
+    sc_impl_fn fn = impl_for(algo, ctx->backend);
+    if (!fn) return SC_ERR_UNSUPPORTED;
+    if (!kept && !(ctx->backend == SC_BACKEND_CUDA && job.opt.d_kept))
+        return SC_ERR_INVALID_ARGUMENT;
+    if (n > (size_t)UINT32_MAX || k > n) return SC_ERR_INVALID_ARGUMENT;
+    if ((n > 0 && !data) || (k > 0 && !removed)) return SC_ERR_INVALID_ARGUMENT;
+    if (ctx->backend == SC_BACKEND_CPU) {
+        if (ranges_overlap(data, n * elem_size, removed, k * sizeof *removed))
+            return SC_ERR_INVALID_ARGUMENT;
+        s = check_removal_list(ctx, removed, k, n);
+        if (s != SC_OK) return s;
+    }
+    job.host_kept = kept != NULL;
+    job.data = data;
+    job.removed = removed;
+    job.k = k;
+    s = fn(&job);
+    if (s != SC_OK) {
+        ctx->num_timings = 0;
+        return s;
+    }
+    if (kept) *kept = job.kept;
+    return SC_OK;
+}

@@ -1,0 +1,7 @@
+/* billeter.c: not written yet. */
+#include "cpu.h"
+
+sc_status sc_cpu_billeter(sc_job *job) {
+    (void)job;
+    return SC_ERR_UNSUPPORTED;
+}

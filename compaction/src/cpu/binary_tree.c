@@ -1,0 +1,7 @@
+/* binary_tree.c: not written yet. */
+#include "cpu.h"
+
+sc_status sc_cpu_binary_tree(sc_job *job) {
+    (void)job;
+    return SC_ERR_UNSUPPORTED;
+}

@@ -1,0 +1,74 @@
+/* cpu.h: helpers the CPU algorithm files share: element copy, scans, tracing, phase clocks,
+ * and the block-based framework. Each algorithm file holds only its own idea. */
+#ifndef SC_CPU_H
+#define SC_CPU_H
+
+#include "../internal.h"
+
+#include <string.h>
+
+/* Copy one element; fast paths for the common sizes. */
+static inline void sc_copy_elem(void *dst, const void *src, size_t elem_size) {
+    switch (elem_size) {
+    case 4:
+        memcpy(dst, src, 4);
+        break;
+    case 8:
+        memcpy(dst, src, 8);
+        break;
+    case 16:
+        memcpy(dst, src, 16);
+        break;
+    default:
+        memcpy(dst, src, elem_size);
+        break;
+    }
+}
+
+static inline const unsigned char *sc_elem_c(const void *base, size_t i, size_t elem_size) {
+    return (const unsigned char *)base + i * elem_size;
+}
+static inline unsigned char *sc_elem(void *base, size_t i, size_t elem_size) {
+    return (unsigned char *)base + i * elem_size;
+}
+
+/* ---- phase clock (monotonic, milliseconds) ---- */
+double sc_cpu_now_ms(void);
+/* Record the time since *t0 under `name` (when opt.timing is on) and restart *t0. */
+void sc_cpu_phase(sc_job *job, const char *name, double *t0);
+
+/* ---- tracing: every function is a no-op when job->opt.trace is NULL ---- */
+int sc_tracing(const sc_job *job);
+void sc_tracef(const sc_job *job, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* One line "label : v0 v1 v2 ..." (long arrays are shortened with "..."). */
+void sc_trace_sizes(const sc_job *job, const char *label, const size_t *a, size_t n);
+void sc_trace_u32(const sc_job *job, const char *label, const uint32_t *a, size_t n);
+void sc_trace_flags(const sc_job *job, const char *label, const uint8_t *flags, size_t n);
+
+/* ---- exclusive prefix sums, written as the papers' passes (scan.c) ----
+ * out[i] = sum of in[0..i). `tmp` holds at least scan_tmp_elems(n) size_t. Returns the total.
+ * Hillis-Steele: log2(n) rounds of out[i] += out[i - 2^d] (double-buffered, O(n log n) work).
+ * Blelloch: up-sweep then down-sweep over the next power of two (O(n) work).
+ * `trace_label` (may be NULL) names the rounds in the trace. */
+size_t sc_scan_tmp_elems(size_t n);
+size_t sc_cpu_exclusive_scan(const sc_job *job, sc_scan variant, const size_t *in, size_t *out,
+                             size_t n, size_t *tmp, const char *trace_label);
+
+/* ---- block-based framework (JJ paper §3.4, Fig. 6 and 8, after Roger et al.) ----
+ * Pass 1 (forall tiles in parallel): `tile_fn` compacts tile t alone. It fills a local
+ * gather map src[0..count) (output j of the tile takes tile element src[j]) and returns count.
+ * Pass 2: exclusive scan of the tile counts (job->scan) gives each tile's output offset.
+ * Pass 3 (forall tiles in parallel): concatenate: out[offset_t + j] = in[base_t + src_t[j]].
+ * `scratch` gives tile_fn `scratch_bytes` of its own per tile (thread-private).
+ * The intra-tile phase timings are recorded by tile_fn through sc_cpu_phase_add. */
+typedef size_t (*sc_tile_fn)(const sc_job *job, size_t t, const uint8_t *flags, size_t m,
+                             uint32_t *src, void *scratch);
+sc_status sc_cpu_blocks_run(sc_job *job, sc_tile_fn tile_fn, size_t scratch_bytes);
+/* Thread-safe accumulation of a phase time measured inside a tile. */
+void sc_cpu_phase_add(const sc_job *job, const char *name, double ms);
+
+#endif /* SC_CPU_H */

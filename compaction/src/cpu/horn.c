@@ -1,0 +1,7 @@
+/* horn.c: not written yet. */
+#include "cpu.h"
+
+sc_status sc_cpu_horn(sc_job *job) {
+    (void)job;
+    return SC_ERR_UNSUPPORTED;
+}

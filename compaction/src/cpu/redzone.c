@@ -1,0 +1,7 @@
+/* redzone.c: not written yet. */
+#include "cpu.h"
+
+sc_status sc_cpu_redzone(sc_job *job) {
+    (void)job;
+    return SC_ERR_UNSUPPORTED;
+}

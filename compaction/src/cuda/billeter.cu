@@ -1,0 +1,8 @@
+/* billeter.cu: not written yet. */
+#include "common.cuh"
+
+extern "C" sc_status sc_cuda_billeter(sc_job *job)
+{
+    (void)job;
+    return SC_ERR_UNSUPPORTED;
+}

@@ -1,0 +1,8 @@
+/* binary_tree.cu: not written yet. */
+#include "common.cuh"
+
+extern "C" sc_status sc_cuda_binary_tree(sc_job *job)
+{
+    (void)job;
+    return SC_ERR_UNSUPPORTED;
+}

@@ -1,0 +1,128 @@
+/* context.cu: the CUDA context: device properties, temporary storage, events, counters. */
+#include "common.cuh"
+
+#include <stdlib.h>
+
+extern "C" sc_status sc_cuda_context_init(sc_context *ctx)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        (void)cudaGetLastError();
+        return SC_ERR_NO_DEVICE;
+    }
+    sc_cuda_state *st = (sc_cuda_state *)calloc(1, sizeof *st);
+    if (!st) return SC_ERR_OUT_OF_MEMORY;
+    ctx->backend_state = st;
+    sc_status s = SC_OK;
+#define INIT_TRY(call)                                                                       \
+    do {                                                                                     \
+        cudaError_t e_ = (call);                                                             \
+        if (e_ != cudaSuccess) {                                                             \
+            s = sc_cuda_status(e_);                                                          \
+            goto fail;                                                                       \
+        }                                                                                    \
+    } while (0)
+    INIT_TRY(cudaGetDevice(&st->device));
+    INIT_TRY(cudaDeviceGetAttribute(&st->sm_count, cudaDevAttrMultiProcessorCount, st->device));
+    INIT_TRY(cudaDeviceGetAttribute(&st->l2_bytes, cudaDevAttrL2CacheSize, st->device));
+    INIT_TRY(cudaDeviceGetAttribute(&st->max_smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                    st->device));
+    INIT_TRY(cudaMalloc(&st->d_counters, SC_CUDA_COUNTERS * sizeof(uint32_t)));
+    INIT_TRY(cudaMemset(st->d_counters, 0, SC_CUDA_COUNTERS * sizeof(uint32_t)));
+    INIT_TRY(cudaMallocHost(&st->h_kept, sizeof(uint32_t)));
+    for (int i = 0; i <= SC_MAX_PHASES; i++) INIT_TRY(cudaEventCreate(&st->events[i]));
+#undef INIT_TRY
+    return SC_OK;
+fail:
+    sc_cuda_context_free(ctx);
+    return s;
+}
+
+extern "C" void sc_cuda_context_free(sc_context *ctx)
+{
+    sc_cuda_state *st = sc_cuda_state_of(ctx);
+    if (!st) return;
+    for (int i = 0; i <= SC_MAX_PHASES; i++)
+        if (st->events[i]) cudaEventDestroy(st->events[i]);
+    cudaFree(st->d_temp);
+    cudaFree(st->d_counters);
+    cudaFreeHost(st->h_kept);
+    free(st);
+    ctx->backend_state = NULL;
+}
+
+extern "C" size_t sc_cuda_temp_bytes(const sc_context *ctx)
+{
+    const sc_cuda_state *st = sc_cuda_state_of(ctx);
+    return st ? st->temp_bytes : 0;
+}
+
+sc_status sc_cuda_temp(sc_job *job, size_t bytes, void **out)
+{
+    sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    bytes = (bytes + 255) & ~(size_t)255;
+    if (bytes > st->temp_bytes) {
+        size_t grow = st->temp_bytes + st->temp_bytes / 2;
+        if (grow < bytes) grow = bytes;
+        SC_CUDA_TRY(cudaFree(st->d_temp)); /* synchronises: in-flight work is done with it */
+        st->d_temp = NULL;
+        st->temp_bytes = 0;
+        cudaError_t e = cudaMalloc(&st->d_temp, grow);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            grow = bytes;
+            SC_CUDA_TRY(cudaMalloc(&st->d_temp, grow));
+        }
+        st->temp_bytes = grow;
+    }
+    *out = st->d_temp;
+    return SC_OK;
+}
+
+void sc_cuda_timing_begin(sc_job *job)
+{
+    sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    st->num_events = 0;
+    if (!job->opt.timing) return;
+    cudaEventRecord(st->events[0], sc_cuda_stream(job));
+    st->num_events = 1;
+}
+
+void sc_cuda_timing_phase(sc_job *job, const char *name)
+{
+    sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    if (!job->opt.timing || st->num_events == 0 || st->num_events > SC_MAX_PHASES) return;
+    st->phase_names[st->num_events - 1] = name;
+    cudaEventRecord(st->events[st->num_events], sc_cuda_stream(job));
+    st->num_events++;
+}
+
+sc_status sc_cuda_timing_end(sc_job *job)
+{
+    sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    if (!job->opt.timing || st->num_events < 2) return SC_OK;
+    SC_CUDA_TRY(cudaEventSynchronize(st->events[st->num_events - 1]));
+    for (int i = 1; i < st->num_events; i++) {
+        float ms = 0.f;
+        SC_CUDA_TRY(cudaEventElapsedTime(&ms, st->events[i - 1], st->events[i]));
+        sc_timing_add(job->ctx, st->phase_names[i - 1], (double)ms);
+    }
+    return SC_OK;
+}
+
+sc_status sc_cuda_finish_count(sc_job *job, const uint32_t *d_count)
+{
+    sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    cudaStream_t stream = sc_cuda_stream(job);
+    if (job->opt.d_kept && job->opt.d_kept != d_count)
+        SC_CUDA_TRY(cudaMemcpyAsync(job->opt.d_kept, d_count, sizeof(uint32_t),
+                                    cudaMemcpyDeviceToDevice, stream));
+    if (job->host_kept || !job->opt.d_kept) {
+        SC_CUDA_TRY(cudaMemcpyAsync(st->h_kept, d_count, sizeof(uint32_t),
+                                    cudaMemcpyDeviceToHost, stream));
+        SC_CUDA_TRY(cudaStreamSynchronize(stream));
+        job->kept = *st->h_kept;
+    }
+    return sc_cuda_timing_end(job);
+}

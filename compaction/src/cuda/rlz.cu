@@ -1,0 +1,8 @@
+/* rlz.cu: not written yet. */
+#include "common.cuh"
+
+extern "C" sc_status sc_cuda_rlz(sc_job *job)
+{
+    (void)job;
+    return SC_ERR_UNSUPPORTED;
+}

@@ -1,0 +1,8 @@
+/* scan_scatter.cu: not written yet. */
+#include "common.cuh"
+
+extern "C" sc_status sc_cuda_scan_scatter(sc_job *job)
+{
+    (void)job;
+    return SC_ERR_UNSUPPORTED;
+}

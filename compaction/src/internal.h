@@ -1,0 +1,90 @@
+/* internal.h: what the backends share with the front end (core.c). Not installed. */
+#ifndef SC_INTERNAL_H
+#define SC_INTERNAL_H
+
+#include "compaction.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One call, validated and with its options resolved (tile, scan, rlz never DEFAULT). */
+typedef struct sc_job {
+    sc_context *ctx;
+    const sc_algorithm_info *info;
+    size_t n;
+    size_t elem_size;
+    /* flagged compaction */
+    const void *in;
+    const uint8_t *flags;
+    void *out;
+    /* removal list */
+    void *data;
+    const uint32_t *removed;
+    size_t k;
+    /* resolved options */
+    size_t tile;
+    sc_scan scan;
+    sc_rlz_variant rlz;
+    sc_options opt;
+    int host_kept; /* 1 if the caller passed a `kept` pointer (CUDA: read the count back) */
+    /* result */
+    size_t kept;
+} sc_job;
+
+typedef sc_status (*sc_impl_fn)(sc_job *job);
+
+/* The context. The backend-specific part hangs off `backend_state`. */
+struct sc_context {
+    sc_backend backend;
+    void *backend_state;
+    /* host scratch (CPU backend): grows on demand, reused across calls */
+    void *scratch;
+    size_t scratch_bytes;
+    /* timings of the last call */
+    sc_phase_timing timings[SC_MAX_PHASES];
+    size_t num_timings;
+};
+
+/* Host scratch of at least `bytes`, kept by the context (CPU backend). NULL on OOM. */
+void *sc_scratch(sc_context *ctx, size_t bytes);
+
+/* Record a phase time (adds to an existing phase of the same name). */
+void sc_timing_add(sc_context *ctx, const char *name, double ms);
+
+/* ---- CPU backend: one function per algorithm file (compaction/src/cpu/<name>.c) ---- */
+sc_status sc_cpu_serial(sc_job *job);
+sc_status sc_cpu_scan_scatter(sc_job *job);
+sc_status sc_cpu_horn(sc_job *job);
+sc_status sc_cpu_jumping_jack(sc_job *job);
+sc_status sc_cpu_rlz(sc_job *job);
+sc_status sc_cpu_binary_tree(sc_job *job);
+sc_status sc_cpu_spataro(sc_job *job);
+sc_status sc_cpu_billeter(sc_job *job);
+sc_status sc_cpu_atomic(sc_job *job);
+sc_status sc_cpu_redzone(sc_job *job);
+sc_status sc_cpu_redzone_block(sc_job *job);
+
+/* ---- CUDA backend (compaction/src/cuda/), present when SC_HAVE_CUDA ---- */
+#ifdef SC_HAVE_CUDA
+sc_status sc_cuda_context_init(sc_context *ctx);
+void sc_cuda_context_free(sc_context *ctx);
+size_t sc_cuda_temp_bytes(const sc_context *ctx);
+sc_status sc_cuda_scan_scatter(sc_job *job);
+sc_status sc_cuda_horn(sc_job *job);
+sc_status sc_cuda_jumping_jack(sc_job *job);
+sc_status sc_cuda_rlz(sc_job *job);
+sc_status sc_cuda_binary_tree(sc_job *job);
+sc_status sc_cuda_spataro(sc_job *job);
+sc_status sc_cuda_billeter(sc_job *job);
+sc_status sc_cuda_atomic(sc_job *job);
+sc_status sc_cuda_redzone(sc_job *job);
+sc_status sc_cuda_redzone_block(sc_job *job);
+sc_status sc_cuda_cub(sc_job *job);
+sc_status sc_cuda_single_pass(sc_job *job);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SC_INTERNAL_H */

@@ -1,0 +1,39 @@
+/* compact: list, explain and benchmark the compaction library's algorithms. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: compact <command> [options]\n"
+               "\n"
+               "Stream compaction algorithms from the papers, on the CPU and on CUDA GPUs.\n"
+               "\n"
+               "commands:\n"
+               "  list               the algorithm table: paper, stable?, in place?, backends\n"
+               "  explain ALGO ...   trace one algorithm pass by pass on a small stream\n"
+               "  bench ...          time algorithms against CUB and the copy limit\n"
+               "\n"
+               "Run 'compact <command> --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("compact %d.%d\n", SC_VERSION_MAJOR, SC_VERSION_MINOR);
+        return 0;
+    }
+    if (!strcmp(cmd, "list")) return cmd_list(argc - 1, argv + 1);
+    if (!strcmp(cmd, "explain")) return cmd_explain(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
+    fprintf(stderr, "compact: unknown command '%s' (valid: list, explain, bench)\n", cmd);
+    return 2;
+}

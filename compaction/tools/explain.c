@@ -1,0 +1,225 @@
+/* explain.c: `compact explain ALGO`: run one algorithm on the CPU backend on a small stream
+ * and print its intermediate arrays pass by pass, as the papers draw them. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void explain_usage(FILE *f) {
+    fprintf(f, "usage: compact explain ALGO (--mask BITS | --random N [--removed F] [--seed S])\n"
+               "                       [--tile B] [--scan hillis-steele|blelloch] [--rlz "
+               "doubling|tree]\n"
+               "\n"
+               "Runs ALGO on the CPU backend (the specification) and prints its passes: pSum,\n"
+               "MAS and each jump, run lengths and pRLSum, tree levels and each traversal,\n"
+               "Redzone's red zone, orphans and their pairing; then the result, checked\n"
+               "against the serial reference. Element i holds the value i.\n"
+               "\n"
+               "  --mask BITS     the stream's flags, 1 = keep, e.g. 1001101000110101\n"
+               "  --random N      N random flags instead (N <= 65536)\n"
+               "  --removed F     fraction removed with --random, 0..1 or 30%% (default 0.3)\n"
+               "  --seed S        random seed (default 1)\n"
+               "  --tile B        tile size, power of two 32..2048 (default 32 for explain)\n"
+               "  --scan V        hillis-steele | blelloch | default\n"
+               "  --rlz V         RLZ run lengths: doubling (Alg. 2) | tree (Alg. 3-4)\n"
+               "\n"
+               "Redzone algorithms take the removed indices (the 0s) as their removal list.\n");
+}
+
+static void print_line(void *user, const char *line) {
+    (void)user;
+    printf("  %s\n", line);
+}
+
+static void print_values(const char *label, const uint32_t *v, size_t n) {
+    printf("%-12s:", label);
+    for (size_t i = 0; i < n && i < 64; i++) printf(" %3u", v[i]);
+    if (n > 64) printf(" ...");
+    printf("\n");
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int cmd_explain(int argc, char **argv) {
+    const char *algo_name = NULL, *mask = NULL;
+    size_t random_n = 0, seed = 1;
+    double removed = 0.3;
+    sc_options opt;
+    sc_options_init(&opt);
+    opt.tile = 32;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            explain_usage(stdout);
+            return 0;
+        }
+        if (a[0] != '-') {
+            if (algo_name) {
+                fprintf(stderr, "compact explain: one algorithm at a time ('%s' and '%s')\n",
+                        algo_name, a);
+                return 2;
+            }
+            algo_name = a;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "compact explain: option '%s' needs a value (see --help)\n", a);
+            return 2;
+        }
+        i++;
+        if (!strcmp(a, "--mask")) {
+            mask = v;
+        } else if (!strcmp(a, "--random")) {
+            if (cli_parse_size(v, &random_n) || random_n == 0 || random_n > 65536) {
+                fprintf(stderr, "compact explain: --random wants 1..65536, got '%s'\n", v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--removed")) {
+            if (cli_parse_fraction(v, &removed)) {
+                fprintf(stderr, "compact explain: --removed wants 0..1 or 0%%..100%%, got '%s'\n",
+                        v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--seed")) {
+            if (cli_parse_size(v, &seed)) {
+                fprintf(stderr, "compact explain: --seed wants an integer, got '%s'\n", v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--tile")) {
+            if (cli_parse_size(v, &opt.tile) || opt.tile < SC_TILE_MIN || opt.tile > SC_TILE_MAX ||
+                (opt.tile & (opt.tile - 1))) {
+                fprintf(stderr,
+                        "compact explain: --tile wants a power of two in 32..2048, got '%s'\n", v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--scan")) {
+            if (cli_parse_scan(v, &opt.scan)) {
+                fprintf(stderr,
+                        "compact explain: unknown scan '%s' (valid: hillis-steele, blelloch, "
+                        "default)\n",
+                        v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--rlz")) {
+            if (cli_parse_rlz(v, &opt.rlz)) {
+                fprintf(stderr,
+                        "compact explain: unknown RLZ variant '%s' (valid: doubling, tree, "
+                        "default)\n",
+                        v);
+                return 2;
+            }
+        } else {
+            fprintf(stderr,
+                    "compact explain: unknown option '%s' (valid: --mask, --random, --removed, "
+                    "--seed, --tile, --scan, --rlz, --help)\n",
+                    a);
+            return 2;
+        }
+    }
+    if (!algo_name) {
+        fprintf(stderr, "compact explain: name an algorithm (see 'compact list')\n");
+        return 2;
+    }
+    const sc_algorithm_info *info = sc_algorithm_find(algo_name);
+    if (!info) {
+        cli_unknown_algorithm(algo_name);
+        return 2;
+    }
+    if (!sc_algorithm_available(info->id, SC_BACKEND_CPU)) {
+        fprintf(stderr,
+                "compact explain: '%s' runs on the CUDA backend only; explain traces the "
+                "CPU backend\n",
+                info->name);
+        return 2;
+    }
+    if (!mask == !random_n) {
+        fprintf(stderr, "compact explain: give exactly one of --mask BITS or --random N\n");
+        return 2;
+    }
+
+    size_t n = mask ? strlen(mask) : random_n;
+    uint8_t *flags = malloc(n ? n : 1);
+    uint32_t *in = malloc((n ? n : 1) * sizeof *in), *out = malloc((n ? n : 1) * sizeof *out);
+    uint32_t *ref = malloc((n ? n : 1) * sizeof *ref), *list = malloc((n ? n : 1) * sizeof *list);
+    if (!flags || !in || !out || !ref || !list) {
+        fprintf(stderr, "compact explain: out of memory\n");
+        return 1;
+    }
+    uint64_t rng = seed;
+    for (size_t i = 0; i < n; i++) {
+        if (mask) {
+            if (mask[i] != '0' && mask[i] != '1') {
+                fprintf(stderr,
+                        "compact explain: --mask takes only 0 and 1 (1 = keep); position %zu "
+                        "is '%c'\n",
+                        i, mask[i]);
+                return 2;
+            }
+            flags[i] = mask[i] == '1';
+        } else {
+            flags[i] = (double)(cli_rand(&rng) >> 11) * 0x1.0p-53 >= removed;
+        }
+        in[i] = (uint32_t)i;
+    }
+
+    printf("%s: %s\n", info->name, info->title);
+    printf("paper       : %s\n", info->paper);
+    printf("idea        : %s\n", info->summary);
+    printf("properties  : %s, %s, input = %s", info->stable ? "stable" : "unstable",
+           info->in_place ? "in place" : "out of place",
+           info->input == SC_INPUT_FLAGS ? "flag stencil" : "removal list");
+    if (info->tunables & SC_TUNE_TILE) printf(", tile %zu", opt.tile);
+    printf("\n\ninput (%zu elements, element i holds the value i)\n", n);
+    print_values("index", in, n);
+    printf("%-12s:", "flags");
+    for (size_t i = 0; i < n && i < 64; i++) printf(" %3d", flags[i]);
+    printf("%s\n\npasses\n", n > 64 ? " ..." : "");
+
+    size_t ref_kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (flags[i]) ref[ref_kept++] = (uint32_t)i;
+
+    sc_context *ctx = NULL;
+    sc_status s = sc_context_create(SC_BACKEND_CPU, &ctx);
+    opt.trace = print_line;
+    size_t kept = 0;
+    const uint32_t *result = out;
+    if (s == SC_OK && info->input == SC_INPUT_FLAGS) {
+        s = sc_compact_flagged(ctx, info->id, in, flags, out, n, sizeof *in, &opt, &kept);
+    } else if (s == SC_OK) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!flags[i]) list[k++] = (uint32_t)i;
+        s = sc_remove_indices(ctx, info->id, in, n, sizeof *in, list, k, &opt, &kept);
+        result = in;
+    }
+    sc_context_destroy(ctx);
+    if (s != SC_OK) {
+        fprintf(stderr, "compact explain: %s failed: %s\n", info->name, sc_status_string(s));
+        return 1;
+    }
+    printf("\nresult (%zu kept)\n", kept);
+    print_values("output", result, kept);
+
+    int same = kept == ref_kept;
+    if (same && info->stable) {
+        same = memcmp(result, ref, kept * sizeof *ref) == 0;
+    } else if (same) {
+        memcpy(out, result, kept * sizeof *out);
+        qsort(out, kept, sizeof *out, cmp_u32);
+        same = memcmp(out, ref, kept * sizeof *ref) == 0;
+    }
+    printf("check       : %s the serial reference%s\n", same ? "matches" : "DIFFERS FROM",
+           info->stable ? "" : " (as a set: the algorithm is unstable)");
+    free(flags);
+    free(in);
+    free(out);
+    free(ref);
+    free(list);
+    return same ? 0 : 1;
+}
