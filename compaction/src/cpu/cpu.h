@@ -32,6 +32,37 @@ static inline unsigned char *sc_elem(void *base, size_t i, size_t elem_size) {
     return (unsigned char *)base + i * elem_size;
 }
 
+/* ---- warps as 32-lane groups (the GPU vocabulary the CPU specification is written in) ---- */
+#define SC_WARP 32
+
+/* __popc */
+static inline uint32_t sc_popc32(uint32_t x) {
+#if defined(__GNUC__)
+    return (uint32_t)__builtin_popcount(x);
+#else
+    uint32_t c = 0;
+    for (; x; x &= x - 1) c++;
+    return c;
+#endif
+}
+
+/* %lanemask_lt: the bits of the lanes below `lane`. */
+static inline uint32_t sc_lanemask_lt(size_t lane) {
+    return ((uint32_t)1 << lane) - 1u;
+}
+
+/* __ballot_sync(full mask, flag != 0) over `lanes` active lanes; inactive lanes vote 0. */
+static inline uint32_t sc_warp_ballot(const uint8_t *flags, size_t lanes) {
+    uint32_t b = 0;
+    for (size_t l = 0; l < lanes; l++) b |= (uint32_t)(flags[l] != 0) << l;
+    return b;
+}
+
+/* One trace line, one column per lane: base + popc(ballot & lanemask_lt) on valid lanes,
+ * "." on the others. */
+void sc_trace_lanes(const sc_job *job, const char *label, uint32_t ballot, size_t lanes,
+                    size_t base);
+
 /* ---- phase clock (monotonic, milliseconds) ---- */
 double sc_cpu_now_ms(void);
 /* Record the time since *t0 under `name` (when opt.timing is on) and restart *t0. */

@@ -75,3 +75,18 @@ void sc_trace_u32(const sc_job *job, const char *label, const uint32_t *a, size_
 void sc_trace_flags(const sc_job *job, const char *label, const uint8_t *flags, size_t n) {
     trace_array(job, label, flags, n, at_u8);
 }
+
+void sc_trace_lanes(const sc_job *job, const char *label, uint32_t ballot, size_t lanes,
+                    size_t base) {
+    if (!job->opt.trace) return;
+    char line[512];
+    size_t pos = (size_t)snprintf(line, sizeof line, "%-12s:", label);
+    for (size_t l = 0; l < lanes && pos < sizeof line - 24; l++) {
+        if ((ballot >> l) & 1u)
+            pos += (size_t)snprintf(line + pos, sizeof line - pos, " %3zu",
+                                    base + sc_popc32(ballot & sc_lanemask_lt(l)));
+        else
+            pos += (size_t)snprintf(line + pos, sizeof line - pos, "   .");
+    }
+    job->opt.trace(job->opt.trace_user, line);
+}
