@@ -102,4 +102,14 @@ sc_status sc_cpu_blocks_run(sc_job *job, sc_tile_fn tile_fn, size_t scratch_byte
 /* Thread-safe accumulation of a phase time measured inside a tile. */
 void sc_cpu_phase_add(const sc_job *job, const char *name, double ms);
 
+/* ---- Redzone (Bontes & Gain 2024), shared by redzone.c (Alg. 2) and redzone_block.c (Alg. 1)
+ * mark: phase 1 (Alg. 1 lines 3-4): set bit r - z of `marks` ((k+63)/64 words, cleared here)
+ * for every r >= z. pair: phase 2 for pairs [from, to): orphans to zo[from..) / ro[from..),
+ * counts to *j_out / *k_out. trace_pair: that batch's moves and orphan lists, when tracing. */
+void sc_cpu_redzone_mark(const sc_job *job, uint64_t *marks);
+void sc_cpu_redzone_pair(const sc_job *job, const uint64_t *marks, size_t from, size_t to,
+                         uint32_t *zo, uint32_t *ro, size_t *j_out, size_t *k_out);
+void sc_cpu_redzone_trace_pair(const sc_job *job, const uint64_t *marks, size_t from, size_t to,
+                               const uint32_t *zo, const uint32_t *ro, size_t j, size_t k);
+
 #endif /* SC_CPU_H */
