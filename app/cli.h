@@ -1,0 +1,52 @@
+/* cli.h: the raycompact command line: render and bench, and their shared option parsing. */
+#ifndef RC_CLI_H
+#define RC_CLI_H
+
+#include "wavefront/wavefront.h"
+
+#include <stdint.h>
+
+/* Exit codes: 0 ok, 1 a failure while running, 2 bad usage or bad input files. */
+#define RC_EXIT_FAIL  1
+#define RC_EXIT_USAGE 2
+
+int cmd_render(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Options both commands take. NULL / 0 = not given. */
+typedef struct cli_common {
+    const char *scene;
+    uint32_t width, height, max_depth;
+    size_t tile;
+    const char *backend;
+} cli_common;
+
+/* Option scanner: `--name value` or `--name=value`. */
+typedef struct cli_args {
+    const char *cmd; /* "render" or "bench", for messages */
+    int argc;
+    char **argv;
+    int i;           /* the option being looked at */
+    const char *opt; /* its name, once matched */
+    const char *value;
+} cli_args;
+
+/* 1 if argv[i] is option `name`; takes its value when `want_value` (else usage error). */
+int cli_is(cli_args *a, const char *name, int want_value);
+/* Parse the current value as an integer in [lo, hi]; prints the error and returns -1. */
+int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out);
+/* Handle an option of cli_common; returns 1 if it was one, 0 if not, -1 on error. */
+int cli_common_option(cli_args *a, cli_common *c);
+/* Print "raycompact CMD: message" to stderr; returns RC_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The backend: the one given, else CUDA when a device is usable, else the CPU with a notice. */
+int cli_pick_backend(const char *cmd, const char *given, rc_backend *out);
+/* Load the scene (one-line error on failure) and fill settings from it and the options. */
+int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st);
+
+#endif /* RC_CLI_H */

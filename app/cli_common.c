@@ -1,0 +1,125 @@
+/* cli_common.c: option parsing, backend choice and scene loading shared by the commands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "raycompact %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return RC_EXIT_USAGE;
+}
+
+int cli_is(cli_args *a, const char *name, int want_value) {
+    const char *arg = a->argv[a->i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    a->opt = name;
+    a->value = NULL;
+    if (arg[n] == '=') {
+        if (!want_value) return 0;
+        a->value = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0') return 0;
+    if (!want_value) return 1;
+    if (a->i + 1 >= a->argc) return -1;
+    a->value = a->argv[++a->i];
+    return 1;
+}
+
+int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out) {
+    const char *s = a->value;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < (long long)lo || v > (long long)hi) {
+        cli_usage_error(a->cmd, "%s: '%s' is not an integer in [%u, %u]", a->opt, s, lo, hi);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int cli_common_option(cli_args *a, cli_common *c) {
+    int r;
+    uint32_t v;
+    if ((r = cli_is(a, "--scene", 1)) != 0) {
+        if (r > 0) c->scene = a->value;
+    } else if ((r = cli_is(a, "--width", 1)) != 0) {
+        if (r > 0 && cli_uint(a, 1, RC_MAX_SIZE, &c->width) != 0) return -1;
+    } else if ((r = cli_is(a, "--height", 1)) != 0) {
+        if (r > 0 && cli_uint(a, 1, RC_MAX_SIZE, &c->height) != 0) return -1;
+    } else if ((r = cli_is(a, "--max-depth", 1)) != 0) {
+        if (r > 0 && cli_uint(a, 1, RC_MAX_DEPTH, &c->max_depth) != 0) return -1;
+    } else if ((r = cli_is(a, "--tile", 1)) != 0) {
+        if (r > 0) {
+            if (cli_uint(a, SC_TILE_MIN, SC_TILE_MAX, &v) != 0) return -1;
+            if (v & (v - 1)) {
+                cli_usage_error(a->cmd, "--tile: %u is not a power of two", v);
+                return -1;
+            }
+            c->tile = v;
+        }
+    } else if ((r = cli_is(a, "--backend", 1)) != 0) {
+        if (r > 0) c->backend = a->value;
+    } else {
+        return 0;
+    }
+    if (r < 0) {
+        cli_usage_error(a->cmd, "%s needs a value", a->opt);
+        return -1;
+    }
+    return 1;
+}
+
+int cli_pick_backend(const char *cmd, const char *given, rc_backend *out) {
+    sc_context *ctx = NULL;
+    if (given) {
+        if (rc_backend_parse(given, out) != 0)
+            return cli_usage_error(cmd, "--backend: '%s' is not one of: cpu, cuda", given);
+        if (*out == RC_BACKEND_CPU) return 0;
+        if (!rc_have_cuda_backend())
+            return cli_usage_error(cmd, "--backend cuda: this build has no CUDA backend");
+        sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
+        sc_context_destroy(ctx);
+        if (s != SC_OK) return cli_usage_error(cmd, "--backend cuda: %s", sc_status_string(s));
+        return 0;
+    }
+    *out = RC_BACKEND_CPU;
+    if (!rc_have_cuda_backend()) {
+        fprintf(stderr, "raycompact: this build has no CUDA backend, rendering on the CPU\n");
+        return 0;
+    }
+    sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
+    sc_context_destroy(ctx);
+    if (s == SC_OK) {
+        *out = RC_BACKEND_CUDA;
+        return 0;
+    }
+    fprintf(stderr, "raycompact: CUDA unavailable (%s), rendering on the CPU\n",
+            sc_status_string(s));
+    return 0;
+}
+
+int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st) {
+    if (!c->scene) return cli_usage_error(cmd, "--scene FILE is required");
+    rc_error err;
+    if (rc_scene_load(c->scene, scene, &err) != 0) {
+        fprintf(stderr, "raycompact %s: %s\n", cmd, err.msg);
+        return RC_EXIT_USAGE;
+    }
+    rc_settings_init(st, scene);
+    if (c->width) st->width = c->width;
+    if (c->height) st->height = c->height;
+    if (c->max_depth) st->max_depth = c->max_depth;
+    st->tile = c->tile;
+    return 0;
+}

@@ -1,0 +1,145 @@
+/* cli_render.c: `raycompact render`: render a scene to a PNG (or PFM), with a progress bar
+ * and an optional per-phase statistics table. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "image.h"
+#include "stats.h"
+#include "wavefront/compact.h"
+#include "wavefront/path.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: raycompact render --scene FILE --out FILE.png [options]\n"
+            "\n"
+            "Render a scene (scenes/FORMAT.md) with the wavefront path tracer.\n"
+            "\n"
+            "options:\n"
+            "  --scene FILE          scene file (JSON)\n"
+            "  --out FILE            output image: .png (8-bit sRGB) or .pfm (float, linear)\n"
+            "  --width W --height H  image size (default: the scene's render block)\n"
+            "  --spp N               samples per pixel, one frame each (default: the scene's)\n"
+            "  --max-depth D         bounces per path, 1..%d (default: the scene's)\n"
+            "  --algo NAME           compaction after each bounce (default scan-scatter);\n"
+            "                        one of: %s\n"
+            "  --mode M              indices: compact the queue of path indices (4 bytes);\n"
+            "                        payload: compact the path records (%zu bytes)\n"
+            "  --tile B              tile size of block-based algorithms (power of two, %u..%u)\n"
+            "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
+            "  --seed S              first sample index (independent renders of one scene)\n"
+            "  --stats               print the per-phase and per-bounce timing tables\n"
+            "  --help                this text\n",
+            RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN, SC_TILE_MAX);
+}
+
+typedef struct render_opts {
+    cli_common common;
+    const char *out, *algo, *mode;
+    uint32_t spp, seed;
+    int stats;
+} render_opts;
+
+static int parse(int argc, char **argv, render_opts *o) {
+    cli_args a = {"render", argc, argv, 1, NULL, NULL};
+    for (; a.i < argc; a.i++) {
+        int r = cli_common_option(&a, &o->common);
+        if (r < 0) return RC_EXIT_USAGE;
+        if (r > 0) continue;
+        if ((r = cli_is(&a, "--help", 0)) > 0) {
+            usage(stdout);
+            return -1;
+        } else if ((r = cli_is(&a, "--out", 1)) != 0) {
+            o->out = a.value;
+        } else if ((r = cli_is(&a, "--algo", 1)) != 0) {
+            o->algo = a.value;
+        } else if ((r = cli_is(&a, "--mode", 1)) != 0) {
+            o->mode = a.value;
+        } else if ((r = cli_is(&a, "--spp", 1)) != 0) {
+            if (r > 0 && cli_uint(&a, 1, 1u << 20, &o->spp) != 0) return RC_EXIT_USAGE;
+        } else if ((r = cli_is(&a, "--seed", 1)) != 0) {
+            if (r > 0 && cli_uint(&a, 0, 1u << 30, &o->seed) != 0) return RC_EXIT_USAGE;
+        } else if ((r = cli_is(&a, "--stats", 0)) != 0) {
+            o->stats = 1;
+        } else {
+            return cli_usage_error("render", "unknown option '%s' (see --help)", argv[a.i]);
+        }
+        if (r < 0) return cli_usage_error("render", "%s needs a value", a.opt);
+    }
+    if (!o->out) return cli_usage_error("render", "--out FILE is required");
+    size_t n = strlen(o->out);
+    if (n < 5 || (strcmp(o->out + n - 4, ".png") != 0 && strcmp(o->out + n - 4, ".pfm") != 0))
+        return cli_usage_error("render", "--out: '%s' must end in .png or .pfm", o->out);
+    return 0;
+}
+
+static void progress(uint32_t done, uint32_t total, double ms) {
+    const int width = 30;
+    int fill = (int)((double)width * done / total);
+    fprintf(stderr, "\r[%.*s%*s] %u/%u spp  %.1f s", fill, "##############################",
+            width - fill, "", done, total, ms / 1e3);
+    if (done == total) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, uint32_t spp) {
+    rc_error err;
+    rc_renderer *r;
+    if (rc_renderer_create(scene, st, &r, &err) != 0) {
+        fprintf(stderr, "raycompact render: %s\n", err.msg);
+        return RC_EXIT_USAGE;
+    }
+    rc_stats_total tot;
+    memset(&tot, 0, sizeof tot);
+    int tty = isatty(2);
+    double t0 = rc_now_ms();
+    for (uint32_t s = 0; s < spp; s++) {
+        rc_frame_stats fs;
+        if (rc_render_frame(r, &fs, &err) != 0) {
+            fprintf(stderr, "%sraycompact render: %s\n", tty ? "\n" : "", err.msg);
+            rc_renderer_destroy(r);
+            return RC_EXIT_FAIL;
+        }
+        rc_stats_total_add(&tot, &fs);
+        if (tty) progress(s + 1, spp, rc_now_ms() - t0);
+    }
+    double ms = rc_now_ms() - t0;
+    size_t n = (size_t)st->width * st->height;
+    float *rgb = malloc(n * 3 * sizeof *rgb);
+    int rc = 0;
+    if (!rgb || rc_renderer_image(r, rgb, &err) != 0 ||
+        rc_image_write(o->out, rgb, st->width, st->height, &err) != 0) {
+        fprintf(stderr, "raycompact render: %s\n", rgb ? err.msg : "out of memory");
+        rc = RC_EXIT_FAIL;
+    }
+    rc_renderer_destroy(r);
+    free(rgb);
+    if (rc) return rc;
+    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s, %s, %s/%s)\n", o->out, st->width,
+            st->height, spp, ms / 1e3, rc_backend_name(st->backend), st->algo,
+            rc_mode_name(st->mode));
+    if (o->stats) rc_stats_print(stdout, &tot);
+    return 0;
+}
+
+int cmd_render(int argc, char **argv) {
+    render_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse(argc, argv, &o);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    rc_scene scene;
+    rc_settings st;
+    if ((rc = cli_load("render", &o.common, &scene, &st)) != 0) return rc;
+    if (o.algo) st.algo = o.algo;
+    st.first_sample = o.seed;
+    st.library_timing = o.stats;
+    if (o.mode && rc_mode_parse(o.mode, &st.mode) != 0)
+        rc = cli_usage_error("render", "--mode: '%s' is not one of: indices, payload", o.mode);
+    if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);
+    if (rc == 0) rc = render(&o, &scene, &st, o.spp ? o.spp : scene.defaults.spp);
+    rc_scene_free(&scene);
+    return rc;
+}

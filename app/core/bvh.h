@@ -1,0 +1,138 @@
+/* bvh.h: the bounding volume hierarchy as flat arrays, and its traversal.
+ *
+ * bvh_build.c builds it on the host (binned SAH) and stores the primitives in leaf order, so
+ * a leaf is a contiguous range of the primitive array. The same arrays are uploaded to the
+ * GPU as they are; this traversal runs on both sides. */
+#ifndef RC_BVH_H
+#define RC_BVH_H
+
+#include "prim.h"
+
+/* One node, 32 bytes.
+ *   interior (count == 0): children at nodes[first] and nodes[first + 1]
+ *   leaf     (count > 0):  primitives prims[first .. first + count) */
+typedef struct rc_bvh_node {
+    float lo[3];
+    uint32_t first;
+    float hi[3];
+    uint32_t count;
+} rc_bvh_node;
+
+/* The build keeps the tree at most this deep, so the traversal stack never overflows. */
+#define RC_BVH_STACK 64
+
+/* What a traversal needs: the nodes (root at 0) and the primitives in leaf order.
+ * num_nodes == 0 is an empty scene that no ray hits. */
+typedef struct rc_bvh_view {
+    const rc_bvh_node *nodes;
+    const rc_prim *prims;
+    uint32_t num_nodes;
+    uint32_t num_prims;
+} rc_bvh_view;
+
+/* The nearest hit: distance along the ray and primitive index (RC_NO_PRIM on a miss). */
+#define RC_NO_PRIM 0xffffffffu
+typedef struct rc_hit {
+    float t;
+    uint32_t prim;
+} rc_hit;
+
+/* Slab test; returns the entry distance, or INFINITY when the box is missed or lies beyond
+ * tmax. inv = 1 / d per axis. */
+RC_FN float rc_box_enter(const rc_bvh_node *n, rc_vec3 o, rc_vec3 inv, float tmax) {
+    float tx0 = (n->lo[0] - o.x) * inv.x, tx1 = (n->hi[0] - o.x) * inv.x;
+    float ty0 = (n->lo[1] - o.y) * inv.y, ty1 = (n->hi[1] - o.y) * inv.y;
+    float tz0 = (n->lo[2] - o.z) * inv.z, tz1 = (n->hi[2] - o.z) * inv.z;
+    float tnear = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), 0.0f));
+    float tfar = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
+    return tnear <= tfar ? tnear : INFINITY;
+}
+
+/* 1 / d with zero components replaced by a tiny value of the same sign, so the slabs of an
+ * axis-parallel ray stay well defined. */
+RC_FN rc_vec3 rc_safe_inverse(rc_vec3 d) {
+    const float e = 1e-20f;
+    return rc_v3(1.0f / (fabsf(d.x) > e ? d.x : copysignf(e, d.x)),
+                 1.0f / (fabsf(d.y) > e ? d.y : copysignf(e, d.y)),
+                 1.0f / (fabsf(d.z) > e ? d.z : copysignf(e, d.z)));
+}
+
+RC_FN void rc_leaf_hit(const rc_bvh_view *bvh, const rc_bvh_node *n, rc_vec3 o, rc_vec3 d,
+                       float tmin, rc_hit *hit) {
+    for (uint32_t i = n->first; i < n->first + n->count; i++) {
+        float t;
+        if (rc_prim_hit(&bvh->prims[i], o, d, tmin, hit->t, &t)) {
+            hit->t = t;
+            hit->prim = i;
+        }
+    }
+}
+
+/* Nearest hit in (tmin, tmax). Stack traversal, nearer child first: both children's boxes
+ * are tested, the farther one is pushed, and pushed nodes behind the current hit are dropped
+ * when popped. */
+RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin,
+                              float tmax) {
+    rc_hit hit;
+    hit.t = tmax;
+    hit.prim = RC_NO_PRIM;
+    if (bvh->num_nodes == 0) return hit;
+    rc_vec3 inv = rc_safe_inverse(d);
+    uint32_t stack[RC_BVH_STACK];
+    float stack_t[RC_BVH_STACK];
+    int top = 0;
+    uint32_t node = 0;
+    if (rc_box_enter(&bvh->nodes[0], o, inv, tmax) == INFINITY) return hit;
+    for (;;) {
+        const rc_bvh_node *n = &bvh->nodes[node];
+        if (n->count > 0) {
+            rc_leaf_hit(bvh, n, o, d, tmin, &hit);
+        } else {
+            uint32_t a = n->first, b = n->first + 1;
+            float ta = rc_box_enter(&bvh->nodes[a], o, inv, hit.t);
+            float tb = rc_box_enter(&bvh->nodes[b], o, inv, hit.t);
+            if (tb < ta) {
+                uint32_t s = a;
+                float st = ta;
+                a = b;
+                ta = tb;
+                b = s;
+                tb = st;
+            }
+            if (ta != INFINITY) {
+                if (tb != INFINITY) {
+                    stack[top] = b;
+                    stack_t[top] = tb;
+                    top++;
+                }
+                node = a;
+                continue;
+            }
+        }
+        /* Pop the next subtree whose box still starts before the nearest hit. */
+        for (;;) {
+            if (top == 0) return hit;
+            top--;
+            if (stack_t[top] < hit.t) break;
+        }
+        node = stack[top];
+    }
+}
+
+/* Nearest hit by testing every primitive: the reference the BVH is tested against. */
+RC_FN rc_hit rc_brute_intersect(const rc_prim *prims, uint32_t n, rc_vec3 o, rc_vec3 d, float tmin,
+                                float tmax) {
+    rc_hit hit;
+    hit.t = tmax;
+    hit.prim = RC_NO_PRIM;
+    for (uint32_t i = 0; i < n; i++) {
+        float t;
+        if (rc_prim_hit(&prims[i], o, d, tmin, hit.t, &t)) {
+            hit.t = t;
+            hit.prim = i;
+        }
+    }
+    return hit;
+}
+
+#endif /* RC_BVH_H */

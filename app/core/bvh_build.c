@@ -1,0 +1,307 @@
+/* bvh_build.c: binned SAH build of the BVH, on the host, into the flat arrays of bvh.h. */
+#include "bvh_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct box {
+    float lo[3], hi[3];
+} box;
+
+static void box_empty(box *b) {
+    for (int a = 0; a < 3; a++) {
+        b->lo[a] = INFINITY;
+        b->hi[a] = -INFINITY;
+    }
+}
+static void box_grow(box *b, const box *o) {
+    for (int a = 0; a < 3; a++) {
+        b->lo[a] = fminf(b->lo[a], o->lo[a]);
+        b->hi[a] = fmaxf(b->hi[a], o->hi[a]);
+    }
+}
+static void box_grow_point(box *b, const float p[3]) {
+    for (int a = 0; a < 3; a++) {
+        b->lo[a] = fminf(b->lo[a], p[a]);
+        b->hi[a] = fmaxf(b->hi[a], p[a]);
+    }
+}
+/* Half the surface area (the SAH only compares areas). Empty boxes count as 0. */
+static float box_area(const box *b) {
+    float dx = b->hi[0] - b->lo[0], dy = b->hi[1] - b->lo[1], dz = b->hi[2] - b->lo[2];
+    if (!(dx >= 0.0f && dy >= 0.0f && dz >= 0.0f)) return 0.0f;
+    return dx * dy + dy * dz + dz * dx;
+}
+
+static void grow_vec(float lo[3], float hi[3], rc_vec3 p) {
+    const float v[3] = {p.x, p.y, p.z};
+    for (int a = 0; a < 3; a++) {
+        lo[a] = fminf(lo[a], v[a]);
+        hi[a] = fmaxf(hi[a], v[a]);
+    }
+}
+
+void rc_prim_bounds(const rc_prim *p, float lo[3], float hi[3]) {
+    for (int a = 0; a < 3; a++) {
+        lo[a] = INFINITY;
+        hi[a] = -INFINITY;
+    }
+    if (rc_prim_type(p) == RC_PRIM_SPHERE) {
+        float r = fabsf(p->r);
+        grow_vec(lo, hi, rc_sub(p->p, rc_v3s(r)));
+        grow_vec(lo, hi, rc_add(p->p, rc_v3s(r)));
+    } else {
+        grow_vec(lo, hi, p->p);
+        grow_vec(lo, hi, rc_add(p->p, p->a));
+        grow_vec(lo, hi, rc_add(p->p, p->b));
+        if (rc_prim_type(p) == RC_PRIM_QUAD) grow_vec(lo, hi, rc_add(p->p, rc_add(p->a, p->b)));
+    }
+    float m = 0.0f;
+    for (int a = 0; a < 3; a++) m = fmaxf(m, fmaxf(fabsf(lo[a]), fabsf(hi[a])));
+    float pad = 1e-5f * (1.0f + m);
+    for (int a = 0; a < 3; a++) {
+        lo[a] -= pad;
+        hi[a] += pad;
+    }
+}
+
+/* Build state: per-primitive boxes and centroids, the index permutation, the node array. */
+typedef struct builder {
+    box *boxes;
+    float (*centroid)[3];
+    uint32_t *idx;
+    rc_bvh_node *nodes;
+    uint32_t num_nodes;
+} builder;
+
+typedef struct split {
+    int axis;     /* -1: no useful split */
+    int bin;      /* primitives in bins [0, bin] go left */
+    float cost;   /* A_L N_L + A_R N_R */
+    float lo, hi; /* centroid range of the axis */
+} split;
+
+static int bin_of(float c, float lo, float hi) {
+    int b = (int)((c - lo) / (hi - lo) * RC_BVH_BINS);
+    return b < 0 ? 0 : (b >= RC_BVH_BINS ? RC_BVH_BINS - 1 : b);
+}
+
+/* The best of the 15 bin boundaries of one axis (Wald 2007 §3: bin, then sweep). */
+static void best_split_on_axis(const builder *bd, uint32_t first, uint32_t count, int axis,
+                               float lo, float hi, split *best) {
+    box bins[RC_BVH_BINS];
+    uint32_t nbin[RC_BVH_BINS] = {0};
+    for (int b = 0; b < RC_BVH_BINS; b++) box_empty(&bins[b]);
+    for (uint32_t i = first; i < first + count; i++) {
+        uint32_t p = bd->idx[i];
+        int b = bin_of(bd->centroid[p][axis], lo, hi);
+        nbin[b]++;
+        box_grow(&bins[b], &bd->boxes[p]);
+    }
+    float right_area[RC_BVH_BINS];
+    uint32_t right_n[RC_BVH_BINS];
+    box acc;
+    box_empty(&acc);
+    uint32_t n = 0;
+    for (int b = RC_BVH_BINS - 1; b > 0; b--) {
+        box_grow(&acc, &bins[b]);
+        n += nbin[b];
+        right_area[b] = box_area(&acc);
+        right_n[b] = n;
+    }
+    box_empty(&acc);
+    n = 0;
+    for (int b = 0; b < RC_BVH_BINS - 1; b++) {
+        box_grow(&acc, &bins[b]);
+        n += nbin[b];
+        if (n == 0 || right_n[b + 1] == 0) continue;
+        float cost = box_area(&acc) * (float)n + right_area[b + 1] * (float)right_n[b + 1];
+        if (best->axis < 0 || cost < best->cost) {
+            best->axis = axis;
+            best->bin = b;
+            best->cost = cost;
+            best->lo = lo;
+            best->hi = hi;
+        }
+    }
+}
+
+static split find_split(const builder *bd, uint32_t first, uint32_t count, const box *cb) {
+    split best = {-1, 0, 0.0f, 0.0f, 0.0f};
+    for (int axis = 0; axis < 3; axis++) {
+        float lo = cb->lo[axis], hi = cb->hi[axis];
+        if (hi > lo) best_split_on_axis(bd, first, count, axis, lo, hi, &best);
+    }
+    return best;
+}
+
+/* Move the primitives of the split's left bins to the front of the range; returns their
+ * number (always in (0, count) for a split found by find_split). */
+static uint32_t partition(builder *bd, uint32_t first, uint32_t count, const split *s) {
+    uint32_t i = first, j = first + count;
+    while (i < j) {
+        uint32_t p = bd->idx[i];
+        if (bin_of(bd->centroid[p][s->axis], s->lo, s->hi) <= s->bin) {
+            i++;
+        } else {
+            j--;
+            bd->idx[i] = bd->idx[j];
+            bd->idx[j] = p;
+        }
+    }
+    return i - first;
+}
+
+typedef struct keyed {
+    float key;
+    uint32_t idx;
+} keyed;
+
+/* Ties broken by index, so the order (and the tree) does not depend on qsort's algorithm. */
+static int cmp_keyed(const void *a, const void *b) {
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->idx < y->idx ? -1 : (x->idx > y->idx);
+}
+
+/* Object median along the widest centroid axis: always splits, whatever the input. Without
+ * memory for the sort it still halves the range, unsorted. */
+static uint32_t median_split(builder *bd, uint32_t first, uint32_t count, const box *cb) {
+    int axis = 0;
+    for (int a = 1; a < 3; a++)
+        if (cb->hi[a] - cb->lo[a] > cb->hi[axis] - cb->lo[axis]) axis = a;
+    keyed *k = malloc(count * sizeof *k);
+    if (!k) return count / 2;
+    for (uint32_t i = 0; i < count; i++) {
+        k[i].idx = bd->idx[first + i];
+        k[i].key = bd->centroid[k[i].idx][axis];
+    }
+    qsort(k, count, sizeof *k, cmp_keyed);
+    for (uint32_t i = 0; i < count; i++) bd->idx[first + i] = k[i].idx;
+    free(k);
+    return count / 2;
+}
+
+static void set_bounds(rc_bvh_node *node, const box *b) {
+    for (int a = 0; a < 3; a++) {
+        node->lo[a] = b->lo[a];
+        node->hi[a] = b->hi[a];
+    }
+}
+
+/* Decide leaf or split for one node; returns the left count, or 0 for a leaf. */
+static uint32_t choose_split(builder *bd, uint32_t first, uint32_t count, uint32_t depth,
+                             const box *nb) {
+    if (count <= 1) return 0;
+    box cb;
+    box_empty(&cb);
+    for (uint32_t i = first; i < first + count; i++) box_grow_point(&cb, bd->centroid[bd->idx[i]]);
+    if (depth >= RC_BVH_SAH_DEPTH)
+        return count <= RC_BVH_LEAF_MAX ? 0 : median_split(bd, first, count, &cb);
+    split s = find_split(bd, first, count, &cb);
+    /* SAH with unit intersection cost and unit traversal cost, relative to the node's area. */
+    float area = box_area(nb);
+    float split_cost = s.axis >= 0 && area > 0.0f ? 1.0f + s.cost / area : INFINITY;
+    if (count <= RC_BVH_LEAF_MAX && (float)count <= split_cost) return 0;
+    if (s.axis >= 0) return partition(bd, first, count, &s);
+    return median_split(bd, first, count, &cb);
+}
+
+typedef struct work {
+    uint32_t node, first, count, depth;
+} work;
+
+static void build_nodes(builder *bd, uint32_t n, work *stack) {
+    int top = 0;
+    bd->num_nodes = 1;
+    stack[top++] = (work){0, 0, n, 0};
+    while (top > 0) {
+        work w = stack[--top];
+        box nb;
+        box_empty(&nb);
+        for (uint32_t i = w.first; i < w.first + w.count; i++)
+            box_grow(&nb, &bd->boxes[bd->idx[i]]);
+        rc_bvh_node *node = &bd->nodes[w.node];
+        set_bounds(node, &nb);
+        uint32_t left = choose_split(bd, w.first, w.count, w.depth, &nb);
+        if (left == 0) {
+            node->first = w.first;
+            node->count = w.count;
+            continue;
+        }
+        uint32_t child = bd->num_nodes;
+        bd->num_nodes += 2;
+        node->first = child;
+        node->count = 0;
+        stack[top++] = (work){child + 1, w.first + left, w.count - left, w.depth + 1};
+        stack[top++] = (work){child, w.first, left, w.depth + 1};
+    }
+}
+
+static void builder_free(builder *bd) {
+    free(bd->boxes);
+    free(bd->centroid);
+    free(bd->idx);
+}
+
+int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
+    memset(out, 0, sizeof *out);
+    if (n == 0) return 0;
+    builder bd = {0};
+    bd.boxes = malloc(n * sizeof *bd.boxes);
+    bd.centroid = malloc(n * sizeof *bd.centroid);
+    bd.idx = malloc(n * sizeof *bd.idx);
+    bd.nodes = calloc(2 * (size_t)n, sizeof *bd.nodes);
+    out->prims = malloc(n * sizeof *out->prims);
+    /* The work stack holds at most one pending sibling per level, plus the current node. */
+    work *stack = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *stack);
+    if (!bd.boxes || !bd.centroid || !bd.idx || !bd.nodes || !out->prims || !stack) {
+        builder_free(&bd);
+        free(bd.nodes);
+        free(out->prims);
+        free(stack);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        rc_prim_bounds(&prims[i], bd.boxes[i].lo, bd.boxes[i].hi);
+        for (int a = 0; a < 3; a++)
+            bd.centroid[i][a] = 0.5f * (bd.boxes[i].lo[a] + bd.boxes[i].hi[a]);
+        bd.idx[i] = i;
+    }
+    build_nodes(&bd, n, stack);
+    for (uint32_t i = 0; i < n; i++) out->prims[i] = prims[bd.idx[i]];
+    out->nodes = bd.nodes;
+    out->num_nodes = bd.num_nodes;
+    out->num_prims = n;
+    builder_free(&bd);
+    free(stack);
+    return 0;
+}
+
+void rc_bvh_free(rc_bvh *bvh) {
+    if (!bvh) return;
+    free(bvh->nodes);
+    free(bvh->prims);
+    memset(bvh, 0, sizeof *bvh);
+}
+
+rc_bvh_view rc_bvh_view_of(const rc_bvh *bvh) {
+    rc_bvh_view v;
+    v.nodes = bvh->nodes;
+    v.prims = bvh->prims;
+    v.num_nodes = bvh->num_nodes;
+    v.num_prims = bvh->num_prims;
+    return v;
+}
+
+static uint32_t depth_of(const rc_bvh *bvh, uint32_t node, uint32_t d) {
+    const rc_bvh_node *n = &bvh->nodes[node];
+    if (n->count > 0) return d;
+    uint32_t a = depth_of(bvh, n->first, d + 1), b = depth_of(bvh, n->first + 1, d + 1);
+    return a > b ? a : b;
+}
+
+uint32_t rc_bvh_depth(const rc_bvh *bvh) {
+    return bvh->num_nodes ? depth_of(bvh, 0, 0) : 0;
+}

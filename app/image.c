@@ -1,0 +1,121 @@
+/* image.c: PNG through stb_image_write, PFM by hand; atomic writes through rename(2). */
+#define _POSIX_C_SOURCE 200809L
+#include "image.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBI_WRITE_NO_STDIO
+#include <stb_image_write.h>
+
+float rc_linear_to_srgb(float v) {
+    if (!(v > 0.0f)) return 0.0f;
+    if (v >= 1.0f) return 1.0f;
+    return v <= 0.0031308f ? 12.92f * v : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static void write_to_file(void *ctx, void *data, int size) {
+    FILE *f = ctx;
+    if (size > 0) fwrite(data, 1, (size_t)size, f);
+}
+
+static int write_png(FILE *f, const float *rgb, uint32_t w, uint32_t h) {
+    size_t n = (size_t)w * h * 3;
+    unsigned char *px = malloc(n);
+    if (!px) return -1;
+    for (size_t i = 0; i < n; i++)
+        px[i] = (unsigned char)lrintf(rc_linear_to_srgb(rgb[i]) * 255.0f);
+    int ok = stbi_write_png_to_func(write_to_file, f, (int)w, (int)h, 3, px, (int)(w * 3));
+    free(px);
+    return ok ? 0 : -1;
+}
+
+/* PFM stores rows bottom to top; a negative scale means little-endian. */
+static int write_pfm(FILE *f, const float *rgb, uint32_t w, uint32_t h) {
+    fprintf(f, "PF\n%u %u\n-1.0\n", w, h);
+    for (uint32_t y = h; y-- > 0;)
+        if (fwrite(rgb + (size_t)y * w * 3, sizeof(float), (size_t)w * 3, f) != (size_t)w * 3)
+            return -1;
+    return 0;
+}
+
+int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t height,
+                   rc_error *err) {
+    int pfm = ends_with(path, ".pfm");
+    if (!pfm && !ends_with(path, ".png"))
+        return rc_fail(err, "%s: unknown image type (use .png or .pfm)", path);
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 16);
+    if (!tmp) return rc_fail(err, "%s: out of memory", path);
+    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        rc_fail(err, "%s: cannot create: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    /* mkstemp creates the file private (0600); give the image the usual mode instead. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    FILE *f = fdopen(fd, "wb");
+    int rc = f ? 0 : -1;
+    if (rc == 0) rc = pfm ? write_pfm(f, rgb, width, height) : write_png(f, rgb, width, height);
+    if (f && ferror(f)) rc = -1;
+    if (f ? fclose(f) != 0 : close(fd) != 0) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) {
+        rc_fail(err, "%s: cannot write: %s", path, errno ? strerror(errno) : "write failed");
+        remove(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+int rc_pfm_read(const char *path, float **rgb, uint32_t *width, uint32_t *height, rc_error *err) {
+    *rgb = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return rc_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    unsigned w = 0, h = 0;
+    double scale = 0.0;
+    char magic[3] = {0};
+    if (fscanf(f, "%2s %u %u %lf", magic, &w, &h, &scale) != 4 || strcmp(magic, "PF") != 0 ||
+        w == 0 || h == 0 || w > 65536 || h > 65536 || scale >= 0.0 || fgetc(f) == EOF) {
+        fclose(f);
+        return rc_fail(err, "%s: not a little-endian colour PFM", path);
+    }
+    size_t n = (size_t)w * h * 3;
+    float *img = malloc(n * sizeof *img);
+    int ok = img != NULL;
+    for (uint32_t y = h; ok && y-- > 0;)
+        ok = fread(img + (size_t)y * w * 3, sizeof(float), (size_t)w * 3, f) == (size_t)w * 3;
+    fclose(f);
+    if (!ok) {
+        free(img);
+        return rc_fail(err, "%s: truncated PFM", path);
+    }
+    *rgb = img;
+    *width = w;
+    *height = h;
+    return 0;
+}
+
+double rc_image_rmse(const float *a, const float *b, size_t n) {
+    double sum = 0.0;
+    for (size_t i = 0; i < 3 * n; i++) {
+        double d = (double)a[i] - (double)b[i];
+        sum += d * d;
+    }
+    return n ? sqrt(sum / (double)(3 * n)) : 0.0;
+}

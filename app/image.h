@@ -1,0 +1,31 @@
+/* image.h: writing rendered images (8-bit sRGB PNG, or float PFM) and reading PFM back. */
+#ifndef RC_IMAGE_H
+#define RC_IMAGE_H
+
+#include "util.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The sRGB transfer function of a linear value, clamped to [0, 1] (NaN -> 0). */
+float rc_linear_to_srgb(float v);
+
+/* Write linear RGB (3 floats per pixel, top row first) to `path`: .png -> 8-bit sRGB,
+ * .pfm -> 32-bit float linear. Written to a temporary file beside it, then renamed, so a
+ * reader never sees a half-written image. */
+int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t height,
+                   rc_error *err);
+
+/* Read a colour PFM ("PF", little-endian); *rgb is malloc'd, top row first. */
+int rc_pfm_read(const char *path, float **rgb, uint32_t *width, uint32_t *height, rc_error *err);
+
+/* Root mean square difference over all channels of two images of n pixels. */
+double rc_image_rmse(const float *a, const float *b, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RC_IMAGE_H */

@@ -1,0 +1,39 @@
+/* raycompact: a wavefront path tracer whose ray stream is compacted after every bounce by a
+ * swappable stream-compaction algorithm. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: raycompact <command> [options]\n"
+               "\n"
+               "A wavefront path tracer that removes ended paths from its ray stream after\n"
+               "every bounce, with any algorithm of the compaction library.\n"
+               "\n"
+               "commands:\n"
+               "  render --scene FILE --out FILE.png   render an image\n"
+               "  bench --scene FILE                   time every algorithm and mode, per bounce\n"
+               "\n"
+               "Run 'raycompact <command> --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return RC_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("raycompact 0.1 (compaction library %d.%d)\n", SC_VERSION_MAJOR, SC_VERSION_MINOR);
+        return 0;
+    }
+    if (!strcmp(cmd, "render")) return cmd_render(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
+    fprintf(stderr, "raycompact: unknown command '%s' (valid: render, bench)\n", cmd);
+    return RC_EXIT_USAGE;
+}

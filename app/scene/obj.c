@@ -1,0 +1,259 @@
+/* obj.c: the OBJ reader. Line by line over the whole file in memory; every token is checked
+ * before use, so no input can read out of bounds or overflow a count. */
+#include "obj.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Statements that may appear in a mesh file and carry nothing a triangle mesh needs. */
+static const char *const k_ignored[] = {"vt",   "vn",   "vp",     "o",      "g",      "s",
+                                        "l",    "p",    "usemtl", "mtllib", "cstype", "deg",
+                                        "bmat", "step", "curv",   "curv2",  "surf",   "parm",
+                                        "trim", "hole", "scrv",   "sp",     "end",    "mg"};
+
+typedef struct parser {
+    const char *name;
+    size_t line;
+    rc_error *err;
+    rc_mesh *m;
+    size_t cap_v, cap_t;
+    /* the current face's vertex indices */
+    uint32_t *face;
+    size_t cap_face;
+} parser;
+
+/* The tokens of one line, as (start, length) pairs into the line. */
+typedef struct token {
+    const char *s;
+    size_t n;
+} token;
+
+static int perr(parser *p, const char *fmt, const char *arg) {
+    char what[256];
+    snprintf(what, sizeof what, fmt, arg);
+    return rc_fail(p->err, "%s:%zu: %s", p->name, p->line, what);
+}
+
+/* The token as a short printable string for messages. */
+static const char *show(token t, char *buf, size_t cap) {
+    size_t n = t.n < cap - 4 ? t.n : cap - 4;
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t.s[i];
+        buf[j++] = (c >= 32 && c < 127) ? (char)c : '?';
+    }
+    if (n < t.n) buf[j++] = '.', buf[j++] = '.', buf[j++] = '.';
+    buf[j] = '\0';
+    return buf;
+}
+
+static int is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Next whitespace-separated token of [*pos, end); 0 when none is left. */
+static int next_token(const char **pos, const char *end, token *t) {
+    const char *s = *pos;
+    while (s < end && is_space(*s)) s++;
+    if (s == end) return 0;
+    const char *e = s;
+    while (e < end && !is_space(*e)) e++;
+    t->s = s;
+    t->n = (size_t)(e - s);
+    *pos = e;
+    return 1;
+}
+
+static int token_is(token t, const char *word) {
+    return strlen(word) == t.n && memcmp(t.s, word, t.n) == 0;
+}
+
+static int parse_coord(parser *p, token t, float *out) {
+    char buf[64], shown[40];
+    if (t.n >= sizeof buf) return perr(p, "'%s' is not a number", show(t, shown, sizeof shown));
+    memcpy(buf, t.s, t.n);
+    buf[t.n] = '\0';
+    char *end;
+    errno = 0;
+    double d = strtod(buf, &end);
+    if (end == buf || *end != '\0') return perr(p, "'%s' is not a number", buf);
+    if (!isfinite(d) || fabs(d) > RC_OBJ_MAX_COORD || errno == ERANGE) {
+        if (errno == ERANGE && fabs(d) < 1.0) {
+            *out = 0.0f; /* underflow: the value is zero for any purpose here */
+            return 0;
+        }
+        return perr(p, "number %s is out of range", buf);
+    }
+    *out = (float)d;
+    return 0;
+}
+
+static int parse_vertex(parser *p, const char *pos, const char *end) {
+    float c[7];
+    int n = 0;
+    token t;
+    while (next_token(&pos, end, &t)) {
+        if (n == 7) return perr(p, "%s", "vertex has more than 7 values (x y z [w | r g b])");
+        if (parse_coord(p, t, &c[n]) != 0) return -1;
+        n++;
+    }
+    if (n < 3) {
+        char what[64];
+        snprintf(what, sizeof what, "vertex has %d coordinate%s, needs 3", n, n == 1 ? "" : "s");
+        return perr(p, "%s", what);
+    }
+    rc_mesh *m = p->m;
+    if (m->num_vertices >= RC_OBJ_MAX_VERTICES) return perr(p, "%s", "too many vertices");
+    if (rc_grow((void **)&m->v, &p->cap_v, 3 * (m->num_vertices + 1), sizeof(float)) != 0)
+        return perr(p, "%s", "out of memory");
+    memcpy(&m->v[3 * m->num_vertices], c, 3 * sizeof(float));
+    m->num_vertices++;
+    return 0;
+}
+
+/* An optional integer field of a reference (texture or normal index): empty or digits. */
+static int valid_int_field(const char *s, const char *e) {
+    if (s < e && (*s == '-' || *s == '+')) s++;
+    for (; s < e; s++)
+        if (*s < '0' || *s > '9') return 0;
+    return 1;
+}
+
+/* One face reference "i[/t[/n]]" -> 0-based vertex index. */
+static int parse_ref(parser *p, token t, uint32_t *out) {
+    char shown[40], what[160];
+    const char *end = t.s + t.n;
+    const char *slash = memchr(t.s, '/', t.n);
+    const char *ve = slash ? slash : end;
+    if (slash) {
+        const char *slash2 = memchr(slash + 1, '/', (size_t)(end - slash - 1));
+        const char *te = slash2 ? slash2 : end;
+        if (!valid_int_field(slash + 1, te) || (slash2 && !valid_int_field(slash2 + 1, end)))
+            return perr(p, "bad vertex reference '%s'", show(t, shown, sizeof shown));
+    }
+    char buf[32];
+    size_t n = (size_t)(ve - t.s);
+    if (n == 0 || n >= sizeof buf || !valid_int_field(t.s, ve))
+        return perr(p, "bad vertex reference '%s'", show(t, shown, sizeof shown));
+    memcpy(buf, t.s, n);
+    buf[n] = '\0';
+    errno = 0;
+    long long i = strtoll(buf, NULL, 10);
+    long long nv = (long long)p->m->num_vertices;
+    if (errno == ERANGE) i = i < 0 ? -nv - 1 : nv + 1;
+    if (i == 0) return perr(p, "%s", "vertex index 0 is invalid (OBJ indices start at 1)");
+    long long k = i > 0 ? i - 1 : nv + i;
+    if (k < 0 || k >= nv) {
+        snprintf(what, sizeof what, "vertex index %s out of range (%lld vertices defined so far)",
+                 buf, nv);
+        return perr(p, "%s", what);
+    }
+    *out = (uint32_t)k;
+    return 0;
+}
+
+static int degenerate(const float *v, uint32_t a, uint32_t b, uint32_t c) {
+    const float *p0 = &v[3 * a], *p1 = &v[3 * b], *p2 = &v[3 * c];
+    float e1[3], e2[3];
+    for (int i = 0; i < 3; i++) {
+        e1[i] = p1[i] - p0[i];
+        e2[i] = p2[i] - p0[i];
+    }
+    float cx = e1[1] * e2[2] - e1[2] * e2[1];
+    float cy = e1[2] * e2[0] - e1[0] * e2[2];
+    float cz = e1[0] * e2[1] - e1[1] * e2[0];
+    return cx == 0.0f && cy == 0.0f && cz == 0.0f;
+}
+
+static int add_triangle(parser *p, uint32_t a, uint32_t b, uint32_t c) {
+    rc_mesh *m = p->m;
+    if (degenerate(m->v, a, b, c)) {
+        m->num_degenerate++;
+        return 0;
+    }
+    if (m->num_triangles >= RC_OBJ_MAX_TRIANGLES) return perr(p, "%s", "too many triangles");
+    if (rc_grow((void **)&m->tri, &p->cap_t, 3 * (m->num_triangles + 1), sizeof(uint32_t)) != 0)
+        return perr(p, "%s", "out of memory");
+    uint32_t *t = &m->tri[3 * m->num_triangles];
+    t[0] = a;
+    t[1] = b;
+    t[2] = c;
+    m->num_triangles++;
+    return 0;
+}
+
+static int parse_face(parser *p, const char *pos, const char *end) {
+    size_t n = 0;
+    token t;
+    while (next_token(&pos, end, &t)) {
+        if (rc_grow((void **)&p->face, &p->cap_face, n + 1, sizeof(uint32_t)) != 0)
+            return perr(p, "%s", "out of memory");
+        if (parse_ref(p, t, &p->face[n]) != 0) return -1;
+        n++;
+    }
+    if (n < 3) {
+        char what[64];
+        snprintf(what, sizeof what, "face has %zu vertex reference%s, needs at least 3", n,
+                 n == 1 ? "" : "s");
+        return perr(p, "%s", what);
+    }
+    for (size_t i = 1; i + 1 < n; i++)
+        if (add_triangle(p, p->face[0], p->face[i], p->face[i + 1]) != 0) return -1;
+    return 0;
+}
+
+static int parse_line(parser *p, const char *s, const char *end) {
+    const char *hash = memchr(s, '#', (size_t)(end - s));
+    if (hash) end = hash;
+    token kw;
+    if (!next_token(&s, end, &kw)) return 0;
+    if (token_is(kw, "v")) return parse_vertex(p, s, end);
+    if (token_is(kw, "f")) return parse_face(p, s, end);
+    for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
+        if (token_is(kw, k_ignored[i])) return 0;
+    char shown[40];
+    return perr(p, "unknown statement '%s'", show(kw, shown, sizeof shown));
+}
+
+void rc_mesh_free(rc_mesh *m) {
+    if (!m) return;
+    free(m->v);
+    free(m->tri);
+    memset(m, 0, sizeof *m);
+}
+
+int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err) {
+    memset(out, 0, sizeof *out);
+    parser p = {name, 0, err, out, 0, 0, NULL, 0};
+    const char *s = text, *end = text + len;
+    int rc = 0;
+    while (s < end && rc == 0) {
+        p.line++;
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *le = nl ? nl : end;
+        if (memchr(s, '\0', (size_t)(le - s)))
+            rc = perr(&p, "%s", "NUL byte in the line (not a text file)");
+        else
+            rc = parse_line(&p, s, le);
+        s = nl ? nl + 1 : end;
+    }
+    free(p.face);
+    if (rc == 0 && out->num_triangles == 0)
+        rc = rc_fail(err, "%s: no faces (a mesh needs at least one triangle of non-zero area)",
+                     name);
+    if (rc != 0) rc_mesh_free(out);
+    return rc;
+}
+
+int rc_obj_load(const char *path, rc_mesh *out, rc_error *err) {
+    char *text;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    if (rc_read_file(path, RC_OBJ_MAX_BYTES, &text, &len, err) != 0) return -1;
+    int rc = rc_obj_parse(path, text, len, out, err);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/* obj.h: a Wavefront OBJ reader for triangle meshes that accepts any input without crashing:
+ * malformed files are reported as "file:line: what is wrong".
+ *
+ * Read: `v x y z [w | r g b]` and `f a b c ...` (polygons become triangle fans; references
+ * `i`, `i/t`, `i//n`, `i/t/n`, negative = relative to the last vertex). Texture coordinates,
+ * normals, groups, smoothing and material statements are accepted and ignored. A face may
+ * only use vertices defined above it. Faces of zero area are dropped (counted). */
+#ifndef RC_OBJ_H
+#define RC_OBJ_H
+
+#include "../util.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rc_mesh {
+    float *v;      /* 3 * num_vertices coordinates */
+    uint32_t *tri; /* 3 * num_triangles vertex indices (0-based, < num_vertices) */
+    size_t num_vertices;
+    size_t num_triangles;
+    size_t num_degenerate; /* zero-area triangles dropped */
+} rc_mesh;
+
+/* Largest mesh the reader accepts (the renderer packs primitive indices in 32 bits). */
+#define RC_OBJ_MAX_VERTICES  (1u << 28)
+#define RC_OBJ_MAX_TRIANGLES (1u << 28)
+#define RC_OBJ_MAX_BYTES     ((size_t)1 << 31)
+/* Coordinates beyond this magnitude are refused: they would overflow the BVH's float maths. */
+#define RC_OBJ_MAX_COORD 1e15
+
+/* Parse OBJ text (`len` bytes; NUL bytes inside are an error); `name` is used in messages.
+ * Returns 0, or -1 with err set and *out empty. A file without faces is an error. */
+int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err);
+/* Read and parse a file. */
+int rc_obj_load(const char *path, rc_mesh *out, rc_error *err);
+void rc_mesh_free(rc_mesh *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RC_OBJ_H */

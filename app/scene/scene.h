@@ -1,0 +1,65 @@
+/* scene.h: a scene on the host: primitives, materials, camera, background, render defaults,
+ * and its BVH. Loaded from a JSON file (scenes/FORMAT.md) or built in code (tests). */
+#ifndef RC_SCENE_H
+#define RC_SCENE_H
+
+#include "../core/bvh_build.h"
+#include "../core/scene_view.h"
+#include "../util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Image settings a scene file may give (the command line overrides them). */
+typedef struct rc_render_defaults {
+    uint32_t width, height, spp, max_depth;
+} rc_render_defaults;
+
+#define RC_DEFAULT_WIDTH     640
+#define RC_DEFAULT_HEIGHT    360
+#define RC_DEFAULT_SPP       32
+#define RC_DEFAULT_MAX_DEPTH 16
+#define RC_MAX_DEPTH         64 /* the bounce count fits the path's 8-bit field with room */
+#define RC_MAX_SIZE          16384
+
+typedef struct rc_scene {
+    rc_prim *prims; /* in the order they were added; the BVH holds them in leaf order */
+    size_t num_prims, cap_prims;
+    rc_material *materials;
+    size_t num_materials, cap_materials;
+    rc_camera_desc camera;
+    rc_background background;
+    rc_render_defaults defaults;
+    size_t num_spheres, num_quads, num_triangles;
+    rc_bvh bvh;          /* valid after rc_scene_finish */
+    double bvh_build_ms; /* time rc_scene_finish spent building it */
+} rc_scene;
+
+/* An empty scene: no primitives, RTIOW sky, a camera at (0 0 1) looking at the origin. */
+void rc_scene_init(rc_scene *s);
+void rc_scene_free(rc_scene *s);
+/* Append a material; returns its index, or -1 when out of memory or too many. */
+long rc_scene_add_material(rc_scene *s, const rc_material *m);
+/* Append a primitive (type tag and material index already packed); 0 or -1 (out of memory). */
+int rc_scene_add_prim(rc_scene *s, const rc_prim *p);
+int rc_scene_add_sphere(rc_scene *s, rc_vec3 center, float radius, uint32_t material);
+int rc_scene_add_quad(rc_scene *s, rc_vec3 corner, rc_vec3 u, rc_vec3 v, uint32_t material);
+int rc_scene_add_triangle(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t material);
+/* Build the BVH. 0, or -1 with err set. */
+int rc_scene_finish(rc_scene *s, rc_error *err);
+/* What per-ray code reads, for an image of width x height, pointing into the host arrays. */
+rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t height);
+
+/* Load a scene file (scenes/FORMAT.md) and build its BVH. Errors are one line:
+ * "file: field: what is wrong", "file:line:col: invalid JSON ..." or an OBJ file's
+ * "mesh.obj:line: what is wrong". */
+int rc_scene_load(const char *path, rc_scene *out, rc_error *err);
+/* The same from JSON text; `name` is used in messages, `dir` resolves mesh paths. */
+int rc_scene_parse(const char *name, const char *dir, const char *text, size_t len, rc_scene *out,
+                   rc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RC_SCENE_H */

@@ -1,0 +1,432 @@
+/* scene_json.c: the scene file reader (format: scenes/FORMAT.md). Every field is checked;
+ * the first problem is reported as "file: field: what is wrong". */
+#include "json_fields.h"
+#include "obj.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SCENE_BYTES ((size_t)1 << 30)
+
+/* ---- render, camera, background ---- */
+
+static int parse_render(rc_json_ctx *c, const cJSON *o) {
+    static const char *const keys[] = {"width", "height", "spp", "max_depth", NULL};
+    rc_render_defaults *d = &c->s->defaults;
+    if (!o) return 0;
+    if (rc_json_check_fields(c, o, "render", keys) != 0) return -1;
+    if (rc_json_uint(c, o, "render", "width", d->width, 1, RC_MAX_SIZE, &d->width) != 0) return -1;
+    if (rc_json_uint(c, o, "render", "height", d->height, 1, RC_MAX_SIZE, &d->height) != 0)
+        return -1;
+    if (rc_json_uint(c, o, "render", "spp", d->spp, 1, 1u << 20, &d->spp) != 0) return -1;
+    return rc_json_uint(c, o, "render", "max_depth", d->max_depth, 1, RC_MAX_DEPTH, &d->max_depth);
+}
+
+static int parse_camera(rc_json_ctx *c, const cJSON *o) {
+    static const char *const keys[] = {"look_from", "look_at",        "up", "vfov",
+                                       "aperture",  "focus_distance", NULL};
+    rc_camera_desc *cam = &c->s->camera;
+    if (!o) return rc_json_fail(c, "camera", "missing");
+    if (rc_json_check_fields(c, o, "camera", keys) != 0) return -1;
+    if (rc_json_vec3(c, o, "camera", "look_from", 1, cam->look_from, &cam->look_from) != 0 ||
+        rc_json_vec3(c, o, "camera", "look_at", 1, cam->look_at, &cam->look_at) != 0 ||
+        rc_json_vec3(c, o, "camera", "up", 0, rc_v3(0, 1, 0), &cam->up) != 0)
+        return -1;
+    rc_vec3 view = rc_sub(cam->look_at, cam->look_from);
+    float dist = rc_length(view);
+    if (!(dist > 0.0f)) return rc_json_fail(c, "camera.look_at", "equals look_from");
+    if (rc_length(rc_cross(view, cam->up)) <= 1e-6f * dist * rc_length(cam->up))
+        return rc_json_fail(c, "camera.up", "is zero or parallel to the viewing direction");
+    if (rc_json_ranged(c, o, "camera", "vfov", 0, 40.0, 0.0, 180.0, 1, 1, &cam->vfov) != 0 ||
+        rc_json_ranged(c, o, "camera", "aperture", 0, 0.0, 0.0, RC_JSON_MAX_COORD, 0, 0,
+                       &cam->aperture) != 0)
+        return -1;
+    return rc_json_ranged(c, o, "camera", "focus_distance", 0, dist, 0.0, RC_JSON_MAX_COORD, 1, 0,
+                          &cam->focus_distance);
+}
+
+static int parse_background(rc_json_ctx *c, const cJSON *o) {
+    static const char *const keys[] = {"type", "color", "bottom", "top", NULL};
+    rc_background *bg = &c->s->background;
+    if (!o) return 0;
+    if (rc_json_check_fields(c, o, "background", keys) != 0) return -1;
+    const char *type = rc_json_string(c, o, "background", "type");
+    if (!type) return -1;
+    float big = 1e6f;
+    if (strcmp(type, "sky") == 0) {
+        bg->type = RC_BG_SKY;
+        if (cJSON_GetObjectItemCaseSensitive(o, "color"))
+            return rc_json_fail(c, "background.color", "a sky has bottom and top, not color");
+        if (rc_json_color(c, o, "background", "bottom", 0, rc_v3(1, 1, 1), big, &bg->bottom) != 0)
+            return -1;
+        return rc_json_color(c, o, "background", "top", 0, rc_v3(0.5f, 0.7f, 1.0f), big, &bg->top);
+    }
+    if (strcmp(type, "constant") == 0) {
+        bg->type = RC_BG_CONSTANT;
+        if (cJSON_GetObjectItemCaseSensitive(o, "bottom") ||
+            cJSON_GetObjectItemCaseSensitive(o, "top"))
+            return rc_json_fail(c, "background", "a constant background has color, not bottom/top");
+        if (rc_json_color(c, o, "background", "color", 1, rc_v3s(0), big, &bg->bottom) != 0)
+            return -1;
+        bg->top = bg->bottom;
+        return 0;
+    }
+    return rc_json_fail(c, "background.type", "'%s' is not one of: sky, constant", type);
+}
+
+/* ---- materials ---- */
+
+static int parse_material_body(rc_json_ctx *c, const cJSON *o, const char *path, rc_material *m) {
+    static const char *const keys[] = {"name", "type",  "albedo",   "fuzz",
+                                       "ior",  "color", "emission", NULL};
+    static const char *const types[] = {"lambertian", "metal", "dielectric", "emissive"};
+    /* Fields each type reads, by the order of `types`. */
+    static const char *const own[4][3] = {{"albedo", NULL, NULL},
+                                          {"albedo", "fuzz", NULL},
+                                          {"ior", "color", NULL},
+                                          {"emission", NULL, NULL}};
+    if (rc_json_check_fields(c, o, path, keys) != 0) return -1;
+    const char *type = rc_json_string(c, o, path, "type");
+    if (!type) return -1;
+    int t = -1;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(type, types[i]) == 0) t = i;
+    char fp[256];
+    if (t < 0)
+        return rc_json_fail(c, rc_json_join(fp, sizeof fp, path, "type"),
+                            "'%s' is not one of: lambertian, metal, dielectric, emissive", type);
+    for (const cJSON *it = o->child; it; it = it->next) {
+        int ok = !strcmp(it->string, "name") || !strcmp(it->string, "type") ||
+                 !strcmp(it->string, "comment");
+        for (int k = 0; k < 3 && own[t][k]; k++) ok |= !strcmp(it->string, own[t][k]);
+        if (!ok)
+            return rc_json_fail(c, rc_json_join(fp, sizeof fp, path, it->string),
+                                "not a field of a %s material", type);
+    }
+    memset(m, 0, sizeof *m);
+    m->type = (uint32_t)t;
+    switch (t) {
+    case RC_MAT_LAMBERTIAN:
+        return rc_json_color(c, o, path, "albedo", 1, rc_v3s(0), 1.0f, &m->color);
+    case RC_MAT_METAL:
+        if (rc_json_color(c, o, path, "albedo", 1, rc_v3s(0), 1.0f, &m->color) != 0) return -1;
+        return rc_json_ranged(c, o, path, "fuzz", 0, 0.0, 0.0, 1.0, 0, 0, &m->param);
+    case RC_MAT_DIELECTRIC:
+        if (rc_json_color(c, o, path, "color", 0, rc_v3s(1), 1.0f, &m->color) != 0) return -1;
+        return rc_json_ranged(c, o, path, "ior", 0, 1.5, 0.0, 100.0, 1, 0, &m->param);
+    default:
+        return rc_json_color(c, o, path, "emission", 1, rc_v3s(0), 1e6f, &m->color);
+    }
+}
+
+static int add_material(rc_json_ctx *c, const rc_material *m, const char *path, uint32_t *index) {
+    long i = rc_scene_add_material(c->s, m);
+    if (i < 0) return rc_json_fail(c, path, "out of memory (or too many materials)");
+    *index = (uint32_t)i;
+    return 0;
+}
+
+static int parse_materials(rc_json_ctx *c, const cJSON *arr) {
+    if (!arr) return 0;
+    if (!cJSON_IsArray(arr)) return rc_json_fail(c, "materials", "expected an array");
+    int i = 0;
+    for (const cJSON *o = arr->child; o; o = o->next, i++) {
+        char path[64];
+        rc_json_index(path, sizeof path, "materials", i);
+        rc_material m;
+        if (parse_material_body(c, o, path, &m) != 0) return -1;
+        const char *name = rc_json_string(c, o, path, "name");
+        if (!name) return -1;
+        for (size_t k = 0; k < c->num_names; k++)
+            if (strcmp(c->names[k].name, name) == 0)
+                return rc_json_fail(c, path, "material name '%s' is used twice", name);
+        uint32_t index = 0;
+        if (add_material(c, &m, path, &index) != 0) return -1;
+        if (rc_grow((void **)&c->names, &c->cap_names, c->num_names + 1, sizeof *c->names) != 0)
+            return rc_json_fail(c, path, "out of memory");
+        c->names[c->num_names].name = name;
+        c->names[c->num_names].index = index;
+        c->num_names++;
+    }
+    return 0;
+}
+
+/* "material": a name from the materials list, or a material object given inline. */
+static int material_ref(rc_json_ctx *c, const cJSON *o, const char *path, uint32_t *index) {
+    char fp[256];
+    rc_json_join(fp, sizeof fp, path, "material");
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, "material");
+    if (!it) return rc_json_fail(c, fp, "missing");
+    if (cJSON_IsString(it)) {
+        for (size_t k = 0; k < c->num_names; k++) {
+            if (strcmp(c->names[k].name, it->valuestring) == 0) {
+                *index = c->names[k].index;
+                return 0;
+            }
+        }
+        return rc_json_fail(c, fp, "no material named '%s'", it->valuestring);
+    }
+    if (!cJSON_IsObject(it))
+        return rc_json_fail(c, fp, "expected a material name or a material object");
+    if (cJSON_GetObjectItemCaseSensitive(it, "name"))
+        return rc_json_fail(c, fp,
+                            "an inline material has no name (define named ones in materials)");
+    rc_material m;
+    if (parse_material_body(c, it, fp, &m) != 0) return -1;
+    return add_material(c, &m, fp, index);
+}
+
+/* ---- geometry ---- */
+
+typedef int (*item_fn)(rc_json_ctx *c, const cJSON *o, const char *path);
+
+static int parse_list(rc_json_ctx *c, const cJSON *root, const char *key, item_fn fn) {
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!arr) return 0;
+    if (!cJSON_IsArray(arr)) return rc_json_fail(c, key, "expected an array");
+    int i = 0;
+    for (const cJSON *o = arr->child; o; o = o->next, i++) {
+        char path[64];
+        if (fn(c, o, rc_json_index(path, sizeof path, key, i)) != 0) return -1;
+    }
+    return 0;
+}
+
+static int out_of_memory(rc_json_ctx *c, const char *path) {
+    return rc_json_fail(c, path, "out of memory (or too many primitives)");
+}
+
+static int parse_sphere(rc_json_ctx *c, const cJSON *o, const char *path) {
+    static const char *const keys[] = {"center", "radius", "material", NULL};
+    rc_vec3 center;
+    double r;
+    uint32_t mat;
+    if (rc_json_check_fields(c, o, path, keys) != 0 ||
+        rc_json_vec3(c, o, path, "center", 1, rc_v3s(0), &center) != 0 ||
+        rc_json_number(c, o, path, "radius", 1, 0.0, &r) != 0)
+        return -1;
+    char fp[256];
+    if (r == 0.0)
+        return rc_json_fail(c, rc_json_join(fp, sizeof fp, path, "radius"), "must not be 0");
+    if (material_ref(c, o, path, &mat) != 0) return -1;
+    if (rc_scene_add_sphere(c->s, center, (float)r, mat) != 0) return out_of_memory(c, path);
+    return 0;
+}
+
+static int parse_quad(rc_json_ctx *c, const cJSON *o, const char *path) {
+    static const char *const keys[] = {"corner", "u", "v", "material", NULL};
+    rc_vec3 q, u, v;
+    uint32_t mat;
+    if (rc_json_check_fields(c, o, path, keys) != 0 ||
+        rc_json_vec3(c, o, path, "corner", 1, rc_v3s(0), &q) != 0 ||
+        rc_json_vec3(c, o, path, "u", 1, rc_v3s(0), &u) != 0 ||
+        rc_json_vec3(c, o, path, "v", 1, rc_v3s(0), &v) != 0)
+        return -1;
+    if (!(rc_length(rc_cross(u, v)) > 0.0f))
+        return rc_json_fail(c, path, "u and v are zero or parallel (the quad has no area)");
+    if (material_ref(c, o, path, &mat) != 0) return -1;
+    if (rc_scene_add_quad(c->s, q, u, v, mat) != 0) return out_of_memory(c, path);
+    return 0;
+}
+
+static int parse_triangle(rc_json_ctx *c, const cJSON *o, const char *path) {
+    static const char *const keys[] = {"vertices", "material", NULL};
+    char fp[256];
+    if (rc_json_check_fields(c, o, path, keys) != 0) return -1;
+    rc_json_join(fp, sizeof fp, path, "vertices");
+    const cJSON *vs = cJSON_GetObjectItemCaseSensitive(o, "vertices");
+    if (!vs) return rc_json_fail(c, fp, "missing");
+    if (!cJSON_IsArray(vs) || cJSON_GetArraySize(vs) != 3)
+        return rc_json_fail(c, fp, "expected an array of 3 points");
+    rc_vec3 p[3];
+    int i = 0;
+    for (const cJSON *e = vs->child; e; e = e->next, i++) {
+        char ep[300];
+        snprintf(ep, sizeof ep, "%s[%d]", fp, i);
+        if (rc_json_vec3_of(c, e, ep, &p[i]) != 0) return -1;
+    }
+    if (!(rc_length(rc_cross(rc_sub(p[1], p[0]), rc_sub(p[2], p[0]))) > 0.0f))
+        return rc_json_fail(c, fp, "the triangle has no area");
+    uint32_t mat;
+    if (material_ref(c, o, path, &mat) != 0) return -1;
+    if (rc_scene_add_triangle(c->s, p[0], p[1], p[2], mat) != 0) return out_of_memory(c, path);
+    return 0;
+}
+
+/* A placement: scale, then rotate about y (degrees), then translate. */
+typedef struct placement {
+    rc_vec3 scale, translate;
+    float cos_y, sin_y;
+} placement;
+
+static rc_vec3 place_dir(const placement *pl, rc_vec3 d) {
+    d = rc_mul(d, pl->scale);
+    return rc_v3(pl->cos_y * d.x + pl->sin_y * d.z, d.y, -pl->sin_y * d.x + pl->cos_y * d.z);
+}
+static rc_vec3 place_point(const placement *pl, rc_vec3 p) {
+    return rc_add(place_dir(pl, p), pl->translate);
+}
+
+static int parse_placement(rc_json_ctx *c, const cJSON *o, const char *path, int allow_scale,
+                           placement *pl) {
+    double deg = 0.0;
+    char fp[256];
+    if (rc_json_number(c, o, path, "rotate_y", 0, 0.0, &deg) != 0 ||
+        rc_json_vec3(c, o, path, "translate", 0, rc_v3s(0), &pl->translate) != 0)
+        return -1;
+    pl->cos_y = (float)cos(deg * 3.14159265358979323846 / 180.0);
+    pl->sin_y = (float)sin(deg * 3.14159265358979323846 / 180.0);
+    pl->scale = rc_v3s(1.0f);
+    const cJSON *sc = allow_scale ? cJSON_GetObjectItemCaseSensitive(o, "scale") : NULL;
+    if (!sc) return 0;
+    rc_json_join(fp, sizeof fp, path, "scale");
+    if (cJSON_IsNumber(sc)) {
+        double s;
+        if (rc_json_number(c, o, path, "scale", 1, 1.0, &s) != 0) return -1;
+        pl->scale = rc_v3s((float)s);
+    } else if (rc_json_vec3_of(c, sc, fp, &pl->scale) != 0) {
+        return -1;
+    }
+    if (pl->scale.x == 0.0f || pl->scale.y == 0.0f || pl->scale.z == 0.0f)
+        return rc_json_fail(c, fp, "must not be 0");
+    return 0;
+}
+
+/* A box as six quads (RTIOW "The Next Week" §8), placed by rotate_y and translate. */
+static int parse_box(rc_json_ctx *c, const cJSON *o, const char *path) {
+    static const char *const keys[] = {"min", "max", "rotate_y", "translate", "material", NULL};
+    rc_vec3 a, b;
+    placement pl;
+    uint32_t mat;
+    if (rc_json_check_fields(c, o, path, keys) != 0 ||
+        rc_json_vec3(c, o, path, "min", 1, rc_v3s(0), &a) != 0 ||
+        rc_json_vec3(c, o, path, "max", 1, rc_v3s(0), &b) != 0 ||
+        parse_placement(c, o, path, 0, &pl) != 0)
+        return -1;
+    if (!(a.x < b.x && a.y < b.y && a.z < b.z))
+        return rc_json_fail(c, path, "min must be below max on every axis");
+    if (material_ref(c, o, path, &mat) != 0) return -1;
+    rc_vec3 dx = rc_v3(b.x - a.x, 0, 0), dy = rc_v3(0, b.y - a.y, 0), dz = rc_v3(0, 0, b.z - a.z);
+    const rc_vec3 corner[6] = {rc_v3(a.x, a.y, b.z), rc_v3(b.x, a.y, b.z), rc_v3(b.x, a.y, a.z),
+                               rc_v3(a.x, a.y, a.z), rc_v3(a.x, b.y, b.z), a};
+    const rc_vec3 u[6] = {dx, rc_neg(dz), rc_neg(dx), dz, dx, dx};
+    const rc_vec3 v[6] = {dy, dy, dy, dy, rc_neg(dz), dz};
+    for (int f = 0; f < 6; f++)
+        if (rc_scene_add_quad(c->s, place_point(&pl, corner[f]), place_dir(&pl, u[f]),
+                              place_dir(&pl, v[f]), mat) != 0)
+            return out_of_memory(c, path);
+    return 0;
+}
+
+static int add_mesh(rc_json_ctx *c, const rc_mesh *mesh, const placement *pl, uint32_t mat,
+                    const char *path) {
+    for (size_t t = 0; t < mesh->num_triangles; t++) {
+        rc_vec3 p[3];
+        for (int k = 0; k < 3; k++) {
+            const float *v = &mesh->v[3 * mesh->tri[3 * t + k]];
+            p[k] = place_point(pl, rc_v3(v[0], v[1], v[2]));
+        }
+        if (rc_scene_add_triangle(c->s, p[0], p[1], p[2], mat) != 0) return out_of_memory(c, path);
+    }
+    return 0;
+}
+
+static int parse_mesh(rc_json_ctx *c, const cJSON *o, const char *path) {
+    static const char *const keys[] = {"file", "scale", "rotate_y", "translate", "material", NULL};
+    placement pl;
+    uint32_t mat;
+    if (rc_json_check_fields(c, o, path, keys) != 0 || parse_placement(c, o, path, 1, &pl) != 0)
+        return -1;
+    const char *file = rc_json_string(c, o, path, "file");
+    if (!file) return -1;
+    if (material_ref(c, o, path, &mat) != 0) return -1;
+    char full[4096];
+    if (file[0] == '/')
+        snprintf(full, sizeof full, "%s", file);
+    else
+        snprintf(full, sizeof full, "%s/%s", c->dir, file);
+    rc_mesh mesh;
+    rc_error oerr;
+    if (rc_obj_load(full, &mesh, &oerr) != 0) return rc_json_fail(c, path, "%s", oerr.msg);
+    int rc = add_mesh(c, &mesh, &pl, mat, path);
+    rc_mesh_free(&mesh);
+    return rc;
+}
+
+static int parse_root(rc_json_ctx *c, const cJSON *root) {
+    static const char *const keys[] = {"render", "camera", "background", "materials", "spheres",
+                                       "quads",  "boxes",  "triangles",  "meshes",    NULL};
+    if (!cJSON_IsObject(root))
+        return rc_fail(c->err, "%s: the scene must be a JSON object", c->file);
+    if (rc_json_check_fields(c, root, "", keys) != 0) return -1;
+    if (parse_render(c, cJSON_GetObjectItemCaseSensitive(root, "render")) != 0 ||
+        parse_camera(c, cJSON_GetObjectItemCaseSensitive(root, "camera")) != 0 ||
+        parse_background(c, cJSON_GetObjectItemCaseSensitive(root, "background")) != 0 ||
+        parse_materials(c, cJSON_GetObjectItemCaseSensitive(root, "materials")) != 0)
+        return -1;
+    if (parse_list(c, root, "spheres", parse_sphere) != 0 ||
+        parse_list(c, root, "quads", parse_quad) != 0 ||
+        parse_list(c, root, "boxes", parse_box) != 0 ||
+        parse_list(c, root, "triangles", parse_triangle) != 0 ||
+        parse_list(c, root, "meshes", parse_mesh) != 0)
+        return -1;
+    return 0;
+}
+
+/* "file:line:col: invalid JSON near '...'" from the parser's stop position. */
+static int json_syntax_error(const char *name, const char *text, const char *at, rc_error *err) {
+    size_t line = 1, col = 1;
+    for (const char *p = text; p < at && *p; p++) {
+        if (*p == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    char near[24];
+    size_t j = 0;
+    for (const char *p = at; *p && *p != '\n' && j < sizeof near - 1; p++)
+        near[j++] = (*p >= 32 && *p < 127) ? *p : '?';
+    near[j] = '\0';
+    if (!*at)
+        return rc_fail(err, "%s:%zu:%zu: invalid JSON: unexpected end of file", name, line, col);
+    return rc_fail(err, "%s:%zu:%zu: invalid JSON near '%s'", name, line, col, near);
+}
+
+int rc_scene_parse(const char *name, const char *dir, const char *text, size_t len, rc_scene *out,
+                   rc_error *err) {
+    rc_scene_init(out);
+    size_t sl = strlen(text);
+    if (sl != len) {
+        size_t line = 1;
+        for (size_t i = 0; i < sl; i++) line += text[i] == '\n';
+        return rc_fail(err, "%s:%zu: NUL byte in the file (not a text file)", name, line);
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) return json_syntax_error(name, text, end ? end : text, err);
+    rc_json_ctx c = {name, dir, out, err, NULL, 0, 0};
+    int rc = parse_root(&c, root);
+    free(c.names);
+    cJSON_Delete(root);
+    if (rc == 0) rc = rc_scene_finish(out, err);
+    if (rc != 0) rc_scene_free(out);
+    return rc;
+}
+
+int rc_scene_load(const char *path, rc_scene *out, rc_error *err) {
+    char *text;
+    size_t len;
+    rc_scene_init(out);
+    if (rc_read_file(path, MAX_SCENE_BYTES, &text, &len, err) != 0) return -1;
+    char dir[4096];
+    rc_dirname(path, dir, sizeof dir);
+    int rc = rc_scene_parse(path, dir, text, len, out, err);
+    free(text);
+    return rc;
+}

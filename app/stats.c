@@ -1,0 +1,98 @@
+/* stats.c: frame statistics summed over a render or a benchmark, and their tables. */
+#include "stats.h"
+
+#include <string.h>
+
+void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
+    t->frames++;
+    if (f->bounces > t->bounces) t->bounces = f->bounces;
+    t->generate_ms += f->generate_ms;
+    t->accumulate_ms += f->accumulate_ms;
+    t->total_ms += f->total_ms;
+    for (uint32_t b = 0; b < f->bounces; b++) {
+        rc_bounce_total *o = &t->bounce[b];
+        const rc_bounce_stats *s = &f->bounce[b];
+        o->launches++;
+        o->stream += s->stream;
+        o->alive += s->alive;
+        o->kept += s->kept;
+        o->extend_ms += s->extend_ms;
+        o->shade_ms += s->shade_ms;
+        o->compact_ms += s->compact_ms;
+    }
+    for (size_t i = 0; i < f->num_lib; i++) {
+        size_t j = 0;
+        while (j < t->num_lib && strcmp(t->lib[j].name, f->lib[i].name) != 0) j++;
+        if (j == t->num_lib) {
+            if (j == SC_MAX_PHASES) continue;
+            t->lib[j] = f->lib[i];
+            t->num_lib++;
+        } else {
+            t->lib[j].ms += f->lib[i].ms;
+        }
+    }
+}
+
+double rc_stats_extend_ms(const rc_stats_total *t) {
+    double s = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].extend_ms;
+    return s;
+}
+double rc_stats_shade_ms(const rc_stats_total *t) {
+    double s = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].shade_ms;
+    return s;
+}
+double rc_stats_compact_ms(const rc_stats_total *t) {
+    double s = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].compact_ms;
+    return s;
+}
+uint64_t rc_stats_rays(const rc_stats_total *t) {
+    uint64_t s = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].alive;
+    return s;
+}
+
+static uint32_t bounce_launches(const rc_stats_total *t) {
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) n += t->bounce[b].launches;
+    return n;
+}
+
+static void phase_row(FILE *f, const char *name, uint32_t launches, double ms, double total) {
+    fprintf(f, "  %-22s %9u %11.2f %7.1f%% %10.3f\n", name, launches, ms,
+            total > 0 ? 100.0 * ms / total : 0.0, launches ? ms / launches : 0.0);
+}
+
+void rc_stats_print(FILE *f, const rc_stats_total *t) {
+    double total = t->total_ms;
+    uint32_t bl = bounce_launches(t);
+    fprintf(f, "phase                    launches    total ms    share     avg ms\n");
+    phase_row(f, "generate", t->frames, t->generate_ms, total);
+    phase_row(f, "extend", bl, rc_stats_extend_ms(t), total);
+    phase_row(f, "shade", bl, rc_stats_shade_ms(t), total);
+    phase_row(f, "compact", bl, rc_stats_compact_ms(t), total);
+    for (size_t i = 0; i < t->num_lib; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "  %s", t->lib[i].name);
+        phase_row(f, name, bl, t->lib[i].ms, total);
+    }
+    phase_row(f, "accumulate", t->frames, t->accumulate_ms, total);
+    phase_row(f, "frame (wall)", t->frames, total, total);
+    fprintf(f, "\nbounce     rays in       alive        kept  removed  extend ms   shade ms "
+               "compact ms  compact share\n");
+    for (uint32_t b = 0; b < t->bounces; b++) {
+        const rc_bounce_total *o = &t->bounce[b];
+        double sum = o->extend_ms + o->shade_ms + o->compact_ms;
+        fprintf(f, "%6u %11llu %11llu %11llu %7.1f%% %10.2f %10.2f %10.2f %13.1f%%\n", b,
+                (unsigned long long)o->stream, (unsigned long long)o->alive,
+                (unsigned long long)o->kept,
+                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
+                o->extend_ms, o->shade_ms, o->compact_ms,
+                sum > 0 ? 100.0 * o->compact_ms / sum : 0.0);
+    }
+    double secs = total / 1e3;
+    fprintf(f, "\n%llu rays traced in %.3f s: %.2f Mrays/s\n", (unsigned long long)rc_stats_rays(t),
+            secs, secs > 0 ? (double)rc_stats_rays(t) / secs / 1e6 : 0.0);
+}

@@ -1,0 +1,35 @@
+/* stats.h: sums of rc_frame_stats over frames, and the --stats table printed from them. */
+#ifndef RC_STATS_H
+#define RC_STATS_H
+
+#include "wavefront/wavefront.h"
+
+#include <stdio.h>
+
+typedef struct rc_bounce_total {
+    uint32_t launches; /* frames that ran this bounce */
+    uint64_t stream, alive, kept;
+    double extend_ms, shade_ms, compact_ms;
+} rc_bounce_total;
+
+typedef struct rc_stats_total {
+    uint32_t frames;
+    uint32_t bounces; /* most bounces any frame ran */
+    double generate_ms, accumulate_ms, total_ms;
+    rc_bounce_total bounce[RC_MAX_DEPTH];
+    sc_phase_timing lib[SC_MAX_PHASES];
+    size_t num_lib;
+} rc_stats_total;
+
+void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f);
+/* Sums over bounces. */
+double rc_stats_extend_ms(const rc_stats_total *t);
+double rc_stats_shade_ms(const rc_stats_total *t);
+double rc_stats_compact_ms(const rc_stats_total *t);
+/* Live rays traced, over all frames and bounces. */
+uint64_t rc_stats_rays(const rc_stats_total *t);
+
+/* The per-phase table (launches, total ms, share) and the per-bounce table. */
+void rc_stats_print(FILE *f, const rc_stats_total *t);
+
+#endif /* RC_STATS_H */

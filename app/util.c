@@ -1,0 +1,86 @@
+/* util.c: errors, clock, file reading, growable arrays. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int rc_fail(rc_error *err, const char *fmt, ...) {
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+double rc_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int rc_read_file(const char *path, size_t max_bytes, char **data, size_t *len, rc_error *err) {
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return rc_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    for (;;) {
+        if (rc_grow((void **)&buf, &cap, n + 65536 + 1, 1) != 0) {
+            free(buf);
+            fclose(f);
+            return rc_fail(err, "%s: out of memory reading the file", path);
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n > max_bytes) {
+            free(buf);
+            fclose(f);
+            return rc_fail(err, "%s: file is larger than %zu bytes", path, max_bytes);
+        }
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return rc_fail(err, "%s: read error", path);
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+int rc_grow(void **buf, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < need) {
+        if (c > SIZE_MAX / 2) return -1;
+        c *= 2;
+    }
+    if (elem && c > SIZE_MAX / elem) return -1;
+    void *p = realloc(*buf, c * elem);
+    if (!p) return -1;
+    *buf = p;
+    *cap = c;
+    return 0;
+}
+
+void rc_dirname(const char *path, char *out, size_t cap) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(out, cap, ".");
+    } else if (slash == path) {
+        snprintf(out, cap, "/");
+    } else {
+        snprintf(out, cap, "%.*s", (int)(slash - path), path);
+    }
+}

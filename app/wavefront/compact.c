@@ -1,0 +1,201 @@
+/* compact.c: the compaction phase, and the one place that picks the library algorithm. */
+#include "renderer.h"
+#ifdef RC_HAVE_CUDA_BACKEND
+#include "cuda.h"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+static const sc_algorithm_info *find_algo(const char *name) {
+    return strcmp(name, RC_COMPACT_NONE_NAME) == 0 ? NULL : sc_algorithm_find(name);
+}
+
+const char *rc_compact_all_names(void) {
+    static char all[512];
+    if (all[0]) return all;
+    size_t pos = (size_t)snprintf(all, sizeof all, "%s", RC_COMPACT_NONE_NAME);
+    for (int a = 0; a < SC_ALGO_COUNT && pos < sizeof all; a++)
+        pos += (size_t)snprintf(all + pos, sizeof all - pos, ", %s",
+                                sc_algorithm_get((sc_algorithm)a)->name);
+    return all;
+}
+
+size_t rc_compact_names(rc_backend backend, const char **names, size_t cap) {
+    sc_backend b = backend == RC_BACKEND_CUDA ? SC_BACKEND_CUDA : SC_BACKEND_CPU;
+    size_t n = 0;
+    if (n < cap) names[n] = RC_COMPACT_NONE_NAME;
+    n++;
+    for (int a = 0; a < SC_ALGO_COUNT; a++) {
+        const sc_algorithm_info *info = sc_algorithm_get((sc_algorithm)a);
+        if (!(info->backends & (1u << b))) continue;
+        if (n < cap) names[n] = info->name;
+        n++;
+    }
+    return n;
+}
+
+/* An empty call (n = 0) tells whether the backend implements the algorithm in this build. */
+static sc_status probe(const rc_compactor *c) {
+    size_t kept;
+    if (c->input == RC_COMPACT_FLAGS)
+        return sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, NULL, NULL, NULL, 0, 4, &c->opt,
+                                  &kept);
+    return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, NULL, 0, 4, NULL, 0, &c->opt, &kept);
+}
+
+int rc_compactor_init(rc_compactor *c, const char *name, rc_backend backend, size_t tile,
+                      int library_timing, rc_error *err) {
+    memset(c, 0, sizeof *c);
+    c->algo = -1;
+    c->name = RC_COMPACT_NONE_NAME;
+    sc_options_init(&c->opt);
+    if (strcmp(name, RC_COMPACT_NONE_NAME) == 0) return 0;
+    const sc_algorithm_info *info = find_algo(name);
+    if (!info)
+        return rc_fail(err, "unknown algorithm '%s' (valid: %s)", name, rc_compact_all_names());
+    sc_backend b = backend == RC_BACKEND_CUDA ? SC_BACKEND_CUDA : SC_BACKEND_CPU;
+    c->algo = (int)info->id;
+    c->name = info->name;
+    c->input = info->input == SC_INPUT_REMOVAL_LIST ? RC_COMPACT_REMOVALS : RC_COMPACT_FLAGS;
+    if (tile) c->opt.tile = tile;
+    c->opt.timing = library_timing;
+    sc_status s = sc_context_create(b, &c->ctx);
+    if (s != SC_OK)
+        return rc_fail(err, "algorithm '%s': %s backend: %s", name, sc_backend_name(b),
+                       sc_status_string(s));
+    s = probe(c);
+    if (s != SC_OK) {
+        rc_compactor_free(c);
+        if (s == SC_ERR_UNSUPPORTED)
+            return rc_fail(err, "algorithm '%s' is not implemented on the %s backend", name,
+                           sc_backend_name(b));
+        return rc_fail(err, "algorithm '%s': %s", name, sc_status_string(s));
+    }
+    return 0;
+}
+
+void rc_compactor_free(rc_compactor *c) {
+    if (!c) return;
+    sc_context_destroy(c->ctx);
+    c->ctx = NULL;
+}
+
+int rc_compact_check(const char *name, rc_backend backend, rc_error *err) {
+    rc_compactor c;
+    if (rc_compactor_init(&c, name, backend, 0, 0, err) != 0) return -1;
+    rc_compactor_free(&c);
+    return 0;
+}
+
+static void swap_paths(rc_cpu_stream *s) {
+    rc_path *t = s->paths;
+    s->paths = s->paths_alt;
+    s->paths_alt = t;
+}
+static void swap_queue(rc_cpu_stream *s) {
+    uint32_t *t = s->queue;
+    s->queue = s->queue_alt;
+    s->queue_alt = t;
+}
+
+/* One library call on the CPU stream; *kept = the new stream length. */
+static sc_status compact_cpu(rc_renderer *r, size_t *kept) {
+    rc_cpu_stream *s = &r->cpu;
+    const rc_compactor *c = &r->comp;
+    const int payload = r->st.mode == RC_MODE_PAYLOAD;
+    void *data = payload ? (void *)s->paths : (void *)s->queue;
+    void *alt = payload ? (void *)s->paths_alt : (void *)s->queue_alt;
+    size_t es = payload ? sizeof(rc_path) : sizeof(uint32_t);
+    if (c->input == RC_COMPACT_REMOVALS)
+        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, data, r->n, es, s->removed,
+                                 s->num_removed, &c->opt, kept);
+    sc_status st = sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, data, s->flags, alt, r->n, es,
+                                      &c->opt, kept);
+    if (st == SC_OK) {
+        if (payload)
+            swap_paths(s);
+        else
+            swap_queue(s);
+    }
+    return st;
+}
+
+#ifdef RC_HAVE_CUDA_BACKEND
+/* One library call on the device stream. The new length goes to the next bounce's counter
+ * on the device (d_kept): the call does not wait for the GPU. */
+static sc_status compact_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
+    rc_cuda *d = rc_cuda_of(r);
+    const rc_compactor *c = &r->comp;
+    sc_options opt = c->opt;
+    opt.d_kept = &d->counts[bounce + 1].stream;
+    const int payload = r->st.mode == RC_MODE_PAYLOAD;
+    void *data = payload ? (void *)d->paths : (void *)d->queue;
+    void *alt = payload ? (void *)d->paths_alt : (void *)d->queue_alt;
+    size_t es = payload ? sizeof(rc_path) : sizeof(uint32_t);
+    if (c->input == RC_COMPACT_REMOVALS)
+        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, data, r->n, es, d->removed,
+                                 num_removed, &opt, NULL);
+    sc_status st = sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, data, d->flags, alt, r->n, es,
+                                      &opt, NULL);
+    if (st == SC_OK && payload) {
+        rc_path *t = d->paths;
+        d->paths = d->paths_alt;
+        d->paths_alt = t;
+    } else if (st == SC_OK) {
+        uint32_t *t = d->queue;
+        d->queue = d->queue_alt;
+        d->queue_alt = t;
+    }
+    return st;
+}
+
+/* CUDA: read shade's counters back (the next launches' size, the removal list's k), then
+ * compact on the device. */
+static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
+    if (rc_cuda_read_counts(r, bounce, err) != 0) return -1;
+    const rc_cuda_counts *h = &rc_cuda_of(r)->h_counts[bounce];
+    rc_bounce_stats *b = &st->bounce[bounce];
+    b->stream = r->n;
+    b->alive = h->alive;
+    b->kept = h->kept;
+    r->live = h->kept;
+    if (r->comp.input == RC_COMPACT_NOTHING) return 0;
+    if (r->comp.input == RC_COMPACT_REMOVALS && h->removed != r->n - h->kept)
+        return rc_fail(err, "shade listed %u ended paths at bounce %u, want %u", h->removed, bounce,
+                       r->n - h->kept);
+    rc_cuda_phase_begin(r);
+    sc_status s = compact_cuda(r, bounce, h->removed);
+    rc_cuda_phase_end(r, &b->compact_ms);
+    if (s != SC_OK)
+        return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
+                       sc_status_string(s));
+    r->n = h->kept;
+    if (r->comp.opt.timing) rc_stats_add_library(st, r->comp.ctx);
+    return 0;
+}
+#endif
+
+int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) return compact_phase_cuda(r, bounce, st, err);
+#endif
+    double t0 = rc_now_ms();
+    if (r->comp.input == RC_COMPACT_NOTHING) {
+        /* `none`: the stream keeps its length; extend and shade skip the ended paths. */
+        st->bounce[bounce].compact_ms += rc_now_ms() - t0;
+        return 0;
+    }
+    size_t kept = 0;
+    sc_status s = compact_cpu(r, &kept);
+    if (s != SC_OK)
+        return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
+                       sc_status_string(s));
+    if (kept != r->live)
+        return rc_fail(err, "compaction '%s' kept %zu paths at bounce %u, shade kept %u",
+                       r->comp.name, kept, bounce, r->live);
+    r->n = (uint32_t)kept;
+    st->bounce[bounce].compact_ms += rc_now_ms() - t0;
+    if (r->comp.opt.timing) rc_stats_add_library(st, r->comp.ctx);
+    return 0;
+}

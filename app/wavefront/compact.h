@@ -1,0 +1,52 @@
+/* compact.h: the only place that chooses a compaction algorithm. It turns the name the user
+ * gave ("none" or any library algorithm) into what shade must produce (a flag stencil, a
+ * removal list, or nothing) and runs the library call after each bounce. */
+#ifndef RC_COMPACT_H
+#define RC_COMPACT_H
+
+#include "wavefront.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What shade writes for the compaction of a bounce. */
+typedef enum rc_compact_input {
+    RC_COMPACT_NOTHING = 0, /* `none`: dead paths stay in the stream and are skipped */
+    RC_COMPACT_FLAGS,       /* flags[i] = 1 if stream slot i is still alive */
+    RC_COMPACT_REMOVALS     /* removed[0..k) = the stream slots whose paths ended */
+} rc_compact_input;
+
+typedef struct rc_compactor {
+    sc_context *ctx; /* NULL for `none` */
+    int algo;        /* an sc_algorithm, or -1 for `none` */
+    rc_compact_input input;
+    sc_options opt;
+    const char *name; /* static: the table's name or "none" */
+} rc_compactor;
+
+#define RC_COMPACT_NONE_NAME "none"
+
+/* Resolve `name` for `backend` and check, with an empty call, that the backend implements it.
+ * Errors: "unknown algorithm 'x' (valid: none, serial, ...)", "... not implemented ...". */
+int rc_compactor_init(rc_compactor *c, const char *name, rc_backend backend, size_t tile,
+                      int library_timing, rc_error *err);
+void rc_compactor_free(rc_compactor *c);
+/* 0 if `name` works on `backend` (rc_compactor_init succeeds), else -1 with its error. */
+int rc_compact_check(const char *name, rc_backend backend, rc_error *err);
+
+/* The names `--algos all` means on a backend, "none" first, then the library's table order:
+ * every algorithm the library lists for the backend (the caller skips those whose
+ * rc_compactor_init fails). Returns how many; writes up to cap. */
+size_t rc_compact_names(rc_backend backend, const char **names, size_t cap);
+/* A comma-separated list of every name, for messages. */
+const char *rc_compact_all_names(void);
+
+typedef struct rc_renderer rc_renderer;
+/* compact: drop the paths shade ended from the stream of bounce `bounce`. */
+int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RC_COMPACT_H */

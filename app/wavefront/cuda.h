@@ -1,0 +1,77 @@
+/* cuda.h: the CUDA backend of the wavefront loop. The kernels (generate.cu, extend.cu,
+ * shade.cu, accumulate.cu) are one-line loops over the per-path functions of path.h, the same
+ * ones the CPU backend runs; compact.c calls the compaction library's CUDA backend on these
+ * device buffers. Present when the build has CUDA (RC_HAVE_CUDA_BACKEND). */
+#ifndef RC_CUDA_H
+#define RC_CUDA_H
+
+#include "renderer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Per-bounce counters the kernels keep on the device. */
+typedef struct rc_cuda_counts {
+    uint32_t stream;  /* stream length at this bounce: written by generate, by the compaction
+                         of the bounce before (sc_options.d_kept), or by shade for `none` */
+    uint32_t alive;   /* shade: live paths among them */
+    uint32_t kept;    /* shade: paths that go on */
+    uint32_t removed; /* shade: entries appended to the removal list */
+} rc_cuda_counts;
+
+#define RC_CUDA_BLOCK     256
+#define RC_CUDA_MAX_TIMED (2 + 3 * RC_MAX_DEPTH) /* phases of one frame */
+
+/* The device side of a renderer. Buffers mirror rc_cpu_stream, in device memory. */
+typedef struct rc_cuda {
+    rc_path *paths, *paths_alt;
+    uint32_t *queue, *queue_alt;
+    uint8_t *flags;
+    uint32_t *removed;
+    rc_vec3 *sample_rgb, *accum;
+    rc_cuda_counts *counts;   /* RC_MAX_DEPTH + 1 entries, cleared at the start of a frame */
+    rc_cuda_counts *h_counts; /* pinned host copies, read back once per bounce */
+    rc_scene_view view;       /* points into the device copies of the scene arrays */
+    void *stream;             /* the cudaStream_t of every launch and every library call */
+    void *d_nodes, *d_prims, *d_materials;
+    void *events[2 * RC_CUDA_MAX_TIMED]; /* cudaEvent_t pairs around the frame's phases */
+    double *event_dst[RC_CUDA_MAX_TIMED];
+    int num_timed;
+    int error; /* the first cudaError_t seen since the last check, 0 if none */
+} rc_cuda;
+
+/* Upload the scene and allocate the device stream; needs r->comp set up. */
+int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *err);
+void rc_cuda_destroy(rc_renderer *r);
+static inline rc_cuda *rc_cuda_of(rc_renderer *r) {
+    return (rc_cuda *)r->cuda;
+}
+
+/* The kernels, launched on the renderer's stream (asynchronous). */
+void rc_cuda_generate(rc_renderer *r);
+void rc_cuda_extend(rc_renderer *r);
+void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
+void rc_cuda_accumulate(rc_renderer *r);
+
+/* Clear the frame's counters and timings. */
+void rc_cuda_frame_begin(rc_renderer *r);
+/* Wait for shade of `bounce` and copy its counters to h_counts[bounce]: the next launches'
+ * size and the removal list's length k. One 16-byte read-back per bounce. */
+int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *err);
+/* Wait for the frame, fill the timings, and check that each compaction's device count
+ * (d_kept) matches what shade kept. */
+int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err);
+int rc_cuda_image(rc_renderer *r, float *rgb, rc_error *err);
+void rc_cuda_reset(rc_renderer *r);
+
+/* Events around a phase; its GPU time is added to *dst at rc_cuda_frame_end. */
+void rc_cuda_phase_begin(rc_renderer *r);
+void rc_cuda_phase_end(rc_renderer *r, double *dst);
+/* Record a CUDA error (cudaError_t as int) of a call or launch; the first one is kept. */
+void rc_cuda_note(rc_renderer *r, int cuda_error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RC_CUDA_H */

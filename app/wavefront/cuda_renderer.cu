@@ -1,0 +1,178 @@
+/* cuda_renderer.cu: the CUDA backend's state: scene upload, device stream buffers, per-bounce
+ * counter read-back, phase timing with events, the film. */
+#include "cuda.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cudaStream_t stream_of(rc_cuda *c) {
+    return (cudaStream_t)c->stream;
+}
+
+extern "C" void rc_cuda_note(rc_renderer *r, int cuda_error) {
+    rc_cuda *c = rc_cuda_of(r);
+    if (cuda_error != cudaSuccess && c->error == cudaSuccess) c->error = cuda_error;
+}
+
+static int take_error(rc_renderer *r, const char *what, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    int e = c->error;
+    if (e == cudaSuccess) e = (int)cudaGetLastError();
+    c->error = cudaSuccess;
+    if (e == cudaSuccess) return 0;
+    return rc_fail(err, "CUDA error %s: %s", what, cudaGetErrorString((cudaError_t)e));
+}
+
+/* cudaMalloc + copy of `bytes` from host; NULL for 0 bytes. */
+static cudaError_t upload(void **dst, const void *src, size_t bytes) {
+    *dst = NULL;
+    if (bytes == 0) return cudaSuccess;
+    cudaError_t e = cudaMalloc(dst, bytes);
+    if (e == cudaSuccess) e = cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice);
+    return e;
+}
+
+static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
+    rc_cuda *c = rc_cuda_of(r);
+    cudaError_t e =
+        upload(&c->d_nodes, scene->bvh.nodes, scene->bvh.num_nodes * sizeof(rc_bvh_node));
+    if (e == cudaSuccess)
+        e = upload(&c->d_prims, scene->bvh.prims, scene->bvh.num_prims * sizeof(rc_prim));
+    if (e == cudaSuccess)
+        e = upload(&c->d_materials, scene->materials, scene->num_materials * sizeof(rc_material));
+    c->view = r->view;
+    c->view.bvh.nodes = (const rc_bvh_node *)c->d_nodes;
+    c->view.bvh.prims = (const rc_prim *)c->d_prims;
+    c->view.materials = (const rc_material *)c->d_materials;
+    return e;
+}
+
+static cudaError_t alloc_stream(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    size_t n = r->num_pixels;
+    int payload = r->st.mode == RC_MODE_PAYLOAD;
+    int flags = r->comp.input == RC_COMPACT_FLAGS;
+    cudaError_t e = cudaMalloc(&c->paths, n * sizeof(rc_path));
+    if (e == cudaSuccess) e = cudaMalloc(&c->sample_rgb, n * sizeof(rc_vec3));
+    if (e == cudaSuccess) e = cudaMalloc(&c->accum, n * sizeof(rc_vec3));
+    if (e == cudaSuccess) e = cudaMemset(c->accum, 0, n * sizeof(rc_vec3));
+    if (e == cudaSuccess && payload && flags) e = cudaMalloc(&c->paths_alt, n * sizeof(rc_path));
+    if (e == cudaSuccess && !payload) e = cudaMalloc(&c->queue, n * sizeof(uint32_t));
+    if (e == cudaSuccess && !payload && flags) e = cudaMalloc(&c->queue_alt, n * sizeof(uint32_t));
+    if (e == cudaSuccess && flags) e = cudaMalloc(&c->flags, n);
+    if (e == cudaSuccess && r->comp.input == RC_COMPACT_REMOVALS)
+        e = cudaMalloc(&c->removed, n * sizeof(uint32_t));
+    if (e == cudaSuccess) e = cudaMalloc(&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
+    if (e == cudaSuccess)
+        e = cudaMallocHost(&c->h_counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
+    return e;
+}
+
+extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *err) {
+    rc_cuda *c = (rc_cuda *)calloc(1, sizeof *c);
+    if (!c) return rc_fail(err, "out of memory");
+    r->cuda = c;
+    cudaStream_t s = NULL;
+    cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    c->stream = s;
+    for (int i = 0; e == cudaSuccess && i < 2 * RC_CUDA_MAX_TIMED; i++) {
+        cudaEvent_t ev = NULL;
+        e = cudaEventCreate(&ev);
+        c->events[i] = ev;
+    }
+    if (e == cudaSuccess) e = upload_scene(r, scene);
+    if (e == cudaSuccess) e = alloc_stream(r);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return rc_fail(err, "CUDA backend: %s", cudaGetErrorString(e));
+    }
+    r->comp.opt.stream = c->stream;
+    return 0;
+}
+
+extern "C" void rc_cuda_destroy(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    if (!c) return;
+    if (c->stream) cudaStreamSynchronize(stream_of(c));
+    void *bufs[] = {c->paths,  c->paths_alt, c->queue,      c->queue_alt,
+                    c->flags,  c->removed,   c->sample_rgb, c->accum,
+                    c->counts, c->d_nodes,   c->d_prims,    c->d_materials};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
+    cudaFreeHost(c->h_counts);
+    for (int i = 0; i < 2 * RC_CUDA_MAX_TIMED; i++)
+        if (c->events[i]) cudaEventDestroy((cudaEvent_t)c->events[i]);
+    if (c->stream) cudaStreamDestroy(stream_of(c));
+    free(c);
+    r->cuda = NULL;
+}
+
+extern "C" void rc_cuda_phase_begin(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    if (c->num_timed >= RC_CUDA_MAX_TIMED) return;
+    rc_cuda_note(r, cudaEventRecord((cudaEvent_t)c->events[2 * c->num_timed], stream_of(c)));
+}
+
+extern "C" void rc_cuda_phase_end(rc_renderer *r, double *dst) {
+    rc_cuda *c = rc_cuda_of(r);
+    if (c->num_timed >= RC_CUDA_MAX_TIMED) return;
+    rc_cuda_note(r, cudaEventRecord((cudaEvent_t)c->events[2 * c->num_timed + 1], stream_of(c)));
+    c->event_dst[c->num_timed++] = dst;
+}
+
+extern "C" void rc_cuda_frame_begin(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    c->num_timed = 0;
+    rc_cuda_note(r, cudaMemsetAsync(c->counts, 0, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts),
+                                    stream_of(c)));
+}
+
+extern "C" int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    rc_cuda_note(r, cudaMemcpyAsync(&c->h_counts[bounce], &c->counts[bounce],
+                                    sizeof(rc_cuda_counts), cudaMemcpyDeviceToHost, stream_of(c)));
+    rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
+    return take_error(r, "in extend or shade", err);
+}
+
+extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    size_t bytes = (st->bounces + 1) * sizeof(rc_cuda_counts);
+    rc_cuda_note(
+        r, cudaMemcpyAsync(c->h_counts, c->counts, bytes, cudaMemcpyDeviceToHost, stream_of(c)));
+    rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
+    for (int i = 0; i < c->num_timed; i++) {
+        float ms = 0.0f;
+        rc_cuda_note(r, cudaEventElapsedTime(&ms, (cudaEvent_t)c->events[2 * i],
+                                             (cudaEvent_t)c->events[2 * i + 1]));
+        *c->event_dst[i] += (double)ms;
+    }
+    c->num_timed = 0;
+    if (take_error(r, "in the frame", err) != 0) return -1;
+    for (uint32_t b = 0; b < st->bounces; b++) {
+        const rc_cuda_counts *h = c->h_counts;
+        uint32_t want = r->comp.input == RC_COMPACT_NOTHING ? h[b].stream : h[b].kept;
+        if (h[b + 1].stream != want)
+            return rc_fail(err,
+                           "compaction '%s' left %u paths on the device at bounce %u, "
+                           "want %u",
+                           r->comp.name, h[b + 1].stream, b, want);
+    }
+    return 0;
+}
+
+extern "C" int rc_cuda_image(rc_renderer *r, float *rgb, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    rc_cuda_note(r, cudaMemcpyAsync(rgb, c->accum, r->num_pixels * sizeof(rc_vec3),
+                                    cudaMemcpyDeviceToHost, stream_of(c)));
+    rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
+    if (take_error(r, "reading the image", err) != 0) return -1;
+    float inv = r->frames ? 1.0f / (float)r->frames : 0.0f;
+    for (size_t i = 0; i < 3 * (size_t)r->num_pixels; i++) rgb[i] *= inv;
+    return 0;
+}
+
+extern "C" void rc_cuda_reset(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    rc_cuda_note(r, cudaMemsetAsync(c->accum, 0, r->num_pixels * sizeof(rc_vec3), stream_of(c)));
+}

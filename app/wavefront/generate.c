@@ -1,0 +1,29 @@
+/* generate.c: the first phase of a frame: one camera ray per pixel, and a full stream. */
+#include "renderer.h"
+#ifdef RC_HAVE_CUDA_BACKEND
+#include "cuda.h"
+#endif
+
+void rc_generate(rc_renderer *r, rc_frame_stats *st) {
+    r->n = r->num_pixels;
+    r->live = r->num_pixels;
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) {
+        rc_cuda_phase_begin(r);
+        rc_cuda_generate(r);
+        rc_cuda_phase_end(r, &st->generate_ms);
+        return;
+    }
+#endif
+    double t0 = rc_now_ms();
+    rc_cpu_stream *s = &r->cpu;
+    const long n = (long)r->num_pixels;
+    RC_OMP(parallel for schedule(static))
+    for (long p = 0; p < n; p++) {
+        rc_path_generate(&r->view.camera, r->st.width, r->st.height, (uint32_t)p, r->shade.sample,
+                         &s->paths[p]);
+        s->sample_rgb[p] = rc_v3s(0.0f);
+        if (s->queue) s->queue[p] = (uint32_t)p;
+    }
+    st->generate_ms += rc_now_ms() - t0;
+}

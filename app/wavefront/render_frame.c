@@ -1,0 +1,27 @@
+/* render_frame.c: one frame of the wavefront path tracer, one sample per pixel. This function
+ * is the table of contents of the renderer; each phase lives in its own file. */
+#include "renderer.h"
+
+#include <string.h>
+
+int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err) {
+    rc_frame_stats local;
+    rc_frame_stats *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    double t0 = rc_now_ms();
+    r->shade.sample = r->st.first_sample + r->frames;
+
+    rc_frame_begin(r);
+    rc_generate(r, st); /* one camera ray per pixel */
+    for (uint32_t bounce = 0; bounce < r->st.max_depth && rc_stream_live(r); bounce++) {
+        rc_extend(r, bounce, st); /* nearest hit of every live ray */
+        rc_shade(r, bounce, st);  /* emission or background, scatter, roulette */
+        if (rc_compact(r, bounce, st, err) != 0) return -1; /* drop the ended paths */
+        st->bounces = bounce + 1;
+    }
+    rc_accumulate(r, st); /* film += this sample */
+    if (rc_frame_finish(r, st, err) != 0) return -1;
+
+    st->total_ms = rc_now_ms() - t0;
+    return 0;
+}

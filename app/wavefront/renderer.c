@@ -1,0 +1,208 @@
+/* renderer.c: creating and destroying a renderer, the film, and the small public helpers. */
+#include "renderer.h"
+#ifdef RC_HAVE_CUDA_BACKEND
+#include "cuda.h"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+void rc_settings_init(rc_settings *st, const rc_scene *scene) {
+    memset(st, 0, sizeof *st);
+    st->width = scene ? scene->defaults.width : RC_DEFAULT_WIDTH;
+    st->height = scene ? scene->defaults.height : RC_DEFAULT_HEIGHT;
+    st->max_depth = scene ? scene->defaults.max_depth : RC_DEFAULT_MAX_DEPTH;
+    st->algo = "scan-scatter";
+    st->mode = RC_MODE_INDICES;
+    st->backend = RC_BACKEND_CPU;
+}
+
+const char *rc_backend_name(rc_backend b) {
+    return b == RC_BACKEND_CUDA ? "cuda" : "cpu";
+}
+const char *rc_mode_name(rc_mode m) {
+    return m == RC_MODE_PAYLOAD ? "payload" : "indices";
+}
+int rc_mode_parse(const char *s, rc_mode *out) {
+    if (strcmp(s, "indices") == 0)
+        *out = RC_MODE_INDICES;
+    else if (strcmp(s, "payload") == 0)
+        *out = RC_MODE_PAYLOAD;
+    else
+        return -1;
+    return 0;
+}
+int rc_backend_parse(const char *s, rc_backend *out) {
+    if (strcmp(s, "cpu") == 0)
+        *out = RC_BACKEND_CPU;
+    else if (strcmp(s, "cuda") == 0)
+        *out = RC_BACKEND_CUDA;
+    else
+        return -1;
+    return 0;
+}
+
+int rc_have_cuda_backend(void) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+static void free_cpu(rc_cpu_stream *s) {
+    free(s->paths);
+    free(s->paths_alt);
+    free(s->queue);
+    free(s->queue_alt);
+    free(s->flags);
+    free(s->removed);
+    free(s->sample_rgb);
+    free(s->accum);
+    memset(s, 0, sizeof *s);
+}
+
+static int alloc_cpu(rc_renderer *r, rc_error *err) {
+    rc_cpu_stream *s = &r->cpu;
+    size_t n = r->num_pixels;
+    int payload = r->st.mode == RC_MODE_PAYLOAD;
+    int flags = r->comp.input == RC_COMPACT_FLAGS;
+    s->paths = malloc(n * sizeof *s->paths);
+    s->sample_rgb = calloc(n, sizeof *s->sample_rgb);
+    s->accum = calloc(n, sizeof *s->accum);
+    int ok = s->paths && s->sample_rgb && s->accum;
+    if (payload && flags) ok = ok && (s->paths_alt = malloc(n * sizeof *s->paths_alt));
+    if (!payload) ok = ok && (s->queue = malloc(n * sizeof *s->queue));
+    if (!payload && flags) ok = ok && (s->queue_alt = malloc(n * sizeof *s->queue_alt));
+    if (flags) ok = ok && (s->flags = malloc(n));
+    if (r->comp.input == RC_COMPACT_REMOVALS) ok = ok && (s->removed = malloc(n * 4));
+    if (!ok) {
+        free_cpu(s);
+        return rc_fail(err, "out of memory for a stream of %zu paths", n);
+    }
+    return 0;
+}
+
+/* The CUDA backend's device buffers (cuda_renderer.cu); an error without it. */
+static int alloc_cuda(rc_renderer *r, const rc_scene *scene, rc_error *err) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    return rc_cuda_create(r, scene, err);
+#else
+    (void)r;
+    (void)scene;
+    return rc_fail(err, "this build has no CUDA backend");
+#endif
+}
+
+static int check_settings(const rc_settings *st, rc_error *err) {
+    if (st->width < 1 || st->height < 1 || st->width > RC_MAX_SIZE || st->height > RC_MAX_SIZE)
+        return rc_fail(err, "image size %ux%u is out of range (1..%u per side)", st->width,
+                       st->height, RC_MAX_SIZE);
+    if ((uint64_t)st->width * st->height > (1u << 27))
+        return rc_fail(err, "image of %ux%u pixels is too large", st->width, st->height);
+    if (st->max_depth < 1 || st->max_depth > RC_MAX_DEPTH)
+        return rc_fail(err, "max depth %u is out of range (1..%u)", st->max_depth, RC_MAX_DEPTH);
+    if (st->backend == RC_BACKEND_CUDA && !rc_have_cuda_backend())
+        return rc_fail(err, "this build has no CUDA backend");
+    return 0;
+}
+
+int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer **out,
+                       rc_error *err) {
+    *out = NULL;
+    if (check_settings(st, err) != 0) return -1;
+    rc_renderer *r = calloc(1, sizeof *r);
+    if (!r) return rc_fail(err, "out of memory");
+    r->st = *st;
+    r->num_pixels = st->width * st->height;
+    r->shade.max_depth = st->max_depth;
+    r->shade.rr_depth = RC_RR_DEPTH;
+    r->view = rc_scene_view_make(scene, st->width, st->height);
+    int cuda = st->backend == RC_BACKEND_CUDA;
+    if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tile, st->library_timing, err) !=
+            0 ||
+        (cuda ? alloc_cuda(r, scene, err) : alloc_cpu(r, err)) != 0) {
+        rc_renderer_destroy(r);
+        return -1;
+    }
+    r->st.algo = r->comp.name;
+    *out = r;
+    return 0;
+}
+
+void rc_renderer_destroy(rc_renderer *r) {
+    if (!r) return;
+#ifdef RC_HAVE_CUDA_BACKEND
+    rc_cuda_destroy(r);
+#endif
+    rc_compactor_free(&r->comp);
+    free_cpu(&r->cpu);
+    free(r);
+}
+
+int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_image(r, rgb, err);
+#endif
+    (void)err;
+    float inv = r->frames ? 1.0f / (float)r->frames : 0.0f;
+    for (uint32_t p = 0; p < r->num_pixels; p++) {
+        rgb[3 * p + 0] = r->cpu.accum[p].x * inv;
+        rgb[3 * p + 1] = r->cpu.accum[p].y * inv;
+        rgb[3 * p + 2] = r->cpu.accum[p].z * inv;
+    }
+    return 0;
+}
+
+uint32_t rc_renderer_frames(const rc_renderer *r) {
+    return r->frames;
+}
+
+void rc_renderer_reset(rc_renderer *r) {
+    r->frames = 0;
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) {
+        rc_cuda_reset(r);
+        return;
+    }
+#endif
+    memset(r->cpu.accum, 0, r->num_pixels * sizeof *r->cpu.accum);
+}
+
+void rc_frame_begin(rc_renderer *r) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_frame_begin(r);
+#else
+    (void)r;
+#endif
+}
+
+int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_frame_end(r, st, err);
+#endif
+    (void)r;
+    (void)st;
+    (void)err;
+    return 0;
+}
+
+int rc_stream_live(const rc_renderer *r) {
+    return r->live > 0;
+}
+
+void rc_stats_add_library(rc_frame_stats *st, const sc_context *ctx) {
+    sc_phase_timing t[SC_MAX_PHASES];
+    size_t n = sc_last_timings(ctx, t, SC_MAX_PHASES);
+    for (size_t i = 0; i < n && i < SC_MAX_PHASES; i++) {
+        size_t j = 0;
+        while (j < st->num_lib && strcmp(st->lib[j].name, t[i].name) != 0) j++;
+        if (j == st->num_lib) {
+            if (st->num_lib == SC_MAX_PHASES) continue;
+            st->lib[j].name = t[i].name;
+            st->lib[j].ms = 0.0;
+            st->num_lib++;
+        }
+        st->lib[j].ms += t[i].ms;
+    }
+}

@@ -1,0 +1,77 @@
+/* renderer.h: the renderer's state and the phases render_frame() calls, shared by the phase
+ * files (one per phase) and the backends. Not part of the public API (wavefront.h). */
+#ifndef RC_RENDERER_H
+#define RC_RENDERER_H
+
+#include "compact.h"
+#include "path.h"
+#include "wavefront.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* OpenMP on the CPU backend: every loop is over independent paths or pixels, so the result
+ * does not depend on the thread count. Without OpenMP the loops run serially. */
+#define RC_PRAGMA(x) _Pragma(#x)
+#ifdef _OPENMP
+#define RC_OMP(...) RC_PRAGMA(omp __VA_ARGS__)
+#else
+#define RC_OMP(...)
+#endif
+
+/* The CPU backend's stream. In indices mode path records stay at index = pixel and `queue`
+ * lists the live ones; in payload mode the records themselves form the stream. The *_alt
+ * buffers receive out-of-place (flag stencil) compactions and are swapped in after. */
+typedef struct rc_cpu_stream {
+    rc_path *paths, *paths_alt;  /* num_pixels records each (alt: payload mode only) */
+    uint32_t *queue, *queue_alt; /* indices mode only */
+    uint8_t *flags;              /* RC_COMPACT_FLAGS: one byte per stream slot */
+    uint32_t *removed;           /* RC_COMPACT_REMOVALS: dead stream slots, in any order */
+    uint32_t num_removed;
+    rc_vec3 *sample_rgb; /* this frame's value of each pixel */
+    rc_vec3 *accum;      /* sum of the frames' values, in frame order */
+} rc_cpu_stream;
+
+struct rc_renderer {
+    rc_settings st;
+    uint32_t num_pixels;
+    uint32_t frames;       /* frames accumulated */
+    rc_shade_params shade; /* sample index, max depth, roulette depth of this frame */
+    rc_scene_view view;    /* host arrays */
+    rc_compactor comp;
+    /* the stream, host side (CPU backend) */
+    rc_cpu_stream cpu;
+    uint32_t n;    /* stream length */
+    uint32_t live; /* live paths in the stream (n, except for `none`) */
+    void *cuda;    /* the CUDA backend's state (cuda.h) */
+};
+
+/* The path in stream slot i (CPU backend). */
+static inline rc_path *rc_stream_path(rc_renderer *r, size_t i) {
+    return r->st.mode == RC_MODE_PAYLOAD ? &r->cpu.paths[i] : &r->cpu.paths[r->cpu.queue[i]];
+}
+
+/* ---- the phases, one file each; each times itself into the frame's stats ---- */
+/* generate: one camera ray per pixel; the stream holds every pixel's path. */
+void rc_generate(rc_renderer *r, rc_frame_stats *st);
+/* extend: trace each live path's ray to its nearest hit. */
+void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+/* shade: emission or background, scatter, roulette; write the compaction's input. */
+void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+/* accumulate: film += this frame's value of every pixel. */
+void rc_accumulate(rc_renderer *r, rc_frame_stats *st);
+/* Start a frame: clear the device's per-frame counters and timings (CUDA; CPU: nothing). */
+void rc_frame_begin(rc_renderer *r);
+/* End a frame: wait for the device, collect its phase times, check its counts (CUDA). */
+int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err);
+/* 1 while some path may still be alive. */
+int rc_stream_live(const rc_renderer *r);
+
+/* Add the library's timings of its last call to the frame's. */
+void rc_stats_add_library(rc_frame_stats *st, const sc_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RC_RENDERER_H */

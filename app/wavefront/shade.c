@@ -1,0 +1,49 @@
+/* shade.c: shade every live path of the stream, and write what the compaction needs: a flag
+ * per stream slot, or the list of slots whose paths ended. */
+#include "renderer.h"
+#ifdef RC_HAVE_CUDA_BACKEND
+#include "cuda.h"
+#endif
+
+void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) {
+        /* The counts stay on the device until compact reads them back. */
+        rc_cuda_phase_begin(r);
+        rc_cuda_shade(r, bounce);
+        rc_cuda_phase_end(r, &st->bounce[bounce].shade_ms);
+        return;
+    }
+#endif
+    double t0 = rc_now_ms();
+    rc_cpu_stream *s = &r->cpu;
+    const rc_compact_input input = r->comp.input;
+    const long n = (long)r->n;
+    uint32_t alive = 0, kept = 0, removed = 0;
+    RC_OMP(parallel for schedule(dynamic, 256) reduction(+ : alive, kept))
+    for (long i = 0; i < n; i++) {
+        rc_path *p = rc_stream_path(r, (size_t)i);
+        int k = 0;
+        if (rc_path_alive(p)) {
+            alive++;
+            k = rc_path_shade(&r->view, &r->shade, p, s->sample_rgb);
+            kept += (uint32_t)k;
+        }
+        if (input == RC_COMPACT_FLAGS) {
+            s->flags[i] = (uint8_t)k;
+        } else if (input == RC_COMPACT_REMOVALS && !k) {
+            /* The list's order depends on the threads; the image does not (rng.h). */
+            uint32_t slot;
+            RC_OMP(atomic capture)
+            slot = removed++;
+            s->removed[slot] = (uint32_t)i;
+        }
+    }
+    s->num_removed = removed;
+    r->live = kept;
+    rc_bounce_stats *b = &st->bounce[bounce];
+    b->stream = r->n;
+    b->alive = alive;
+    b->kept = kept;
+    b->shade_ms += rc_now_ms() - t0;
+}

@@ -1,0 +1,52 @@
+/* shade.cu: the shade phase on the GPU, one thread per stream slot (see shade.c). Besides
+ * shading it writes the compaction's input and counts live and kept paths per block. */
+#include "cuda.h"
+
+#include <cuda_runtime.h>
+
+/* Append the stream slots of this warp's ended paths to the removal list with one atomic
+ * per warp; every lane of the warp must call it. */
+__device__ void rc_append_removed(int ended, uint32_t slot, uint32_t *removed, uint32_t *count) {
+    unsigned mask = __ballot_sync(0xffffffffu, ended);
+    if (!mask) return;
+    unsigned lane = threadIdx.x & 31u;
+    int leader = __ffs(mask) - 1;
+    uint32_t base = 0;
+    if ((int)lane == leader) base = atomicAdd(count, (uint32_t)__popc(mask));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    if (ended) removed[base + __popc(mask & ((1u << lane) - 1u))] = slot;
+}
+
+/* shade: emission or background, scatter, roulette; then the flag or the removal entry. */
+__global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, uint32_t n, rc_path *paths,
+                                const uint32_t *queue, rc_vec3 *sample_rgb, int input,
+                                uint8_t *flags, uint32_t *removed, rc_cuda_counts *cnt) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    int live = 0, kept = 0;
+    if (i < n) {
+        rc_path *p = queue ? &paths[queue[i]] : &paths[i];
+        live = rc_path_alive(p);
+        if (live) kept = rc_path_shade(&sc, &sp, p, sample_rgb);
+        if (input == RC_COMPACT_FLAGS) flags[i] = (uint8_t)kept;
+    }
+    if (input == RC_COMPACT_REMOVALS) rc_append_removed(i < n && !kept, i, removed, &cnt->removed);
+    int block_live = __syncthreads_count(live);
+    int block_kept = __syncthreads_count(kept);
+    if (threadIdx.x == 0) {
+        atomicAdd(&cnt->alive, (uint32_t)block_live);
+        atomicAdd(&cnt->kept, (uint32_t)block_kept);
+    }
+    /* `none`: the next bounce walks the same stream. */
+    if (input == RC_COMPACT_NOTHING && i == 0) cnt[1].stream = n;
+}
+
+extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
+    rc_cuda *c = rc_cuda_of(r);
+    uint32_t n = r->n;
+    if (n == 0) return;
+    rc_shade_kernel<<<(n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK, RC_CUDA_BLOCK, 0,
+                      (cudaStream_t)c->stream>>>(c->view, r->shade, n, c->paths, c->queue,
+                                                 c->sample_rgb, (int)r->comp.input, c->flags,
+                                                 c->removed, &c->counts[bounce]);
+    rc_cuda_note(r, cudaGetLastError());
+}

@@ -1,0 +1,84 @@
+/* wavefront.h: the wavefront path tracer. One frame renders one sample per pixel as a
+ * stream of paths: generate -> [extend -> shade -> compact] x bounces -> accumulate
+ * (render_frame.c), and every phase is timed into one rc_frame_stats.
+ *
+ *     rc_renderer *r;
+ *     if (rc_renderer_create(&scene, &settings, &r, &err) != 0) ...;
+ *     for (uint32_t s = 0; s < spp; s++) rc_render_frame(r, &stats, &err);
+ *     rc_renderer_image(r, rgb);    // the mean of the frames, linear RGB
+ *     rc_renderer_destroy(r);
+ */
+#ifndef RC_WAVEFRONT_H
+#define RC_WAVEFRONT_H
+
+#include "../scene/scene.h"
+#include "compaction.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rc_backend { RC_BACKEND_CPU = 0, RC_BACKEND_CUDA = 1 } rc_backend;
+
+/* What the compaction moves: the queue of 4-byte path indices, or the 64-byte records. */
+typedef enum rc_mode { RC_MODE_INDICES = 0, RC_MODE_PAYLOAD = 1 } rc_mode;
+
+typedef struct rc_settings {
+    uint32_t width, height;
+    uint32_t max_depth; /* 1 .. RC_MAX_DEPTH */
+    const char *algo;   /* a compaction library algorithm name, or "none" (compact.h) */
+    rc_mode mode;
+    size_t tile; /* tile size for block-based algorithms; 0 = library default */
+    rc_backend backend;
+    uint32_t first_sample; /* frame f renders sample index first_sample + f */
+    int library_timing;    /* also record the library's own phases (CUDA: one sync per call) */
+} rc_settings;
+
+/* Defaults: the scene's size and depth, algorithm "scan-scatter", indices, CPU. */
+void rc_settings_init(rc_settings *st, const rc_scene *scene);
+
+/* One bounce of one frame. */
+typedef struct rc_bounce_stats {
+    uint32_t stream; /* rays in: the stream length extend and shade walked */
+    uint32_t alive;  /* live rays among them (smaller than stream only for `none`) */
+    uint32_t kept;   /* rays still alive after shade: the rest were removed */
+    double extend_ms, shade_ms, compact_ms;
+} rc_bounce_stats;
+
+/* Everything one frame measured; feeds --stats, the bench table and its JSON. */
+typedef struct rc_frame_stats {
+    uint32_t bounces; /* bounces run (stops early when every path has ended) */
+    double generate_ms, accumulate_ms;
+    double total_ms; /* wall time of the whole frame */
+    rc_bounce_stats bounce[RC_MAX_DEPTH];
+    sc_phase_timing lib[SC_MAX_PHASES]; /* library phases summed over the frame, when asked */
+    size_t num_lib;
+} rc_frame_stats;
+
+typedef struct rc_renderer rc_renderer;
+
+/* Allocate the stream for width x height paths and set up the compaction. Errors: an unknown
+ * algorithm or mode for the backend, no CUDA device, out of memory. */
+int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer **out,
+                       rc_error *err);
+void rc_renderer_destroy(rc_renderer *r);
+/* Render the next sample of every pixel and add it to the film. `stats` may be NULL. */
+int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err);
+/* The mean of the frames so far, linear RGB, 3 floats per pixel, top row first. */
+int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err);
+uint32_t rc_renderer_frames(const rc_renderer *r);
+/* Forget the accumulated frames (the next frame is sample first_sample again). */
+void rc_renderer_reset(rc_renderer *r);
+
+/* 1 if this build has the CUDA backend of the wavefront loop. */
+int rc_have_cuda_backend(void);
+const char *rc_backend_name(rc_backend b);
+const char *rc_mode_name(rc_mode m);
+/* Parse "indices"/"payload", "cpu"/"cuda"; 0 or -1. */
+int rc_mode_parse(const char *s, rc_mode *out);
+int rc_backend_parse(const char *s, rc_backend *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RC_WAVEFRONT_H */

@@ -1,0 +1,23 @@
+# cli_expect.cmake: run EXE with ARGS ('|'-separated); require exit code RC and a line matching
+# REGEX: on stderr when RC is non-zero (and stderr, less the backend notice "raycompact: ...
+# rendering on the CPU", must be that single line), on stdout when RC is 0.
+string(REPLACE "|" ";" args "${ARGS}")
+execute_process(COMMAND ${EXE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL "${RC}")
+  message(FATAL_ERROR "exit code ${rc}, want ${RC}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(RC STREQUAL "0")
+  set(stream "${out}")
+else()
+  # Drop the backend notice; what is left must be exactly one line.
+  string(REGEX REPLACE "raycompact: [^\n]*rendering on the CPU\n" "" stream "${err}")
+  string(REGEX MATCHALL "\n" newlines "${stream}")
+  list(LENGTH newlines n)
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "want one line on stderr, got ${n}:\n${err}")
+  endif()
+  string(STRIP "${stream}" stream)
+endif()
+if(NOT stream MATCHES "${REGEX}")
+  message(FATAL_ERROR "output does not match '${REGEX}':\n${stream}\n(stderr: ${err})")
+endif()
