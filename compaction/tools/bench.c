@@ -1,11 +1,270 @@
-/* bench.c: `compact bench` (written with the CUDA backend). */
+/* bench.c: `compact bench`: its options and --help. The sweep itself is bench_sweep.c. */
+#include "bench.h"
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void bench_usage(FILE *f) {
+    fprintf(f,
+            "usage: compact bench [--backend cpu|cuda] [--algos all|LIST] [--n LIST]\n"
+            "                     [--removed LIST] [--elem LIST] [--tile LIST] [--scan LIST]\n"
+            "                     [--order LIST] [--runs N] [--warmup N] [--seed S]\n"
+            "                     [--json FILE] [--csv FILE] [--quiet]\n"
+            "\n"
+            "Times compaction algorithms through the public API, one configuration or a sweep\n"
+            "(the cartesian product of the lists; LIST is comma-separated), against baselines\n"
+            "measured in the same run:\n"
+            "  copy              copy of the n*elem input bytes (cudaMemcpy device to device;\n"
+            "                    memcpy on the CPU): the bandwidth limit\n"
+            "  cub               cub::DeviceSelect::Flagged: the library's algorithm 'cub'\n"
+            "                    (CUDA; always measured)\n"
+            "  thrust-remove-if  thrust::remove_if in place, flags as stencil (CUDA; element\n"
+            "                    sizes 1, 2, 4, 8, 12, 16, 32, 64)\n"
+            "  scatter-limit     out[R[i]] = in[i] for the k removed indices R: the least a\n"
+            "                    removal-list algorithm (redzone*) must write\n"
+            "\n"
+            "Each algorithm's result is checked once per configuration against the serial\n"
+            "reference (exactly when stable, as a multiset when not). Then warmup + runs\n"
+            "runs, each on the next of several input sets (together over twice the last-level\n"
+            "cache, at least 2), so that no run finds its input in cache. Removal-list\n"
+            "algorithms and thrust work in place: their buffer is refilled before each run,\n"
+            "outside the timed region, followed by a write of twice the last-level cache so\n"
+            "that the refill leaves nothing in cache. CUDA times come from events; library\n"
+            "calls return the kept count on the device (sc_options.d_kept), so no host\n"
+            "synchronisation is timed, except thrust's, which returns its end on the host.\n"
+            "Separate passes with sc_options.timing give the per-phase breakdown (median of\n"
+            "%d passes).\n"
+            "\n"
+            "  --backend B     cpu | cuda (default: cuda in a CUDA build, else cpu)\n"
+            "  --algos A       all (default) or names from 'compact list'; algorithms the\n"
+            "                  backend lacks are skipped with a notice\n"
+            "  --n LIST        elements, 1 .. 2^32-1: 1000000, 2^24, 2^27+13 (default 2^24 on\n"
+            "                  cuda, 2^20 on cpu)\n"
+            "  --removed LIST  fraction removed, exactly round(f*n) at random places: 0.5,\n"
+            "                  30%% (default 0.5)\n"
+            "  --elem LIST     element size in bytes, 1..256 (default 4)\n"
+            "  --tile LIST     tile size of the block-based algorithms, power of two\n"
+            "                  32..2048 (default 256)\n"
+            "  --scan LIST     hillis-steele | blelloch | default, for the scan-based ones\n"
+            "  --order LIST    removal list order: random (default) | slot (ascending index)\n"
+            "  --runs N        timed runs per measurement (default 21): median, min, max\n"
+            "  --warmup N      untimed runs first (default 3)\n"
+            "  --seed S        input seed (default 1)\n"
+            "  --json FILE     one record per measurement: backend, device, driver, runtime,\n"
+            "                  commit, algorithm, kind, n, elem_size, removed, removed_count,\n"
+            "                  kept, tile, scan, order, runs, sets, median_ms, min_ms,\n"
+            "                  max_ms, gbps, x_cub, pct_copy, check, phases [{name, ms}]\n"
+            "  --csv FILE      the same fields, one line per record (phases as name=ms;...)\n"
+            "  --quiet         no progress lines or notices on stderr\n"
+            "\n"
+            "Parameters an algorithm does not read (tile, scan, order) are not swept for it.\n"
+            "JSON and CSV are written to FILE.tmp, then renamed over FILE; a sweep that stopped\n"
+            "on an error, or measured nothing, writes neither.\n"
+            "\n"
+            "GB/s = (n*elem_size read + n flag bytes read + kept*elem_size written) / median\n"
+            "time, in 10^9 bytes/s: the same bytes for every row, baselines included, so GB/s\n"
+            "ratios are time ratios. x CUB = CUB's median / the row's median (> 1: faster\n"
+            "than CUB). %% copy = 100 * the copy's median / the row's median.\n"
+            "\n"
+            "Exit status: 0 ok; 1 no device, out of memory, a failed call or an unwritten\n"
+            "file; 2 bad options; 3 a result differed from the serial reference.\n"
+            "\n"
+            "examples:\n"
+            "  compact bench --algos cub,single-pass --n 2^24\n"
+            "      one configuration on the GPU: single-pass against CUB, thrust and the copy\n"
+            "  compact bench --algos horn,jumping-jack,rlz --n 2^20,2^24 --removed 0.1,0.5,0.9\n"
+            "      a sweep: 6 configurations\n"
+            "  compact bench --algos spataro,binary-tree --tile 32,256,2048 "
+            "--scan blelloch,hs\n"
+            "      tile and scan variants of the block-based algorithms\n"
+            "  compact bench --algos redzone,redzone-block --removed 1%%,10%% --order random,slot\n"
+            "      removal lists, against the scatter limit\n"
+            "  compact bench --elem 4,16,64 --json bench.json --csv bench.csv\n"
+            "      every algorithm, three element sizes, results in files\n"
+            "  compact bench --backend cpu --algos all --n 2^16 --runs 5 --quiet\n"
+            "      the CPU backend (the specification), a quick check of every algorithm\n",
+            BENCH_PHASE_PASSES);
+}
+
+/* ---- option parsing ---- */
+
+static int bad_value(const char *opt, const char *value, const char *valid) {
+    fprintf(stderr, "compact bench: bad %s '%s' (valid: %s)\n", opt, value, valid);
+    return -1;
+}
+
+/* One element of a comma-separated list into slot i of the option's array. */
+static int parse_item(bench_opts *o, const char *opt, const char *v, int i) {
+    if (!strcmp(opt, "--n")) {
+        size_t max = sc_max_elements(o->backend);
+        if (max > UINT32_MAX) max = UINT32_MAX;
+        if (cli_parse_size(v, &o->n[i]) || o->n[i] == 0 || o->n[i] > max)
+            return bad_value(opt, v, "1 .. 2^32-1, e.g. 1000000, 2^24, 2^27+13");
+    } else if (!strcmp(opt, "--removed")) {
+        if (cli_parse_fraction(v, &o->removed[i]))
+            return bad_value(opt, v, "a fraction 0..1 or a percentage 0%..100%");
+    } else if (!strcmp(opt, "--elem")) {
+        if (cli_parse_size(v, &o->elem[i]) || o->elem[i] == 0 || o->elem[i] > SC_ELEM_MAX)
+            return bad_value(opt, v, "element size in bytes, 1..256");
+    } else if (!strcmp(opt, "--tile")) {
+        size_t t;
+        if (cli_parse_size(v, &t) || t < SC_TILE_MIN || t > SC_TILE_MAX || (t & (t - 1)))
+            return bad_value(opt, v, "a power of two 32..2048");
+        o->tile[i] = t;
+    } else if (!strcmp(opt, "--scan")) {
+        if (cli_parse_scan(v, &o->scan[i]))
+            return bad_value(opt, v, "hillis-steele, blelloch, default");
+    } else if (!strcmp(opt, "--order")) {
+        if (strcmp(v, "random") && strcmp(v, "slot")) return bad_value(opt, v, "random, slot");
+        o->order[i] = !strcmp(v, "slot");
+    }
+    return 0;
+}
+
+static int *list_count(bench_opts *o, const char *opt) {
+    if (!strcmp(opt, "--n")) return &o->num_n;
+    if (!strcmp(opt, "--removed")) return &o->num_removed;
+    if (!strcmp(opt, "--elem")) return &o->num_elem;
+    if (!strcmp(opt, "--tile")) return &o->num_tile;
+    if (!strcmp(opt, "--scan")) return &o->num_scan;
+    if (!strcmp(opt, "--order")) return &o->num_order;
+    return NULL;
+}
+
+/* A comma-separated list; a repeated option replaces the earlier one. */
+static int parse_list(bench_opts *o, const char *opt, const char *value, int *count) {
+    char buf[1024];
+    if (strlen(value) >= sizeof buf) return bad_value(opt, value, "a shorter list");
+    strcpy(buf, value);
+    *count = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (*count == BENCH_MAX_LIST) return bad_value(opt, value, "at most 32 values");
+        if (parse_item(o, opt, tok, *count)) return -1;
+        (*count)++;
+    }
+    if (*count == 0) return bad_value(opt, value, "a comma-separated list");
+    return 0;
+}
+
+static int parse_algos(bench_opts *o, const char *value) {
+    o->num_algos = 0;
+    if (!strcmp(value, "all")) {
+        for (int a = 0; a < SC_ALGO_COUNT; a++) o->algos[o->num_algos++] = a;
+        return 0;
+    }
+    char buf[1024];
+    if (strlen(value) >= sizeof buf) return bad_value("--algos", value, "a shorter list");
+    strcpy(buf, value);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        const sc_algorithm_info *info = sc_algorithm_find(tok);
+        if (!info) {
+            cli_unknown_algorithm(tok);
+            return -1;
+        }
+        int dup = 0;
+        for (int i = 0; i < o->num_algos; i++) dup |= o->algos[i] == (int)info->id;
+        if (!dup) o->algos[o->num_algos++] = (int)info->id;
+    }
+    if (o->num_algos == 0) return bad_value("--algos", value, "all, or a comma-separated list");
+    return 0;
+}
+
+static int parse_int(const char *opt, const char *v, int min, int *out) {
+    size_t x;
+    if (cli_parse_size(v, &x) || x < (size_t)min || x > 100000)
+        return bad_value(opt, v, min ? "an integer 1..100000" : "an integer 0..100000");
+    *out = (int)x;
+    return 0;
+}
+
+static void set_defaults(bench_opts *o) {
+    memset(o, 0, sizeof *o);
+#ifdef SC_HAVE_CUDA
+    o->backend = SC_BACKEND_CUDA;
+#else
+    o->backend = SC_BACKEND_CPU;
+#endif
+    o->num_algos = -1;
+    o->runs = 21;
+    o->warmup = 3;
+    o->seed = 1;
+}
+
+/* Lists not given take their defaults; n depends on the backend, so it comes last. */
+static void fill_defaults(bench_opts *o) {
+    if (o->num_algos < 0) parse_algos(o, "all");
+    if (!o->num_n) o->n[o->num_n++] = o->backend == SC_BACKEND_CUDA ? (size_t)1 << 24 : 1u << 20;
+    if (!o->num_removed) o->removed[o->num_removed++] = 0.5;
+    if (!o->num_elem) o->elem[o->num_elem++] = 4;
+    if (!o->num_tile) o->tile[o->num_tile++] = SC_TILE_DEFAULT;
+    if (!o->num_scan) o->scan[o->num_scan++] = SC_SCAN_DEFAULT;
+    if (!o->num_order) o->order[o->num_order++] = 0;
+}
+
+static int parse_option(bench_opts *o, const char *a, const char *v) {
+    int *count = list_count(o, a);
+    if (count) return parse_list(o, a, v, count);
+    if (!strcmp(a, "--backend")) {
+        if (!strcmp(v, "cpu"))
+            o->backend = SC_BACKEND_CPU;
+        else if (!strcmp(v, "cuda"))
+            o->backend = SC_BACKEND_CUDA;
+        else
+            return bad_value(a, v, "cpu, cuda");
+        return 0;
+    }
+    if (!strcmp(a, "--algos")) return parse_algos(o, v);
+    if (!strcmp(a, "--runs")) return parse_int(a, v, 1, &o->runs);
+    if (!strcmp(a, "--warmup")) return parse_int(a, v, 0, &o->warmup);
+    if (!strcmp(a, "--seed"))
+        return cli_parse_size(v, &o->seed) ? bad_value(a, v, "an integer") : 0;
+    if (!strcmp(a, "--json"))
+        o->json = v;
+    else if (!strcmp(a, "--csv"))
+        o->csv = v;
+    else {
+        fprintf(stderr,
+                "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
+                "--removed, --elem, --tile, --scan, --order, --runs, --warmup, --seed, "
+                "--json, --csv, --quiet, --help)\n",
+                a);
+        return -1;
+    }
+    return 0;
+}
+
+/* Returns 0 to run, 1 after --help, -1 on a usage error. The backend is read first, so that
+ * --n checks its limit whatever the order of the options. */
+static int parse_args(bench_opts *o, int argc, char **argv) {
+    set_defaults(o);
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--backend") && parse_option(o, argv[i], argv[i + 1])) return -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            bench_usage(stdout);
+            return 1;
+        }
+        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            o->quiet = 1;
+            continue;
+        }
+        if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
+            fprintf(stderr, "compact bench: %s '%s' (see compact bench --help)\n",
+                    a[0] == '-' ? "option needs a value:" : "unexpected argument", a);
+            return -1;
+        }
+        if (parse_option(o, a, argv[++i])) return -1;
+    }
+    fill_defaults(o);
+    return 0;
+}
 
 int cmd_bench(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "compact bench: not available in this build yet\n");
-    return 2;
+    bench_opts o;
+    int p = parse_args(&o, argc, argv);
+    if (p) return p > 0 ? 0 : BENCH_EXIT_USAGE;
+    return bench_sweep(&o);
 }

@@ -1,0 +1,233 @@
+/* bench_cpu.c: the CPU backend of `compact bench`: host buffers, the monotonic clock, and the
+ * copy and scatter limits as plain loops. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Each buffer is one allocation holding every set, set s at s * stride bytes. */
+struct bench_backend {
+    sc_context *ctx;
+    size_t n, es, k;
+    int num_sets, next;
+    unsigned char *in, *out, *flags, *list;
+    size_t in_stride, flags_stride, list_stride;
+    unsigned char *flush; /* written between a refill and the timed run, to evict the refill */
+    size_t flush_bytes;
+};
+
+typedef struct cpu_set {
+    unsigned char *in, *out;
+    uint8_t *flags;
+    uint32_t *list;
+} cpu_set;
+
+static size_t round_up(size_t bytes) {
+    return (bytes + 255) & ~(size_t)255;
+}
+
+static cpu_set set_of(const bench_backend *b, int s) {
+    cpu_set set = {b->in + (size_t)s * b->in_stride, b->out + (size_t)s * b->in_stride,
+                   b->flags + (size_t)s * b->flags_stride,
+                   (uint32_t *)(void *)(b->list + (size_t)s * b->list_stride)};
+    return set;
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* "model name : Intel(R) ..." from /proc/cpuinfo, where there is one. */
+static void cpu_name(char *name, size_t cap) {
+    snprintf(name, cap, "cpu");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) || !colon) continue;
+        colon += 1 + (colon[1] == ' ');
+        colon[strcspn(colon, "\n")] = 0;
+        snprintf(name, cap, "%s", colon);
+        break;
+    }
+    fclose(f);
+}
+
+/* The last-level cache one core sees: sysfs gives the slice ("32768K"), where sysconf may
+ * give the whole package's. */
+static size_t cpu_cache_bytes(void) {
+    size_t best = 0;
+    for (int i = 0; i < 8; i++) {
+        char path[80];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        unsigned long v = 0;
+        char unit = 0;
+        if (fscanf(f, "%lu%c", &v, &unit) >= 1) {
+            size_t bytes = unit == 'K' ? (size_t)v << 10 : unit == 'M' ? (size_t)v << 20 : v;
+            if (bytes > best) best = bytes;
+        }
+        fclose(f);
+    }
+    long conf = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    if (!best) conf = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+    if (!best) best = conf > 0 ? (size_t)conf : (size_t)32 << 20;
+    return best;
+}
+
+static void cpu_close(bench_backend *b);
+
+static sc_status cpu_open(bench_backend **out, bench_device *dev) {
+    bench_backend *b = calloc(1, sizeof *b);
+    if (!b) return SC_ERR_OUT_OF_MEMORY;
+    sc_status s = sc_context_create(SC_BACKEND_CPU, &b->ctx);
+    if (s != SC_OK) {
+        free(b);
+        return s;
+    }
+    memset(dev, 0, sizeof *dev);
+    char model[96];
+    cpu_name(model, sizeof model);
+    snprintf(dev->name, sizeof dev->name, "%s (%ld cores)", model, sysconf(_SC_NPROCESSORS_ONLN));
+    dev->cache_bytes = cpu_cache_bytes();
+    b->flush_bytes = 2 * dev->cache_bytes;
+    b->flush = malloc(b->flush_bytes);
+    if (!b->flush) {
+        cpu_close(b);
+        return SC_ERR_OUT_OF_MEMORY;
+    }
+    *out = b;
+    return SC_OK;
+}
+
+static void free_sets(bench_backend *b) {
+    free(b->in);
+    free(b->out);
+    free(b->flags);
+    free(b->list);
+    b->in = b->out = b->flags = b->list = NULL;
+    b->num_sets = 0;
+}
+
+static void cpu_close(bench_backend *b) {
+    if (!b) return;
+    free_sets(b);
+    free(b->flush);
+    sc_context_destroy(b->ctx);
+    free(b);
+}
+
+static sc_status cpu_alloc(bench_backend *b, size_t n, size_t es, size_t k, int num_sets) {
+    free_sets(b);
+    b->n = n;
+    b->es = es;
+    b->k = k;
+    b->next = 0;
+    b->in_stride = round_up(n * es);
+    b->flags_stride = round_up(n);
+    b->list_stride = round_up(k * sizeof(uint32_t));
+    size_t sets = (size_t)num_sets;
+    b->in = malloc(sets * b->in_stride);
+    b->out = malloc(sets * b->in_stride);
+    b->flags = malloc(sets * b->flags_stride);
+    b->list = malloc(sets * b->list_stride + 256);
+    if (!b->in || !b->out || !b->flags || !b->list) {
+        free_sets(b);
+        return SC_ERR_OUT_OF_MEMORY;
+    }
+    b->num_sets = num_sets;
+    return SC_OK;
+}
+
+static sc_status cpu_load(bench_backend *b, const bench_input *in) {
+    for (int i = 0; i < b->num_sets; i++) {
+        cpu_set s = set_of(b, i);
+        memcpy(s.in, in->data, b->n * b->es);
+        memcpy(s.flags, in->flags, b->n);
+        memset(s.out, 0, b->n * b->es); /* first touch here, not in a timed run */
+    }
+    return SC_OK;
+}
+
+static sc_status cpu_load_list(bench_backend *b, const uint32_t *removed) {
+    for (int i = 0; i < b->num_sets; i++)
+        memcpy(set_of(b, i).list, removed, b->k * sizeof(uint32_t));
+    return SC_OK;
+}
+
+static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options *opt,
+                        const cpu_set *s, size_t *kept) {
+    size_t es = b->es;
+    switch (job->op) {
+    case BENCH_OP_FLAGGED:
+        return sc_compact_flagged(b->ctx, job->algo, s->in, s->flags, s->out, b->n, es, opt, kept);
+    case BENCH_OP_REMOVE:
+        return sc_remove_indices(b->ctx, job->algo, s->out, b->n, es, s->list, b->k, opt, kept);
+    case BENCH_OP_COPY:
+        memcpy(s->out, s->in, b->n * es);
+        *kept = b->n;
+        return SC_OK;
+    case BENCH_OP_SCATTER:
+        for (size_t i = 0; i < b->k; i++)
+            memcpy(s->out + (size_t)s->list[i] * es, s->in + i * es, es);
+        *kept = b->n - b->k;
+        return SC_OK;
+    case BENCH_OP_THRUST:
+        break;
+    }
+    return SC_ERR_UNSUPPORTED;
+}
+
+static sc_status cpu_time(bench_backend *b, const bench_job *job, int warmup, int runs,
+                          double *ms) {
+    if (job->op == BENCH_OP_THRUST) return SC_ERR_UNSUPPORTED;
+    for (int i = 0; i < warmup + runs; i++) {
+        cpu_set set = set_of(b, b->next), *s = &set;
+        b->next = (b->next + 1) % b->num_sets;
+        if (bench_job_in_place(job)) { /* refill, then push the refill out of the cache */
+            memcpy(s->out, s->in, b->n * b->es);
+            memset(b->flush, i & 0xff, b->flush_bytes);
+        }
+        size_t kept = 0;
+        double t0 = now_ms();
+        sc_status st = run_op(b, job, &job->opt, s, &kept);
+        double t1 = now_ms();
+        if (st != SC_OK) return st;
+        if (i >= warmup) ms[i - warmup] = t1 - t0;
+    }
+    return SC_OK;
+}
+
+static sc_status cpu_run_once(bench_backend *b, const bench_job *job, int timing, void *out,
+                              size_t *kept, sc_phase_timing *phases, size_t *num_phases) {
+    cpu_set set = set_of(b, 0), *s = &set;
+    sc_options opt = job->opt;
+    opt.timing = timing;
+    if (bench_job_in_place(job))
+        memcpy(s->out, s->in, b->n * b->es);
+    else if (out) /* poison, so that a result left by an earlier operation cannot pass */
+        memset(s->out, 0xA5, b->n * b->es);
+    sc_status st = run_op(b, job, &opt, s, kept);
+    if (st != SC_OK) return st;
+    if (out) memcpy(out, s->out, b->n * b->es);
+    if (num_phases) {
+        int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE;
+        size_t got = library ? sc_last_timings(b->ctx, phases, SC_MAX_PHASES) : 0;
+        *num_phases = got < SC_MAX_PHASES ? got : SC_MAX_PHASES;
+    }
+    return SC_OK;
+}
+
+const bench_ops bench_cpu_ops = {
+    SC_BACKEND_CPU, cpu_open, cpu_close, cpu_alloc, cpu_load, cpu_load_list, cpu_time, cpu_run_once,
+};

@@ -1,0 +1,448 @@
+/* bench_gpu.cu: the CUDA backend of `compact bench`: device input sets, CUDA-event timing,
+ * and the baselines that need CUDA: thrust::remove_if, the device copy, the scatter limit.
+ * bench.c and the rest of the tool see only the C interface in bench.h. */
+#include "bench.h"
+
+#include <cuda_runtime.h>
+#include <thrust/remove.h>
+#include <thrust/system/cuda/execution_policy.h>
+#include <thrust/system_error.h>
+
+#include <cstddef>
+#include <new>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each buffer is one allocation holding every set, set s at s * stride bytes. */
+struct bench_backend {
+    sc_context *ctx;
+    cudaStream_t stream;
+    size_t n, es, k;
+    int num_sets, next;
+    unsigned char *d_in, *d_out, *d_flags, *d_list;
+    size_t in_stride, flags_stride, list_stride;
+    uint32_t *d_kept;
+    cudaEvent_t *start, *stop; /* one pair per timed run */
+    int num_events;
+    void *d_flush; /* written between a refill and the timed run, to evict the refill from L2 */
+    size_t flush_bytes;
+    char *d_thrust; /* thrust's temporary storage, kept between calls */
+    size_t thrust_bytes;
+    int thrust_busy;
+};
+
+typedef struct gpu_set {
+    unsigned char *in, *out;
+    const uint8_t *flags;
+    const uint32_t *list;
+} gpu_set;
+
+static sc_status status_of(cudaError_t e) {
+    if (e == cudaSuccess) return SC_OK;
+    (void)cudaGetLastError();
+    if (e == cudaErrorMemoryAllocation) return SC_ERR_OUT_OF_MEMORY;
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) return SC_ERR_NO_DEVICE;
+    return SC_ERR_CUDA;
+}
+
+#define TRY(call)                                                                                  \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) return status_of(e_);                                               \
+    } while (0)
+#define TRY_SC(call)                                                                               \
+    do {                                                                                           \
+        sc_status s_ = (call);                                                                     \
+        if (s_ != SC_OK) return s_;                                                                \
+    } while (0)
+
+static size_t round_up(size_t bytes) {
+    return (bytes + 255) & ~(size_t)255;
+}
+
+static gpu_set set_of(const bench_backend *b, int s) {
+    gpu_set set = {b->d_in + (size_t)s * b->in_stride, b->d_out + (size_t)s * b->in_stride,
+                   b->d_flags + (size_t)s * b->flags_stride,
+                   (const uint32_t *)(const void *)(b->d_list + (size_t)s * b->list_stride)};
+    return set;
+}
+
+/* ---- thrust::remove_if, in place, flags as stencil ---- */
+
+/* thrust's temporary storage comes from this allocator (thrust's interface for it is an object
+ * with allocate and deallocate), so the timed calls do not cudaMalloc and cudaFree each time. */
+struct thrust_cache {
+    typedef char value_type;
+    bench_backend *b;
+
+    char *allocate(std::ptrdiff_t bytes) {
+        void *p = NULL;
+        if (b->thrust_busy) { /* a second live block: not cached */
+            if (cudaMalloc(&p, (size_t)bytes) != cudaSuccess) throw std::bad_alloc();
+            return (char *)p;
+        }
+        if ((size_t)bytes > b->thrust_bytes) {
+            cudaFree(b->d_thrust);
+            b->d_thrust = NULL;
+            b->thrust_bytes = 0;
+            if (cudaMalloc(&p, (size_t)bytes) != cudaSuccess) throw std::bad_alloc();
+            b->d_thrust = (char *)p;
+            b->thrust_bytes = (size_t)bytes;
+        }
+        b->thrust_busy = 1;
+        return b->d_thrust;
+    }
+    void deallocate(char *p, size_t) {
+        if (p == b->d_thrust)
+            b->thrust_busy = 0;
+        else
+            cudaFree(p);
+    }
+};
+
+struct flag_is_zero {
+    __host__ __device__ bool operator()(uint8_t f) const { return f == 0; }
+};
+
+/* Element types thrust moves whole: the sizes the bench instantiates. */
+struct elem12 {
+    uint32_t w[3];
+};
+struct __align__(16) elem32 {
+    uint4 v[2];
+};
+struct __align__(16) elem64 {
+    uint4 v[4];
+};
+
+template <typename T> static size_t thrust_remove(bench_backend *b, const gpu_set *s) {
+    thrust_cache alloc = {b};
+    T *first = (T *)(void *)s->out;
+    T *end = thrust::remove_if(thrust::cuda::par(alloc).on(b->stream), first, first + b->n,
+                               s->flags, flag_is_zero());
+    return (size_t)(end - first);
+}
+
+static sc_status run_thrust(bench_backend *b, const gpu_set *s, size_t *kept) {
+    try {
+        switch (b->es) {
+        case 1:
+            *kept = thrust_remove<uint8_t>(b, s);
+            break;
+        case 2:
+            *kept = thrust_remove<uint16_t>(b, s);
+            break;
+        case 4:
+            *kept = thrust_remove<uint32_t>(b, s);
+            break;
+        case 8:
+            *kept = thrust_remove<uint2>(b, s);
+            break;
+        case 12:
+            *kept = thrust_remove<elem12>(b, s);
+            break;
+        case 16:
+            *kept = thrust_remove<uint4>(b, s);
+            break;
+        case 32:
+            *kept = thrust_remove<elem32>(b, s);
+            break;
+        case 64:
+            *kept = thrust_remove<elem64>(b, s);
+            break;
+        default:
+            return SC_ERR_UNSUPPORTED;
+        }
+    } catch (const std::bad_alloc &) {
+        return SC_ERR_OUT_OF_MEMORY;
+    } catch (const thrust::system_error &e) {
+        (void)cudaGetLastError();
+        return e.code().value() == cudaErrorMemoryAllocation ? SC_ERR_OUT_OF_MEMORY : SC_ERR_CUDA;
+    }
+    return SC_OK;
+}
+
+/* ---- scatter-limit: out[R[i]] = in[i], k scattered element writes ---- */
+
+/* One thread per word of a listed element, so wide elements stay coalesced on the read side. */
+template <typename V>
+__global__ void scatter_limit(V *out, const V *in, const uint32_t *list, size_t words_total,
+                              unsigned words) {
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t >= words_total) return;
+    size_t i = t / words, w = t % words;
+    out[(size_t)list[i] * words + w] = in[t];
+}
+
+template <typename V> static sc_status launch_scatter(bench_backend *b, const gpu_set *s) {
+    unsigned words = (unsigned)(b->es / sizeof(V));
+    size_t total = b->k * words;
+    if (total == 0) return SC_OK;
+    unsigned blocks = (unsigned)((total + 255) / 256);
+    scatter_limit<V><<<blocks, 256, 0, b->stream>>>((V *)(void *)s->out, (const V *)(void *)s->in,
+                                                    s->list, total, words);
+    TRY(cudaGetLastError());
+    return SC_OK;
+}
+
+static sc_status run_scatter(bench_backend *b, const gpu_set *s) {
+    if (b->es % 16 == 0) return launch_scatter<uint4>(b, s);
+    if (b->es % 8 == 0) return launch_scatter<uint2>(b, s);
+    if (b->es % 4 == 0) return launch_scatter<uint32_t>(b, s);
+    if (b->es % 2 == 0) return launch_scatter<uint16_t>(b, s);
+    return launch_scatter<uint8_t>(b, s);
+}
+
+/* ---- one operation on one set ---- */
+
+static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options *opt,
+                        const gpu_set *s, size_t *kept) {
+    size_t es = b->es;
+    switch (job->op) {
+    case BENCH_OP_FLAGGED:
+        return sc_compact_flagged(b->ctx, job->algo, s->in, s->flags, s->out, b->n, es, opt, kept);
+    case BENCH_OP_REMOVE:
+        return sc_remove_indices(b->ctx, job->algo, s->out, b->n, es, s->list, b->k, opt, kept);
+    case BENCH_OP_THRUST: {
+        size_t got = 0;
+        TRY_SC(run_thrust(b, s, &got));
+        if (kept) *kept = got;
+        return SC_OK;
+    }
+    case BENCH_OP_COPY:
+        TRY(cudaMemcpyAsync(s->out, s->in, b->n * es, cudaMemcpyDeviceToDevice, b->stream));
+        if (kept) *kept = b->n;
+        return SC_OK;
+    case BENCH_OP_SCATTER:
+        if (kept) *kept = b->n - b->k;
+        return run_scatter(b, s);
+    }
+    return SC_ERR_UNSUPPORTED;
+}
+
+/* ---- the bench_ops interface ---- */
+
+/* The driver's version, "580.159.04": the first token with a dot that starts with a digit in
+ * the first line of /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX Open Kernel Module
+ * for x86_64  580.159.04  Release Build ..."). "" where there is no such file. */
+static void module_version(char *out, size_t cap) {
+    char line[256];
+    out[0] = 0;
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f) return;
+    if (fgets(line, sizeof line, f)) {
+        for (char *tok = strtok(line, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+            if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.')) {
+                snprintf(out, cap, "%s", tok);
+                break;
+            }
+        }
+    }
+    fclose(f);
+}
+
+/* "580.159.04, CUDA 13.0": the driver and the CUDA version it supports. */
+static void driver_version(char *buf, size_t cap, int cuda) {
+    char module[64];
+    module_version(module, sizeof module);
+    snprintf(buf, cap, "%s%sCUDA %d.%d", module, module[0] ? ", " : "", cuda / 1000,
+             (cuda % 1000) / 10);
+}
+
+static sc_status describe(bench_device *dev) {
+    int device = 0, driver = 0, runtime = 0;
+    cudaDeviceProp prop;
+    TRY(cudaGetDevice(&device));
+    TRY(cudaGetDeviceProperties(&prop, device));
+    TRY(cudaDriverGetVersion(&driver));
+    TRY(cudaRuntimeGetVersion(&runtime));
+    memset(dev, 0, sizeof *dev);
+    snprintf(dev->name, sizeof dev->name, "%s", prop.name);
+    driver_version(dev->driver, sizeof dev->driver, driver);
+    snprintf(dev->runtime, sizeof dev->runtime, "%d.%d", runtime / 1000, (runtime % 1000) / 10);
+    dev->cache_bytes = (size_t)prop.l2CacheSize;
+    return SC_OK;
+}
+
+static void free_sets(bench_backend *b) {
+    cudaFree(b->d_in);
+    cudaFree(b->d_out);
+    cudaFree(b->d_flags);
+    cudaFree(b->d_list);
+    b->d_in = b->d_out = b->d_flags = b->d_list = NULL;
+    b->num_sets = 0;
+}
+
+static void gpu_close(bench_backend *b) {
+    if (!b) return;
+    free_sets(b);
+    for (int i = 0; i < b->num_events; i++) {
+        cudaEventDestroy(b->start[i]);
+        cudaEventDestroy(b->stop[i]);
+    }
+    free(b->start);
+    free(b->stop);
+    cudaFree(b->d_thrust);
+    cudaFree(b->d_flush);
+    cudaFree(b->d_kept);
+    if (b->stream) cudaStreamDestroy(b->stream);
+    sc_context_destroy(b->ctx);
+    free(b);
+}
+
+static sc_status open_state(bench_backend *b, bench_device *dev) {
+    TRY_SC(sc_context_create(SC_BACKEND_CUDA, &b->ctx));
+    TRY(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
+    TRY(cudaMalloc(&b->d_kept, sizeof(uint32_t)));
+    TRY_SC(describe(dev));
+    b->flush_bytes = 2 * dev->cache_bytes;
+    TRY(cudaMalloc(&b->d_flush, b->flush_bytes));
+    return SC_OK;
+}
+
+static sc_status gpu_open(bench_backend **out, bench_device *dev) {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        (void)cudaGetLastError();
+        return SC_ERR_NO_DEVICE;
+    }
+    bench_backend *b = (bench_backend *)calloc(1, sizeof *b);
+    if (!b) return SC_ERR_OUT_OF_MEMORY;
+    sc_status s = open_state(b, dev);
+    if (s != SC_OK) {
+        gpu_close(b);
+        return s;
+    }
+    *out = b;
+    return SC_OK;
+}
+
+static sc_status gpu_alloc(bench_backend *b, size_t n, size_t es, size_t k, int num_sets) {
+    free_sets(b);
+    b->n = n;
+    b->es = es;
+    b->k = k;
+    b->next = 0;
+    b->in_stride = round_up(n * es);
+    b->flags_stride = round_up(n);
+    b->list_stride = round_up(k * sizeof(uint32_t));
+    size_t sets = (size_t)num_sets;
+    cudaError_t e = cudaMalloc(&b->d_in, sets * b->in_stride);
+    if (e == cudaSuccess) e = cudaMalloc(&b->d_out, sets * b->in_stride);
+    if (e == cudaSuccess) e = cudaMalloc(&b->d_flags, sets * b->flags_stride);
+    if (e == cudaSuccess) e = cudaMalloc(&b->d_list, sets * b->list_stride + 256);
+    if (e != cudaSuccess) {
+        free_sets(b);
+        return status_of(e);
+    }
+    b->num_sets = num_sets;
+    return SC_OK;
+}
+
+/* Set 0 from the host, the others from set 0 on the device. */
+static sc_status gpu_load(bench_backend *b, const bench_input *in) {
+    gpu_set s0 = set_of(b, 0);
+    TRY(cudaMemcpy(s0.in, in->data, b->n * b->es, cudaMemcpyHostToDevice));
+    TRY(cudaMemcpy((void *)s0.flags, in->flags, b->n, cudaMemcpyHostToDevice));
+    for (int i = 1; i < b->num_sets; i++) {
+        gpu_set s = set_of(b, i);
+        TRY(cudaMemcpyAsync(s.in, s0.in, b->n * b->es, cudaMemcpyDeviceToDevice, b->stream));
+        TRY(cudaMemcpyAsync((void *)s.flags, s0.flags, b->n, cudaMemcpyDeviceToDevice, b->stream));
+    }
+    TRY(cudaStreamSynchronize(b->stream));
+    return SC_OK;
+}
+
+static sc_status gpu_load_list(bench_backend *b, const uint32_t *removed) {
+    size_t bytes = b->k * sizeof(uint32_t);
+    if (bytes == 0) return SC_OK;
+    gpu_set s0 = set_of(b, 0);
+    TRY(cudaMemcpy((void *)s0.list, removed, bytes, cudaMemcpyHostToDevice));
+    for (int i = 1; i < b->num_sets; i++)
+        TRY(cudaMemcpyAsync((void *)set_of(b, i).list, s0.list, bytes, cudaMemcpyDeviceToDevice,
+                            b->stream));
+    TRY(cudaStreamSynchronize(b->stream));
+    return SC_OK;
+}
+
+static sc_status ensure_events(bench_backend *b, int runs) {
+    if (runs <= b->num_events) return SC_OK;
+    cudaEvent_t *start = (cudaEvent_t *)realloc(b->start, (size_t)runs * sizeof *start);
+    if (start) b->start = start;
+    cudaEvent_t *stop = (cudaEvent_t *)realloc(b->stop, (size_t)runs * sizeof *stop);
+    if (stop) b->stop = stop;
+    if (!start || !stop) return SC_ERR_OUT_OF_MEMORY;
+    for (; b->num_events < runs; b->num_events++) {
+        TRY(cudaEventCreate(&b->start[b->num_events]));
+        if (cudaEventCreate(&b->stop[b->num_events]) != cudaSuccess) {
+            cudaEventDestroy(b->start[b->num_events]);
+            return status_of(cudaGetLastError());
+        }
+    }
+    return SC_OK;
+}
+
+/* An in-place operation's buffer is refilled before each run; the refill would leave it in L2,
+ * so a write of twice the L2 size follows, both before the start event. */
+static sc_status refill(bench_backend *b, const gpu_set *s) {
+    TRY(cudaMemcpyAsync(s->out, s->in, b->n * b->es, cudaMemcpyDeviceToDevice, b->stream));
+    TRY(cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream));
+    return SC_OK;
+}
+
+/* All runs are queued back to back and timed by event pairs; library calls leave the kept count
+ * on the device (opt.d_kept), so nothing inside the timed region waits for the host. */
+static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, int runs,
+                          double *ms) {
+    TRY_SC(ensure_events(b, runs));
+    sc_options opt = job->opt;
+    opt.stream = b->stream;
+    opt.d_kept = b->d_kept;
+    opt.timing = 0;
+    for (int i = 0; i < warmup + runs; i++) {
+        gpu_set s = set_of(b, b->next);
+        b->next = (b->next + 1) % b->num_sets;
+        if (bench_job_in_place(job)) TRY_SC(refill(b, &s));
+        if (i >= warmup) TRY(cudaEventRecord(b->start[i - warmup], b->stream));
+        TRY_SC(run_op(b, job, &opt, &s, NULL));
+        if (i >= warmup) TRY(cudaEventRecord(b->stop[i - warmup], b->stream));
+    }
+    TRY(cudaStreamSynchronize(b->stream));
+    for (int r = 0; r < runs; r++) {
+        float t = 0.f;
+        TRY(cudaEventElapsedTime(&t, b->start[r], b->stop[r]));
+        ms[r] = (double)t;
+    }
+    return SC_OK;
+}
+
+static sc_status gpu_run_once(bench_backend *b, const bench_job *job, int timing, void *out,
+                              size_t *kept, sc_phase_timing *phases, size_t *num_phases) {
+    gpu_set s = set_of(b, 0);
+    size_t bytes = b->n * b->es;
+    sc_options opt = job->opt;
+    opt.stream = b->stream;
+    opt.timing = timing;
+    opt.d_kept = NULL;
+    if (bench_job_in_place(job))
+        TRY(cudaMemcpyAsync(s.out, s.in, bytes, cudaMemcpyDeviceToDevice, b->stream));
+    else if (out) /* poison, so that a result left by an earlier operation cannot pass */
+        TRY(cudaMemsetAsync(s.out, 0xA5, bytes, b->stream));
+    size_t got = 0;
+    TRY_SC(run_op(b, job, &opt, &s, &got));
+    if (out) TRY(cudaMemcpyAsync(out, s.out, bytes, cudaMemcpyDeviceToHost, b->stream));
+    TRY(cudaStreamSynchronize(b->stream));
+    *kept = got;
+    if (num_phases) {
+        int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE;
+        size_t count = library ? sc_last_timings(b->ctx, phases, SC_MAX_PHASES) : 0;
+        *num_phases = count < SC_MAX_PHASES ? count : SC_MAX_PHASES;
+    }
+    return SC_OK;
+}
+
+extern "C" const bench_ops bench_gpu_ops = {
+    SC_BACKEND_CUDA, gpu_open,      gpu_close, gpu_alloc,
+    gpu_load,        gpu_load_list, gpu_time,  gpu_run_once,
+};

@@ -1,0 +1,393 @@
+/* bench_sweep.c: the sweep of `compact bench`: for each input (n, elem, removed) the backend's
+ * input sets are filled once, then every configuration (order, tile, scan) measures the plan:
+ * baselines and algorithms, each checked once, timed, and broken into phases. */
+#include "bench.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef BENCH_GIT_COMMIT
+#define BENCH_GIT_COMMIT "unknown"
+#endif
+
+#define MAX_SETS    1024
+#define MAX_NOTICES 64
+#define MAX_PLAN    (SC_ALGO_COUNT + 3)
+
+static const char *const k_orders[] = {"random", "slot"};
+
+/* One measurement of the plan: an algorithm (info) or a baseline (info NULL). */
+typedef struct plan_item {
+    bench_op op;
+    const sc_algorithm_info *info;
+    const char *name;
+} plan_item;
+
+typedef struct sweep {
+    const bench_opts *o;
+    const bench_ops *ops;
+    bench_backend *b;
+    bench_report report;
+    bench_input in;
+    plan_item plan[MAX_PLAN];
+    int plan_len, sets, config, num_configs;
+    double removed;
+    int order, order_i, tile_i, scan_i;
+    double *ms;
+    int errors, mismatches, fatal;
+    char *notices[MAX_NOTICES];
+    int num_notices;
+} sweep;
+
+static const char *scan_name(sc_scan s) {
+    if (s == SC_SCAN_HILLIS_STEELE) return "hillis-steele";
+    return s == SC_SCAN_BLELLOCH ? "blelloch" : "default";
+}
+
+static const char *backend_name(const sweep *sw) {
+    return sc_backend_name(sw->o->backend);
+}
+
+/* A one-line notice on stderr, each distinct text once per run. */
+static void notice(sweep *sw, const char *fmt, ...) {
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < sw->num_notices; i++)
+        if (!strcmp(sw->notices[i], line)) return;
+    if (sw->num_notices < MAX_NOTICES) {
+        char *copy = malloc(strlen(line) + 1);
+        if (copy) sw->notices[sw->num_notices++] = strcpy(copy, line);
+    }
+    if (!sw->o->quiet) fprintf(stderr, "compact bench: %s\n", line);
+}
+
+/* "n=1048576 elem=4 removed=0.5": names the input in error lines. */
+static void where(const sweep *sw, char *buf, size_t cap) {
+    snprintf(buf, cap, "n=%zu elem=%zu removed=%g", sw->in.n, sw->in.elem_size, sw->removed);
+}
+
+/* ---- the plan ---- */
+
+static void plan_add(sweep *sw, bench_op op, const sc_algorithm_info *info, const char *name) {
+    plan_item it = {op, info, name};
+    sw->plan[sw->plan_len++] = it;
+}
+
+static void build_plan(sweep *sw) {
+    int cuda = sw->o->backend == SC_BACKEND_CUDA, removal = 0;
+    plan_add(sw, BENCH_OP_COPY, NULL, "copy");
+    if (cuda) plan_add(sw, BENCH_OP_FLAGGED, sc_algorithm_get(SC_ALGO_CUB), "cub");
+    if (cuda) plan_add(sw, BENCH_OP_THRUST, NULL, "thrust-remove-if");
+    for (int i = 0; i < sw->o->num_algos; i++) {
+        const sc_algorithm_info *info = sc_algorithm_get((sc_algorithm)sw->o->algos[i]);
+        if (cuda && info->id == SC_ALGO_CUB) continue;
+        if (!sc_algorithm_available(info->id, sw->o->backend)) {
+            notice(sw, "%s: not available on the %s backend%s, skipped", info->name,
+                   backend_name(sw),
+                   info->backends & (1u << sw->o->backend) ? " of this build" : "");
+            continue;
+        }
+        bench_op op = info->input == SC_INPUT_FLAGS ? BENCH_OP_FLAGGED : BENCH_OP_REMOVE;
+        removal |= op == BENCH_OP_REMOVE;
+        plan_add(sw, op, info, info->name);
+    }
+    if (removal) plan_add(sw, BENCH_OP_SCATTER, NULL, "scatter-limit");
+}
+
+static int uses_order(const plan_item *it) {
+    return it->op == BENCH_OP_REMOVE || it->op == BENCH_OP_SCATTER;
+}
+
+static unsigned tunables(const plan_item *it) {
+    return it->info ? it->info->tunables : 0;
+}
+
+/* A parameter the item does not read is measured at its first value only. */
+static int applies(const sweep *sw, const plan_item *it) {
+    unsigned t = tunables(it);
+    return (sw->order_i == 0 || uses_order(it)) && (sw->tile_i == 0 || (t & SC_TUNE_TILE)) &&
+           (sw->scan_i == 0 || (t & SC_TUNE_SCAN));
+}
+
+/* ---- one measurement ---- */
+
+static void init_record(const sweep *sw, const plan_item *it, bench_record *rec) {
+    const bench_input *in = &sw->in;
+    unsigned t = tunables(it);
+    memset(rec, 0, sizeof *rec);
+    snprintf(rec->algorithm, sizeof rec->algorithm, "%s", it->name);
+    rec->baseline = it->info == NULL;
+    rec->n = in->n;
+    rec->elem_size = in->elem_size;
+    rec->k = in->k;
+    rec->kept = in->n - in->k;
+    rec->removed = sw->removed;
+    rec->tile = t & SC_TUNE_TILE ? sw->o->tile[sw->tile_i] : 0;
+    rec->scan = t & SC_TUNE_SCAN ? scan_name(sw->o->scan[sw->scan_i]) : NULL;
+    rec->order = uses_order(it) ? k_orders[sw->order] : NULL;
+    rec->runs = sw->o->runs;
+    rec->sets = sw->sets;
+    rec->x_cub = rec->pct_copy = -1.0;
+    rec->check = "-";
+}
+
+/* Run once on set 0 and compare with the serial reference; copy and scatter are not checked. */
+static sc_status check(sweep *sw, const plan_item *it, const bench_job *job, bench_record *rec) {
+    if (it->op == BENCH_OP_COPY || it->op == BENCH_OP_SCATTER) return SC_OK;
+    size_t kept = 0;
+    sc_status s = sw->ops->run_once(sw->b, job, 0, sw->in.out, &kept, NULL, NULL);
+    if (s != SC_OK) return s;
+    char why[160], at[96];
+    int stable = it->info ? it->info->stable : 1;
+    if (bench_input_check(&sw->in, kept, stable, why, sizeof why)) {
+        rec->check = "ok";
+        return SC_OK;
+    }
+    rec->check = "MISMATCH";
+    sw->mismatches++;
+    where(sw, at, sizeof at);
+    fprintf(stderr, "compact bench: MISMATCH: %s (%s, %s) differs from the serial reference: %s\n",
+            it->name, at, stable ? "stable" : "unstable", why);
+    return SC_OK;
+}
+
+/* The median of BENCH_PHASE_PASSES timed passes, phase by phase. */
+static sc_status phases(sweep *sw, const bench_job *job, bench_record *rec) {
+    double ms[SC_MAX_PHASES][BENCH_PHASE_PASSES];
+    size_t count = 0;
+    for (int pass = 0; pass < BENCH_PHASE_PASSES; pass++) {
+        sc_phase_timing ph[SC_MAX_PHASES];
+        size_t np = 0, kept = 0;
+        sc_status s = sw->ops->run_once(sw->b, job, 1, NULL, &kept, ph, &np);
+        if (s != SC_OK) return s;
+        if (pass == 0) {
+            count = np;
+            for (size_t p = 0; p < count; p++) rec->phases[p].name = ph[p].name;
+        }
+        for (size_t p = 0; p < count; p++) ms[p][pass] = p < np ? ph[p].ms : 0.0;
+    }
+    for (size_t p = 0; p < count; p++) {
+        double lo, hi;
+        bench_stats(ms[p], BENCH_PHASE_PASSES, &rec->phases[p].ms, &lo, &hi);
+    }
+    rec->num_phases = count;
+    return SC_OK;
+}
+
+static sc_status measure(sweep *sw, const plan_item *it) {
+    bench_job job;
+    memset(&job, 0, sizeof job);
+    job.op = it->op;
+    job.algo = it->info ? it->info->id : SC_ALGO_SERIAL;
+    sc_options_init(&job.opt);
+    job.opt.tile = sw->o->tile[sw->tile_i];
+    job.opt.scan = sw->o->scan[sw->scan_i];
+    bench_record rec;
+    init_record(sw, it, &rec);
+    sc_status s = check(sw, it, &job, &rec);
+    if (s == SC_OK) s = sw->ops->time(sw->b, &job, sw->o->warmup, sw->o->runs, sw->ms);
+    if (s != SC_OK) return s;
+    bench_stats(sw->ms, sw->o->runs, &rec.median_ms, &rec.min_ms, &rec.max_ms);
+    if (it->info && (s = phases(sw, &job, &rec)) != SC_OK) return s;
+    double bytes = (double)(rec.n * rec.elem_size + rec.n + rec.kept * rec.elem_size);
+    rec.gbps = rec.median_ms > 0 ? bytes / (rec.median_ms * 1e6) : 0.0;
+    return bench_report_add(&sw->report, &rec) ? SC_OK : SC_ERR_OUT_OF_MEMORY;
+}
+
+/* What a failed measurement means for the sweep: 0 go on, -1 stop. */
+static int handle(sweep *sw, const plan_item *it, sc_status s) {
+    char at[96];
+    where(sw, at, sizeof at);
+    const char *memory = sw->o->backend == SC_BACKEND_CUDA ? "GPU" : "host";
+    switch (s) {
+    case SC_OK:
+        return 0;
+    case SC_ERR_UNSUPPORTED:
+        if (it->op == BENCH_OP_THRUST)
+            notice(sw, "%s: element size %zu is not instantiated, skipped", it->name,
+                   sw->in.elem_size);
+        else
+            notice(sw, "%s: %s (%s backend), skipped", it->name, sc_status_string(s),
+                   backend_name(sw));
+        return 0;
+    case SC_ERR_OUT_OF_MEMORY:
+        fprintf(stderr, "compact bench: out of %s memory: %s at %s, skipped\n", memory, it->name,
+                at);
+        sw->errors++;
+        return 0;
+    case SC_ERR_CUDA:
+    case SC_ERR_NO_DEVICE:
+        fprintf(stderr, "compact bench: %s failed at %s: %s; stopping\n", it->name, at,
+                sc_status_string(s));
+        sw->fatal = 1;
+        return -1;
+    default:
+        fprintf(stderr, "compact bench: %s failed at %s: %s\n", it->name, at, sc_status_string(s));
+        sw->errors++;
+        return 0;
+    }
+}
+
+/* ---- the sweep ---- */
+
+/* Names the filling of the input sets in error lines. */
+static const plan_item k_load = {BENCH_OP_COPY, NULL, "loading the input"};
+
+/* Enough sets that together they exceed twice the cache, at least 2. */
+static int choose_sets(size_t cache, const bench_input *in) {
+    size_t set = 2 * in->n * in->elem_size + in->n + in->k * sizeof(uint32_t);
+    size_t want = (2 * cache + set - 1) / set;
+    if (want < 2) want = 2;
+    return want > MAX_SETS ? MAX_SETS : (int)want;
+}
+
+static int configurations_per_input(const bench_opts *o) {
+    return o->num_order * o->num_tile * o->num_scan;
+}
+
+static void progress(sweep *sw) {
+    const bench_opts *o = sw->o;
+    if (o->quiet) return;
+    fprintf(stderr,
+            "compact bench: configuration %d of %d: n=%zu elem=%zu removed=%g order=%s "
+            "tile=%zu scan=%s (%d input sets)\n",
+            sw->config, sw->num_configs, sw->in.n, sw->in.elem_size, sw->removed,
+            k_orders[sw->order], o->tile[sw->tile_i], scan_name(o->scan[sw->scan_i]), sw->sets);
+}
+
+/* Every configuration of the loaded input; -1 on a fatal error. */
+static int run_configurations(sweep *sw) {
+    const bench_opts *o = sw->o;
+    for (sw->order_i = 0; sw->order_i < o->num_order; sw->order_i++) {
+        sw->order = o->order[sw->order_i];
+        const uint32_t *list = sw->order ? sw->in.removed_slot : sw->in.removed_random;
+        if (handle(sw, &k_load, sw->ops->load_list(sw->b, list))) return -1;
+        for (sw->tile_i = 0; sw->tile_i < o->num_tile; sw->tile_i++) {
+            for (sw->scan_i = 0; sw->scan_i < o->num_scan; sw->scan_i++) {
+                sw->config++;
+                progress(sw);
+                for (int i = 0; i < sw->plan_len; i++) {
+                    if (!applies(sw, &sw->plan[i])) continue;
+                    if (handle(sw, &sw->plan[i], measure(sw, &sw->plan[i]))) return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* One input: make it on the host, fill the backend's sets, run its configurations. */
+static int run_input(sweep *sw, size_t n, size_t es, double removed, const bench_device *dev) {
+    int per = configurations_per_input(sw->o), rc = 0;
+    sw->removed = removed;
+    if (bench_input_make(&sw->in, n, es, removed, (uint64_t)sw->o->seed)) {
+        fprintf(stderr,
+                "compact bench: out of host memory for the input n=%zu elem=%zu, "
+                "skipped\n",
+                n, es);
+        sw->errors++;
+        sw->config += per;
+        return 0;
+    }
+    sw->sets = choose_sets(dev->cache_bytes, &sw->in);
+    sc_status s = sw->ops->alloc(sw->b, n, es, sw->in.k, sw->sets);
+    if (s == SC_ERR_OUT_OF_MEMORY) {
+        double mib = (double)(2 * n * es + n + 4 * sw->in.k) * sw->sets / (1 << 20);
+        fprintf(stderr,
+                "compact bench: out of %s memory for n=%zu elem=%zu (%d input sets, %.0f MiB), "
+                "skipped\n",
+                sw->o->backend == SC_BACKEND_CUDA ? "GPU" : "host", n, es, sw->sets, mib);
+        sw->errors++;
+        sw->config += per;
+    } else if (s == SC_OK && handle(sw, &k_load, sw->ops->load(sw->b, &sw->in)) == 0) {
+        rc = run_configurations(sw);
+    } else {
+        rc = handle(sw, &k_load, s);
+    }
+    bench_input_free(&sw->in);
+    return rc;
+}
+
+static int run_all(sweep *sw) {
+    const bench_opts *o = sw->o;
+    for (int ni = 0; ni < o->num_n; ni++)
+        for (int ei = 0; ei < o->num_elem; ei++)
+            for (int ri = 0; ri < o->num_removed; ri++)
+                if (run_input(sw, o->n[ni], o->elem[ei], o->removed[ri], &sw->report.device))
+                    return -1;
+    return 0;
+}
+
+static void write_files(sweep *sw) {
+    const char *paths[2] = {sw->o->json, sw->o->csv};
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i]) continue;
+        int failed = i == 0 ? bench_report_json(&sw->report, paths[i])
+                            : bench_report_csv(&sw->report, paths[i]);
+        if (failed) {
+            fprintf(stderr, "compact bench: cannot write %s: %s\n", paths[i], strerror(errno));
+            sw->errors++;
+        }
+    }
+}
+
+static const bench_ops *ops_for(sc_backend backend) {
+#ifdef SC_HAVE_CUDA
+    if (backend == SC_BACKEND_CUDA) return &bench_gpu_ops;
+#endif
+    return backend == SC_BACKEND_CPU ? &bench_cpu_ops : NULL;
+}
+
+static int open_backend(sweep *sw) {
+    sw->ops = ops_for(sw->o->backend);
+    if (!sw->ops) {
+        fprintf(stderr, "compact bench: this build has no CUDA backend (valid here: --backend "
+                        "cpu)\n");
+        return -1;
+    }
+    sc_status s = sw->ops->open(&sw->b, &sw->report.device);
+    if (s == SC_ERR_NO_DEVICE)
+        fprintf(stderr, "compact bench: no usable CUDA device (--backend cpu runs without one)\n");
+    else if (s != SC_OK)
+        fprintf(stderr, "compact bench: cannot open the %s backend: %s\n", backend_name(sw),
+                sc_status_string(s));
+    return s == SC_OK ? 0 : -1;
+}
+
+int bench_sweep(const bench_opts *o) {
+    sweep sw;
+    memset(&sw, 0, sizeof sw);
+    sw.o = o;
+    sw.report.backend = sc_backend_name(o->backend);
+    sw.report.commit = BENCH_GIT_COMMIT;
+    if (open_backend(&sw)) return BENCH_EXIT_ERROR;
+    sw.ms = malloc((size_t)o->runs * sizeof *sw.ms);
+    if (!sw.ms) {
+        fprintf(stderr, "compact bench: out of host memory\n");
+        sw.ops->close(sw.b);
+        return BENCH_EXIT_ERROR;
+    }
+    build_plan(&sw);
+    sw.num_configs = o->num_n * o->num_elem * o->num_removed * configurations_per_input(o);
+    int stopped = run_all(&sw);
+    bench_report_ratios(&sw.report);
+    bench_report_table(&sw.report, stdout);
+    /* A stopped sweep, or one that measured nothing, leaves the files it would replace. */
+    if (!stopped && sw.report.count)
+        write_files(&sw);
+    else if (o->json || o->csv)
+        fprintf(stderr, "compact bench: %s, so no JSON or CSV was written\n",
+                stopped ? "the sweep stopped" : "nothing was measured");
+    sw.ops->close(sw.b);
+    bench_report_free(&sw.report);
+    free(sw.ms);
+    for (int i = 0; i < sw.num_notices; i++) free(sw.notices[i]);
+    if (sw.mismatches) return BENCH_EXIT_MISMATCH;
+    return sw.errors || sw.fatal ? BENCH_EXIT_ERROR : 0;
+}
