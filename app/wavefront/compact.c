@@ -129,6 +129,8 @@ static sc_status compact_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_remo
     const rc_compactor *c = &r->comp;
     sc_options opt = c->opt;
     opt.d_kept = &d->counts[bounce + 1].stream;
+    /* shade appends each dead slot once, so the list is distinct and in range by construction */
+    opt.trusted_list = 1;
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
     void *data = payload ? (void *)d->paths : (void *)d->queue;
     void *alt = payload ? (void *)d->paths_alt : (void *)d->queue_alt;

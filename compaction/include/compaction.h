@@ -100,6 +100,7 @@ typedef enum sc_rlz_variant {
 #define SC_TILE_MAX     2048u
 #define SC_TILE_DEFAULT 256u
 #define SC_ELEM_MAX     256u
+#define SC_BAD_LIST     0xffffffffu /* *d_kept after a failed device-side removal-list check */
 
 typedef struct sc_algorithm_info {
     sc_algorithm id;
@@ -134,6 +135,8 @@ typedef struct sc_options {
     void *stream;       /* CUDA: a cudaStream_t; NULL = the legacy default stream */
     uint32_t *d_kept;   /* CUDA: if set, the kept count is written here on the device and the
                            call does not synchronise with the host; `kept` may then be NULL */
+    int trusted_list;   /* CUDA removal lists: 1 = distinct and < n by construction, skip the
+                           device check (saves an n-bit map and its atomics) */
     sc_trace_fn trace;  /* CPU: receives the algorithm's intermediate arrays, pass by pass */
     void *trace_user;
 } sc_options;
@@ -168,7 +171,12 @@ sc_status sc_compact_flagged(sc_context *ctx, sc_algorithm algo, const void *in,
 /* Removal by index list, in place: remove the k elements whose indices are listed in
  * `removed` (distinct, each < n) from `data`; afterwards data[0 .. n-k) holds exactly the
  * survivors (order depends on the algorithm). *kept = n - k.
- * Duplicated or out-of-range indices: SC_ERR_INVALID_ARGUMENT and `data` untouched.
+ * Duplicated or out-of-range indices: SC_ERR_INVALID_ARGUMENT and `data` untouched (CUDA: the
+ * list is checked on the device before anything is written; with only opt.d_kept and no host
+ * `kept`, the error cannot be returned, and *d_kept reads SC_BAD_LIST instead).
+ * CUDA: opt.trusted_list = 1 skips the device check, for lists the program builds itself,
+ * distinct and in range by construction; a bad trusted list then gives undefined results.
+ * The CPU backend always checks.
  * Redzone on generic elements has no spare bit to mark deleted slots: the red zone
  * [n-k, n) is marked in a bit map of k bits held by the context (k/8 bytes, cleared per call,
  * one extra pass over the list), see compaction/src/cpu/redzone.c.

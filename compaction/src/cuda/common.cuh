@@ -9,8 +9,7 @@
 #include <cuda_runtime.h>
 
 /* Map a CUDA error to a status, clearing the (non-sticky) error state. */
-static inline sc_status sc_cuda_status(cudaError_t e)
-{
+static inline sc_status sc_cuda_status(cudaError_t e) {
     if (e == cudaSuccess) return SC_OK;
     (void)cudaGetLastError();
     if (e == cudaErrorMemoryAllocation) return SC_ERR_OUT_OF_MEMORY;
@@ -19,14 +18,22 @@ static inline sc_status sc_cuda_status(cudaError_t e)
 }
 
 /* Every CUDA call and every launch goes through one of these. */
-#define SC_CUDA_TRY(call)                                                                    \
-    do {                                                                                     \
-        cudaError_t sc_e_ = (call);                                                          \
-        if (sc_e_ != cudaSuccess) return sc_cuda_status(sc_e_);                              \
+#define SC_CUDA_TRY(call)                                                                          \
+    do {                                                                                           \
+        cudaError_t sc_e_ = (call);                                                                \
+        if (sc_e_ != cudaSuccess) return sc_cuda_status(sc_e_);                                    \
     } while (0)
 #define SC_CUDA_LAUNCHED() SC_CUDA_TRY(cudaGetLastError())
 
-#define SC_CUDA_COUNTERS 64 /* uint32 slots of device scratch for counters and flags */
+#define SC_CUDA_COUNTERS  64 /* uint32 slots of device scratch for counters and flags */
+#define SC_CUDA_SLOT_KEPT 0  /* d_counters slot that holds a call's kept count by default */
+
+/* Tile states of a decoupled look-back (Merrill & Garland 2016), one 64-bit word per tile:
+ * bits 63..34 epoch of the call, 33..32 status, 31..0 value. A word whose epoch is not the
+ * current call's reads as "not ready", so the buffer is never cleared between calls. */
+#define SC_LB_AGGREGATE 1u /* value = the tile's own count */
+#define SC_LB_PREFIX    2u /* value = count of this tile and every tile before it */
+#define SC_LB_EPOCH_MAX ((1u << 30) - 1)
 
 typedef struct sc_cuda_state {
     int device;
@@ -36,19 +43,24 @@ typedef struct sc_cuda_state {
     void *d_temp;       /* temporary storage, grows on demand, never shrinks */
     size_t temp_bytes;
     uint32_t *d_counters; /* SC_CUDA_COUNTERS slots */
-    uint32_t *h_kept;     /* pinned host slot for the kept count */
+    uint32_t *h_kept;     /* pinned, mapped host slot for the kept count */
+    uint32_t *dh_kept;    /* the same slot as kernels address it */
+    int kept_mapped;      /* 1 when this call's kernel writes the count into h_kept itself */
+    uint64_t *d_lookback; /* look-back tile states, then one word of ticket counter */
+    size_t lookback_words;
+    uint32_t lb_epoch;   /* epoch of the last call that used d_lookback */
+    uint32_t lb_tickets; /* tickets handed out so far (the counter's value, mod 2^32) */
+    int lb_dirty;        /* a launch failed: clear states and counter before the next use */
     cudaEvent_t events[SC_MAX_PHASES + 1];
     const char *phase_names[SC_MAX_PHASES];
     int num_events;
 } sc_cuda_state;
 
-static inline sc_cuda_state *sc_cuda_state_of(const sc_context *ctx)
-{
+static inline sc_cuda_state *sc_cuda_state_of(const sc_context *ctx) {
     return (sc_cuda_state *)ctx->backend_state;
 }
 
-static inline cudaStream_t sc_cuda_stream(const sc_job *job)
-{
+static inline cudaStream_t sc_cuda_stream(const sc_job *job) {
     return (cudaStream_t)job->opt.stream;
 }
 
@@ -56,7 +68,8 @@ static inline cudaStream_t sc_cuda_stream(const sc_job *job)
  * grows it synchronises the device (cudaFree), so steady-state calls never allocate. */
 sc_status sc_cuda_temp(sc_job *job, size_t bytes, void **out);
 
-/* Per-phase timing with events (no-ops when opt.timing is 0). Call begin once, then
+/* Per-phase timing with events (no-ops when opt.timing is 0). Call begin once, first in
+ * every call (it also resets the call's count state), then
  * phase(name) after each phase's launches, then end() which synchronises and records. */
 void sc_cuda_timing_begin(sc_job *job);
 void sc_cuda_timing_phase(sc_job *job, const char *name);
@@ -67,9 +80,37 @@ sc_status sc_cuda_timing_end(sc_job *job);
  * Also ends the phase timing. */
 sc_status sc_cuda_finish_count(sc_job *job, const uint32_t *d_count);
 
+/* Device slot the last kernel of a call writes the kept count to: opt.d_kept when set (then
+ * sc_cuda_finish_count copies nothing), else the context's SC_CUDA_SLOT_KEPT. */
+uint32_t *sc_cuda_count_slot(sc_job *job);
+
+/* When the caller wants the count on the host: a device-visible pointer to pinned host memory
+ * that the call's last kernel writes the count into (saves a copy; sc_cuda_finish_count then
+ * only synchronises). NULL otherwise. */
+uint32_t *sc_cuda_host_count(sc_job *job);
+
+/* Look-back state for one call over `tiles` tiles (see SC_LB_*). Tile ticket t of this call
+ * is atomicAdd(d_ticket, 1) - base (mod 2^32), so tiles start in launch order whatever order
+ * the blocks are scheduled in. Call sc_cuda_lookback_failed if the launch fails. */
+typedef struct sc_cuda_lookback {
+    uint64_t *d_status;
+    uint32_t *d_ticket;
+    uint32_t epoch;
+    uint32_t base;
+} sc_cuda_lookback;
+sc_status sc_cuda_lookback_begin(sc_job *job, size_t tiles, sc_cuda_lookback *lb);
+void sc_cuda_lookback_failed(sc_job *job);
+
+/* Device-wide exclusive scan of d_data[0..n) in place: tiles scanned with the block scan
+ * `variant` (Hillis-Steele or Blelloch), the tile totals scanned the same way, recursively.
+ * Writes the total to d_total when not NULL. d_temp holds sc_cuda_scan_temp_bytes(n).
+ * Records no timing. Defined in scan_scatter.cu. */
+size_t sc_cuda_scan_temp_bytes(size_t n);
+sc_status sc_cuda_scan_u32(sc_job *job, sc_scan variant, uint32_t *d_data, size_t n,
+                           uint32_t *d_total, void *d_temp);
+
 /* Launch helper: blocks for n items at `per_block` items each, at least 1. */
-static inline unsigned sc_cuda_blocks(size_t n, size_t per_block)
-{
+static inline unsigned sc_cuda_blocks(size_t n, size_t per_block) {
     size_t b = (n + per_block - 1) / per_block;
     return (unsigned)(b ? b : 1);
 }

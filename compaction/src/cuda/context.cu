@@ -3,8 +3,7 @@
 
 #include <stdlib.h>
 
-extern "C" sc_status sc_cuda_context_init(sc_context *ctx)
-{
+extern "C" sc_status sc_cuda_context_init(sc_context *ctx) {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
@@ -15,13 +14,13 @@ extern "C" sc_status sc_cuda_context_init(sc_context *ctx)
     if (!st) return SC_ERR_OUT_OF_MEMORY;
     ctx->backend_state = st;
     sc_status s = SC_OK;
-#define INIT_TRY(call)                                                                       \
-    do {                                                                                     \
-        cudaError_t e_ = (call);                                                             \
-        if (e_ != cudaSuccess) {                                                             \
-            s = sc_cuda_status(e_);                                                          \
-            goto fail;                                                                       \
-        }                                                                                    \
+#define INIT_TRY(call)                                                                             \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            s = sc_cuda_status(e_);                                                                \
+            goto fail;                                                                             \
+        }                                                                                          \
     } while (0)
     INIT_TRY(cudaGetDevice(&st->device));
     INIT_TRY(cudaDeviceGetAttribute(&st->sm_count, cudaDevAttrMultiProcessorCount, st->device));
@@ -30,8 +29,11 @@ extern "C" sc_status sc_cuda_context_init(sc_context *ctx)
                                     st->device));
     INIT_TRY(cudaMalloc(&st->d_counters, SC_CUDA_COUNTERS * sizeof(uint32_t)));
     INIT_TRY(cudaMemset(st->d_counters, 0, SC_CUDA_COUNTERS * sizeof(uint32_t)));
-    INIT_TRY(cudaMallocHost(&st->h_kept, sizeof(uint32_t)));
+    INIT_TRY(cudaHostAlloc((void **)&st->h_kept, sizeof(uint32_t), cudaHostAllocMapped));
+    INIT_TRY(cudaHostGetDevicePointer((void **)&st->dh_kept, st->h_kept, 0));
     for (int i = 0; i <= SC_MAX_PHASES; i++) INIT_TRY(cudaEventCreate(&st->events[i]));
+    /* The counters' clearing must be done before a call on any stream, non-blocking ones too. */
+    INIT_TRY(cudaDeviceSynchronize());
 #undef INIT_TRY
     return SC_OK;
 fail:
@@ -39,27 +41,25 @@ fail:
     return s;
 }
 
-extern "C" void sc_cuda_context_free(sc_context *ctx)
-{
+extern "C" void sc_cuda_context_free(sc_context *ctx) {
     sc_cuda_state *st = sc_cuda_state_of(ctx);
     if (!st) return;
     for (int i = 0; i <= SC_MAX_PHASES; i++)
         if (st->events[i]) cudaEventDestroy(st->events[i]);
     cudaFree(st->d_temp);
     cudaFree(st->d_counters);
+    cudaFree(st->d_lookback);
     cudaFreeHost(st->h_kept);
     free(st);
     ctx->backend_state = NULL;
 }
 
-extern "C" size_t sc_cuda_temp_bytes(const sc_context *ctx)
-{
+extern "C" size_t sc_cuda_temp_bytes(const sc_context *ctx) {
     const sc_cuda_state *st = sc_cuda_state_of(ctx);
     return st ? st->temp_bytes : 0;
 }
 
-sc_status sc_cuda_temp(sc_job *job, size_t bytes, void **out)
-{
+sc_status sc_cuda_temp(sc_job *job, size_t bytes, void **out) {
     sc_cuda_state *st = sc_cuda_state_of(job->ctx);
     bytes = (bytes + 255) & ~(size_t)255;
     if (bytes > st->temp_bytes) {
@@ -80,17 +80,70 @@ sc_status sc_cuda_temp(sc_job *job, size_t bytes, void **out)
     return SC_OK;
 }
 
-void sc_cuda_timing_begin(sc_job *job)
-{
+uint32_t *sc_cuda_count_slot(sc_job *job) {
+    if (job->opt.d_kept) return job->opt.d_kept;
+    return sc_cuda_state_of(job->ctx)->d_counters + SC_CUDA_SLOT_KEPT;
+}
+
+uint32_t *sc_cuda_host_count(sc_job *job) {
+    sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    if (!job->host_kept && job->opt.d_kept) return NULL;
+    st->kept_mapped = 1;
+    return st->dh_kept;
+}
+
+/* Grow the look-back buffer to `words` tile states plus the ticket word, cleared. */
+static sc_status lookback_grow(sc_cuda_state *st, size_t words, cudaStream_t stream) {
+    size_t grow = st->lookback_words + st->lookback_words / 2;
+    if (grow < words) grow = words;
+    SC_CUDA_TRY(cudaFree(st->d_lookback)); /* synchronises: no call still uses it */
+    st->d_lookback = NULL;
+    st->lookback_words = 0;
+    SC_CUDA_TRY(cudaMalloc(&st->d_lookback, (grow + 1) * sizeof(uint64_t)));
+    SC_CUDA_TRY(cudaMemsetAsync(st->d_lookback, 0, (grow + 1) * sizeof(uint64_t), stream));
+    st->lookback_words = grow;
+    st->lb_epoch = 0;
+    st->lb_tickets = 0;
+    st->lb_dirty = 0;
+    return SC_OK;
+}
+
+sc_status sc_cuda_lookback_begin(sc_job *job, size_t tiles, sc_cuda_lookback *lb) {
+    sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    if (tiles > st->lookback_words) {
+        sc_status s = lookback_grow(st, tiles, sc_cuda_stream(job));
+        if (s != SC_OK) return s;
+    }
+    if (st->lb_dirty || st->lb_epoch >= SC_LB_EPOCH_MAX) {
+        /* Clearing on the stream orders it after every earlier call on the stream. */
+        SC_CUDA_TRY(cudaMemsetAsync(st->d_lookback, 0, (st->lookback_words + 1) * sizeof(uint64_t),
+                                    sc_cuda_stream(job)));
+        st->lb_epoch = 0;
+        st->lb_tickets = 0;
+        st->lb_dirty = 0;
+    }
+    lb->d_status = st->d_lookback;
+    lb->d_ticket = (uint32_t *)(st->d_lookback + st->lookback_words);
+    lb->epoch = ++st->lb_epoch;
+    lb->base = st->lb_tickets;
+    st->lb_tickets += (uint32_t)tiles;
+    return SC_OK;
+}
+
+void sc_cuda_lookback_failed(sc_job *job) {
+    sc_cuda_state_of(job->ctx)->lb_dirty = 1;
+}
+
+void sc_cuda_timing_begin(sc_job *job) {
     sc_cuda_state *st = sc_cuda_state_of(job->ctx);
     st->num_events = 0;
+    st->kept_mapped = 0;
     if (!job->opt.timing) return;
     cudaEventRecord(st->events[0], sc_cuda_stream(job));
     st->num_events = 1;
 }
 
-void sc_cuda_timing_phase(sc_job *job, const char *name)
-{
+void sc_cuda_timing_phase(sc_job *job, const char *name) {
     sc_cuda_state *st = sc_cuda_state_of(job->ctx);
     if (!job->opt.timing || st->num_events == 0 || st->num_events > SC_MAX_PHASES) return;
     st->phase_names[st->num_events - 1] = name;
@@ -98,8 +151,7 @@ void sc_cuda_timing_phase(sc_job *job, const char *name)
     st->num_events++;
 }
 
-sc_status sc_cuda_timing_end(sc_job *job)
-{
+sc_status sc_cuda_timing_end(sc_job *job) {
     sc_cuda_state *st = sc_cuda_state_of(job->ctx);
     if (!job->opt.timing || st->num_events < 2) return SC_OK;
     SC_CUDA_TRY(cudaEventSynchronize(st->events[st->num_events - 1]));
@@ -111,18 +163,19 @@ sc_status sc_cuda_timing_end(sc_job *job)
     return SC_OK;
 }
 
-sc_status sc_cuda_finish_count(sc_job *job, const uint32_t *d_count)
-{
+sc_status sc_cuda_finish_count(sc_job *job, const uint32_t *d_count) {
     sc_cuda_state *st = sc_cuda_state_of(job->ctx);
     cudaStream_t stream = sc_cuda_stream(job);
     if (job->opt.d_kept && job->opt.d_kept != d_count)
         SC_CUDA_TRY(cudaMemcpyAsync(job->opt.d_kept, d_count, sizeof(uint32_t),
                                     cudaMemcpyDeviceToDevice, stream));
     if (job->host_kept || !job->opt.d_kept) {
-        SC_CUDA_TRY(cudaMemcpyAsync(st->h_kept, d_count, sizeof(uint32_t),
-                                    cudaMemcpyDeviceToHost, stream));
+        if (!st->kept_mapped)
+            SC_CUDA_TRY(cudaMemcpyAsync(st->h_kept, d_count, sizeof(uint32_t),
+                                        cudaMemcpyDeviceToHost, stream));
         SC_CUDA_TRY(cudaStreamSynchronize(stream));
-        job->kept = *st->h_kept;
+        job->kept = *(volatile uint32_t *)st->h_kept;
     }
+    st->kept_mapped = 0;
     return sc_cuda_timing_end(job);
 }

@@ -1,0 +1,45 @@
+#!/bin/sh
+# sanitize.sh BUILD_DIR [ALGO...]: run the GPU tests on small streams (--quick, n <= 2^17) under
+# compute-sanitizer's memcheck and racecheck tools. Exits non-zero on any finding, 77 when
+# compute-sanitizer is not installed. ALGO names limit test_gpu_flagged to those algorithms.
+set -u
+build=${1:?usage: sanitize.sh BUILD_DIR [ALGO...]}
+shift
+tests="$build/compaction/tests"
+sanitizer=$(command -v compute-sanitizer || true)
+if [ -z "$sanitizer" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ]; then
+    sanitizer=/usr/local/cuda/bin/compute-sanitizer
+fi
+if [ -z "$sanitizer" ]; then
+    echo "sanitize.sh: compute-sanitizer not found: skipped"
+    exit 77
+fi
+
+status=0
+ran=0
+for bin in "$tests"/test_gpu_*; do
+    [ -x "$bin" ] || continue
+    name=$(basename "$bin")
+    args="--quick"
+    [ "$name" = test_gpu_flagged ] && args="--quick $*"
+    for tool in memcheck racecheck; do
+        extra=""
+        [ "$tool" = memcheck ] && extra="--leak-check full"
+        echo "== $tool: $name $args"
+        # shellcheck disable=SC2086
+        "$sanitizer" --tool "$tool" $extra --error-exitcode 1 "$bin" $args
+        rc=$?
+        [ "$rc" -ne 77 ] && ran=1
+        # 77: the test found no device; the sanitizer itself then has nothing to check.
+        if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then
+            echo "sanitize.sh: $tool failed on $name (exit $rc)"
+            status=1
+        fi
+    done
+done
+if [ "$ran" -eq 0 ]; then
+    echo "sanitize.sh: no CUDA device: skipped"
+    exit 77
+fi
+[ "$status" -eq 0 ] && echo "sanitize.sh: clean"
+exit "$status"
