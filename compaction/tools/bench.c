@@ -1,7 +1,10 @@
-/* bench.c: `compact bench`: its options and --help. The sweep itself is bench_sweep.c. */
+/* bench.c: `compact bench`: its options and --help. The sweep itself is bench_sweep.c, the
+ * fixed set of sweeps behind --report bench_suite.c. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench.h"
 #include "cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +12,11 @@
 static void bench_usage(FILE *f) {
     fprintf(f,
             "usage: compact bench [--backend cpu|cuda] [--algos all|LIST] [--n LIST]\n"
-            "                     [--removed LIST] [--elem LIST] [--tile LIST] [--scan LIST]\n"
-            "                     [--order LIST] [--runs N] [--warmup N] [--seed S]\n"
-            "                     [--json FILE] [--csv FILE] [--quiet]\n"
+            "                     [--removed LIST] [--pattern LIST] [--elem LIST] [--tile LIST]\n"
+            "                     [--scan LIST] [--order LIST] [--runs N] [--warmup N]\n"
+            "                     [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
+            "       compact bench --report DIR [--backend cpu|cuda] [--quick] [--seed S]\n"
+            "                     [--max-seconds S] [--quiet]\n"
             "\n"
             "Times compaction algorithms through the public API, one configuration or a sweep\n"
             "(the cartesian product of the lists; LIST is comma-separated), against baselines\n"
@@ -24,6 +29,9 @@ static void bench_usage(FILE *f) {
             "                    sizes 1, 2, 4, 8, 12, 16, 32, 64)\n"
             "  scatter-limit     out[R[i]] = in[i] for the k removed indices R: the least a\n"
             "                    removal-list algorithm (redzone*) must write\n"
+            "  thrust-remove-list  the removal list as Redzone's paper runs its competitors\n"
+            "                    (CUDA, with redzone*): phase 'mark' writes stencil[R[i]] = 0,\n"
+            "                    phase 'remove' is thrust::remove_if in place with it\n"
             "\n"
             "Each algorithm's result is checked once per configuration against the serial\n"
             "reference (exactly when stable, as a multiset when not). Then warmup + runs\n"
@@ -34,6 +42,8 @@ static void bench_usage(FILE *f) {
             "that the refill leaves nothing in cache. CUDA times come from events; library\n"
             "calls return the kept count on the device (sc_options.d_kept), so no host\n"
             "synchronisation is timed, except thrust's, which returns its end on the host.\n"
+            "Removal lists are passed with sc_options.trusted_list (distinct and in range by\n"
+            "construction), so no list check is timed; the result check still applies.\n"
             "Separate passes with sc_options.timing give the per-phase breakdown (median of\n"
             "%d passes).\n"
             "\n"
@@ -42,8 +52,20 @@ static void bench_usage(FILE *f) {
             "                  backend lacks are skipped with a notice\n"
             "  --n LIST        elements, 1 .. 2^32-1: 1000000, 2^24, 2^27+13 (default 2^24 on\n"
             "                  cuda, 2^20 on cpu)\n"
-            "  --removed LIST  fraction removed, exactly round(f*n) at random places: 0.5,\n"
-            "                  30%% (default 0.5)\n"
+            "  --removed LIST  fraction removed, exactly round(f*n): 0.5, 30%%, or a range\n"
+            "                  FROM:TO:STEP, 0:1:0.05 = 21 values (default 0.5)\n"
+            "  --pattern LIST  where the removed elements lie (default random):\n"
+            "                    random       independent random places\n"
+            "                    runs:L       alternating runs of kept and of removed elements,\n"
+            "                                 mean run length L (removed runs 2Lf, kept 2L(1-f))\n"
+            "                    blobs        clustered 2-D blobs on a sqrt(n) x sqrt(n) grid:\n"
+            "                                 the highest points of a smooth noise field\n"
+            "                    mask:F.png   an image resized to that grid, white = keep; its\n"
+            "                                 own density (--removed does not apply)\n"
+            "                    invmask:F.png  the same image's negative, white = remove\n"
+            "                    red:R        a share R of the removal list inside the red zone\n"
+            "                                 [n-k, n), the rest uniformly below it (Redzone\n"
+            "                                 Fig. 6); random places give R = k/n\n"
             "  --elem LIST     element size in bytes, 1..256 (default 4)\n"
             "  --tile LIST     tile size of the block-based algorithms, power of two\n"
             "                  32..2048 (default 256)\n"
@@ -51,13 +73,26 @@ static void bench_usage(FILE *f) {
             "  --order LIST    removal list order: random (default) | slot (ascending index)\n"
             "  --runs N        timed runs per measurement (default 21): median, min, max\n"
             "  --warmup N      untimed runs first (default 3)\n"
+            "  --budget-ms MS  fewer runs (at least 3, after one probe run) where warmup + runs\n"
+            "                  would take longer than MS; the records say how many ran\n"
             "  --seed S        input seed (default 1)\n"
             "  --json FILE     one record per measurement: backend, device, driver, runtime,\n"
-            "                  commit, algorithm, kind, n, elem_size, removed, removed_count,\n"
-            "                  kept, tile, scan, order, runs, sets, median_ms, min_ms,\n"
-            "                  max_ms, gbps, x_cub, pct_copy, check, phases [{name, ms}]\n"
+            "                  commit, sweep (--report), algorithm, kind, n, elem_size,\n"
+            "                  removed, pattern, red_share (r), removed_count, kept, tile,\n"
+            "                  scan, order, runs, sets, median_ms, min_ms, max_ms, gbps,\n"
+            "                  x_cub, pct_copy, check, phases [{name, ms}]\n"
             "  --csv FILE      the same fields, one line per record (phases as name=ms;...)\n"
             "  --quiet         no progress lines or notices on stderr\n"
+            "  --report DIR    run the fixed set of sweeps that tests the papers' claims (each\n"
+            "                  one's command line is in DIR/README.md), write DIR/bench.json,\n"
+            "                  DIR/bench.csv and DIR/table.txt, then run plot_bench.py (python3\n"
+            "                  with matplotlib; $COMPACT_PYTHON and $COMPACT_PLOT_SCRIPT override\n"
+            "                  the built-in paths) for DIR/*.png and DIR/README.md with the\n"
+            "                  verdicts; with fewer runs where one measurement would take long.\n"
+            "                  Masks come from assets/masks ($COMPACT_MASK_DIR overrides it)\n"
+            "  --quick         with --report: smaller streams, fewer points and runs\n"
+            "  --max-seconds S with --report: start no measurement after S seconds; the files\n"
+            "                  then hold what was measured, marked incomplete; exit status 1\n"
             "\n"
             "Parameters an algorithm does not read (tile, scan, order) are not swept for it.\n"
             "JSON and CSV are written to FILE.tmp, then renamed over FILE; a sweep that stopped\n"
@@ -84,7 +119,14 @@ static void bench_usage(FILE *f) {
             "  compact bench --elem 4,16,64 --json bench.json --csv bench.csv\n"
             "      every algorithm, three element sizes, results in files\n"
             "  compact bench --backend cpu --algos all --n 2^16 --runs 5 --quiet\n"
-            "      the CPU backend (the specification), a quick check of every algorithm\n",
+            "      the CPU backend (the specification), a quick check of every algorithm\n"
+            "  compact bench --algos horn,jumping-jack --tile 32,256,2048 --removed 0:1:0.05\n"
+            "      time against density for three tile sizes (Moreira 2009 Fig. 8-10)\n"
+            "  compact bench --algos rlz,binary-tree --pattern random,runs:64,blobs,"
+            "mask:hand.png\n"
+            "      one density, four structures\n"
+            "  compact bench --report docs/bench/h100\n"
+            "      every sweep, the plots and the verdicts (about 5 minutes on an H100)\n",
             BENCH_PHASE_PASSES);
 }
 
@@ -119,6 +161,35 @@ static int parse_item(bench_opts *o, const char *opt, const char *v, int i) {
     } else if (!strcmp(opt, "--order")) {
         if (strcmp(v, "random") && strcmp(v, "slot")) return bad_value(opt, v, "random, slot");
         o->order[i] = !strcmp(v, "slot");
+    } else if (!strcmp(opt, "--pattern")) {
+        char why[600];
+        if (i >= BENCH_MAX_PATTERNS) return bad_value(opt, v, "at most 16 patterns");
+        if (bench_pattern_parse(v, &o->pattern[i], why, sizeof why)) {
+            fprintf(stderr, "compact bench: bad --pattern '%s': %s\n", v, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* "FROM:TO:STEP" for --removed: FROM, FROM+STEP, ... up to TO (within rounding), appended. */
+static int parse_range(bench_opts *o, const char *v, int *count) {
+    char buf[128], *parts[3];
+    if (strlen(v) >= sizeof buf) return bad_value("--removed", v, "FROM:TO:STEP");
+    strcpy(buf, v);
+    parts[0] = strtok(buf, ":");
+    parts[1] = strtok(NULL, ":");
+    parts[2] = strtok(NULL, ":");
+    double from, to, step;
+    if (!parts[2] || strtok(NULL, ":") || cli_parse_fraction(parts[0], &from) ||
+        cli_parse_fraction(parts[1], &to) || cli_parse_fraction(parts[2], &step) || step <= 0 ||
+        to < from)
+        return bad_value("--removed", v, "FROM:TO:STEP, fractions with FROM <= TO, STEP > 0");
+    long steps = (long)floor((to - from) / step + 1e-9);
+    if (*count + steps + 1 > BENCH_MAX_LIST) return bad_value("--removed", v, "at most 64 values");
+    for (long i = 0; i <= steps; i++) {
+        double f = from + (double)i * step;
+        o->removed[(*count)++] = round(f * 1e9) / 1e9; /* 0.30000000000000004 -> 0.3 */
     }
     return 0;
 }
@@ -130,6 +201,7 @@ static int *list_count(bench_opts *o, const char *opt) {
     if (!strcmp(opt, "--tile")) return &o->num_tile;
     if (!strcmp(opt, "--scan")) return &o->num_scan;
     if (!strcmp(opt, "--order")) return &o->num_order;
+    if (!strcmp(opt, "--pattern")) return &o->num_pattern;
     return NULL;
 }
 
@@ -139,8 +211,13 @@ static int parse_list(bench_opts *o, const char *opt, const char *value, int *co
     if (strlen(value) >= sizeof buf) return bad_value(opt, value, "a shorter list");
     strcpy(buf, value);
     *count = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        if (*count == BENCH_MAX_LIST) return bad_value(opt, value, "at most 32 values");
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(opt, "--removed") && strchr(tok, ':')) {
+            if (parse_range(o, tok, count)) return -1;
+            continue;
+        }
+        if (*count == BENCH_MAX_LIST) return bad_value(opt, value, "at most 64 values");
         if (parse_item(o, opt, tok, *count)) return -1;
         (*count)++;
     }
@@ -201,6 +278,7 @@ static void fill_defaults(bench_opts *o) {
     if (!o->num_tile) o->tile[o->num_tile++] = SC_TILE_DEFAULT;
     if (!o->num_scan) o->scan[o->num_scan++] = SC_SCAN_DEFAULT;
     if (!o->num_order) o->order[o->num_order++] = 0;
+    if (!o->num_pattern) bench_pattern_parse("random", &o->pattern[o->num_pattern++], NULL, 0);
 }
 
 static int parse_option(bench_opts *o, const char *a, const char *v) {
@@ -220,24 +298,62 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
     if (!strcmp(a, "--warmup")) return parse_int(a, v, 0, &o->warmup);
     if (!strcmp(a, "--seed"))
         return cli_parse_size(v, &o->seed) ? bad_value(a, v, "an integer") : 0;
+    if (!strcmp(a, "--max-seconds")) {
+        char *end;
+        o->max_seconds = strtod(v, &end);
+        return *end || !(o->max_seconds > 0) ? bad_value(a, v, "seconds > 0") : 0;
+    }
+    if (!strcmp(a, "--budget-ms")) {
+        char *end;
+        o->budget_ms = strtod(v, &end);
+        return *end || !(o->budget_ms > 0) ? bad_value(a, v, "milliseconds > 0") : 0;
+    }
     if (!strcmp(a, "--json"))
         o->json = v;
     else if (!strcmp(a, "--csv"))
         o->csv = v;
+    else if (!strcmp(a, "--report"))
+        o->report = v;
     else {
         fprintf(stderr,
                 "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
-                "--removed, --elem, --tile, --scan, --order, --runs, --warmup, --seed, "
-                "--json, --csv, --quiet, --help)\n",
+                "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
+                "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --quiet, "
+                "--help)\n",
                 a);
         return -1;
     }
     return 0;
 }
 
-/* Returns 0 to run, 1 after --help, -1 on a usage error. The backend is read first, so that
- * --n checks its limit whatever the order of the options. */
-static int parse_args(bench_opts *o, int argc, char **argv) {
+/* --report runs its own sweeps: options that choose a sweep do not go with it. */
+static int check_report(const bench_opts *o, const char *sweep_option) {
+    if (o->quick && !o->report) {
+        fprintf(stderr, "compact bench: --quick goes with --report DIR\n");
+        return -1;
+    }
+    if (o->report && sweep_option) {
+        fprintf(stderr,
+                "compact bench: --report runs a fixed set of sweeps; %s does not go with it "
+                "(valid with --report: --backend, --quick, --seed, --max-seconds, --quiet)\n",
+                sweep_option);
+        return -1;
+    }
+    return 0;
+}
+
+static int is_sweep_option(const char *a) {
+    static const char *const k[] = {"--algos", "--n",      "--removed",  "--pattern", "--elem",
+                                    "--tile",  "--scan",   "--order",    "--json",    "--csv",
+                                    "--runs",  "--warmup", "--budget-ms"};
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (!strcmp(a, k[i])) return 1;
+    return 0;
+}
+
+/* The backend is read first, so that --n checks its limit whatever the order of the options. */
+int bench_parse_args(bench_opts *o, int argc, char **argv) {
+    const char *sweep_option = NULL;
     set_defaults(o);
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--backend") && parse_option(o, argv[i], argv[i + 1])) return -1;
@@ -251,6 +367,11 @@ static int parse_args(bench_opts *o, int argc, char **argv) {
             o->quiet = 1;
             continue;
         }
+        if (!strcmp(a, "--quick")) {
+            o->quick = 1;
+            continue;
+        }
+        if (is_sweep_option(a) && !sweep_option) sweep_option = a;
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
             fprintf(stderr, "compact bench: %s '%s' (see compact bench --help)\n",
                     a[0] == '-' ? "option needs a value:" : "unexpected argument", a);
@@ -258,13 +379,14 @@ static int parse_args(bench_opts *o, int argc, char **argv) {
         }
         if (parse_option(o, a, argv[++i])) return -1;
     }
+    if (check_report(o, sweep_option)) return -1;
     fill_defaults(o);
     return 0;
 }
 
 int cmd_bench(int argc, char **argv) {
-    bench_opts o;
-    int p = parse_args(&o, argc, argv);
+    static bench_opts o; /* large (patterns hold paths): not on the stack */
+    int p = bench_parse_args(&o, argc, argv);
     if (p) return p > 0 ? 0 : BENCH_EXIT_USAGE;
-    return bench_sweep(&o);
+    return o.report ? bench_suite(&o) : bench_sweep(&o);
 }

@@ -1,6 +1,8 @@
-/* bench.h: `compact bench`: the sweep and its options (bench.c), the host inputs and the
- * result check (bench_input.c), the reports (bench_report.c), and the backends that time one
- * operation (bench_cpu.c; bench_gpu.cu, whose CUDA-only parts stay behind this C interface). */
+/* bench.h: `compact bench`: the sweep and its options (bench.c, bench_sweep.c), the input
+ * patterns (bench_pattern.c, masks read by bench_image.c), the host inputs and the result check
+ * (bench_input.c), the reports (bench_report.c), the fixed set of sweeps behind --report
+ * (bench_suite.c), and the backends that time one operation (bench_cpu.c; bench_gpu.cu, whose
+ * CUDA-only parts stay behind this C interface). */
 #ifndef SC_BENCH_H
 #define SC_BENCH_H
 
@@ -20,7 +22,11 @@ typedef enum bench_op {
     BENCH_OP_REMOVE,  /* sc_remove_indices(algo) in place on out, refilled from in untimed */
     BENCH_OP_THRUST,  /* thrust::remove_if in place on out (refilled untimed), flags as stencil */
     BENCH_OP_COPY,    /* copy n * elem_size bytes in -> out: the bandwidth limit */
-    BENCH_OP_SCATTER  /* out[R[i]] = in[i] for the k listed indices: a removal list's limit */
+    BENCH_OP_SCATTER, /* out[R[i]] = in[i] for the k listed indices: a removal list's limit */
+    /* The removal list the way Redzone §5.1 runs its competitors: "mark" (stencil[R[i]] = 0,
+     * k scattered writes into a stencil refilled with ones untimed), then "remove"
+     * (thrust::remove_if in place on out with that stencil). */
+    BENCH_OP_THRUST_LIST
 } bench_op;
 
 typedef struct bench_job {
@@ -32,10 +38,38 @@ typedef struct bench_job {
 /* 1 if the operation works in place and its buffer is refilled before each run. */
 int bench_job_in_place(const bench_job *job);
 
+/* ---- input patterns: where the removed elements lie ---- */
+typedef enum bench_pattern_kind {
+    BENCH_PAT_RANDOM, /* exactly round(removed * n) removed at independent random places */
+    BENCH_PAT_RUNS,   /* alternating runs of kept and of removed elements, mean run length L */
+    BENCH_PAT_BLOBS,  /* clustered 2-D blobs of removed elements on a sqrt(n) x sqrt(n) grid */
+    BENCH_PAT_MASK,   /* an image resized to the grid: white = keep (inverted: white = remove) */
+    BENCH_PAT_RED     /* a share R of the removal list inside the red zone [n-k, n) */
+} bench_pattern_kind;
+
+typedef struct bench_pattern {
+    bench_pattern_kind kind;
+    double param; /* runs: mean run length L; red: the share R */
+    int invert;   /* mask: Moreira's negative images ("i_"): white = remove */
+    char path[512];
+    char name[48]; /* "random", "runs:8", "blobs", "mask:hand", "invmask:hand", "red:0.25" */
+} bench_pattern;
+
+/* Parse "random", "runs:L", "blobs", "mask:FILE.png", "invmask:FILE.png", "red:R". A mask is
+ * opened here, so that a bad file is a usage error. Returns 0, or -1 with `why` filled. */
+int bench_pattern_parse(const char *text, bench_pattern *p, char *why, size_t cap);
+/* 1 if the pattern fixes the removed fraction itself (masks): --removed does not apply. */
+int bench_pattern_own_density(const bench_pattern *p);
+
+/* A grey-scale image, 8 bits per pixel, rows top to bottom; NULL with `why` filled if the file
+ * cannot be read (or the build has no stb_image). Free with bench_image_free. */
+unsigned char *bench_image_load(const char *path, int *w, int *h, char *why, size_t cap);
+void bench_image_free(unsigned char *pixels);
 /* ---- one input on the host; every set of a backend holds a copy ---- */
 typedef struct bench_input {
     size_t n, elem_size;
     size_t k;                 /* removed elements: n - kept */
+    double red_share;         /* r: the share of the removal list inside [n-k, n) */
     unsigned char *data;      /* n * elem_size; element i starts with its index (elem >= 4) */
     uint8_t *flags;           /* n, 1 = keep */
     uint32_t *removed_random; /* the k removed indices in random order */
@@ -43,9 +77,16 @@ typedef struct bench_input {
     unsigned char *out;       /* n * elem_size: where a result is copied back to be checked */
 } bench_input;
 
-/* Exactly round(removed * n) removed elements at random places (selection sampling), their
- * list in random and in slot order, and recognisable data. Returns 0, or -1 if out of memory. */
-int bench_input_make(bench_input *in, size_t n, size_t elem_size, double removed, uint64_t seed);
+/* Exactly round(removed * n) removed elements placed by the pattern (a mask: as many as it
+ * says), their list in random and in slot order, and recognisable data. Returns 0; -1 if out of
+ * memory; -2 if a mask cannot be read (`why` says why). */
+int bench_input_make(bench_input *in, size_t n, size_t elem_size, double removed,
+                     const bench_pattern *pattern, uint64_t seed, char *why, size_t cap);
+/* Set in->k = round(removed * n) (a mask: its own count) and fill in->flags (1 = keep) by the
+ * pattern, drawing from the generator state *s. Returns 0, -1 if out of memory, -2 if a mask
+ * cannot be read. */
+int bench_pattern_fill(bench_input *in, const bench_pattern *p, double removed, uint64_t *s,
+                       char *why, size_t cap);
 void bench_input_free(bench_input *in);
 
 /* Check a result in in->out against the serial reference: `count` elements, which must be
@@ -87,7 +128,8 @@ extern const bench_ops bench_gpu_ops;
 #endif
 
 /* ---- the options of one run; every list is swept (cartesian product) ---- */
-#define BENCH_MAX_LIST 32
+#define BENCH_MAX_LIST     64
+#define BENCH_MAX_PATTERNS 16
 
 typedef struct bench_opts {
     sc_backend backend;
@@ -96,10 +138,14 @@ typedef struct bench_opts {
     double removed[BENCH_MAX_LIST];
     sc_scan scan[BENCH_MAX_LIST];
     int order[BENCH_MAX_LIST]; /* 0: random, 1: slot */
-    int num_n, num_elem, num_tile, num_removed, num_scan, num_order;
-    int runs, warmup, quiet;
+    bench_pattern pattern[BENCH_MAX_PATTERNS];
+    int num_n, num_elem, num_tile, num_removed, num_scan, num_order, num_pattern;
+    int runs, warmup, quiet, quick;
+    double budget_ms; /* > 0: fewer runs (at least 3) where runs would take longer than this */
     size_t seed;
     const char *json, *csv;
+    const char *report; /* --report DIR: the fixed set of sweeps (bench_suite.c) */
+    double max_seconds; /* > 0: start no measurement after this long; write what was measured */
 } bench_opts;
 
 #define BENCH_PHASE_PASSES  5 /* the phase breakdown is the median of these timed passes */
@@ -107,9 +153,16 @@ typedef struct bench_opts {
 #define BENCH_EXIT_USAGE    2
 #define BENCH_EXIT_MISMATCH 3 /* a result differed from the serial reference */
 
+/* Parse `compact bench` arguments (argv[0] is skipped) into o. Returns 0 to run, 1 after
+ * --help, -1 on a usage error (printed). */
+int bench_parse_args(bench_opts *o, int argc, char **argv);
+
 /* Run the sweep, print the table, write the files; returns the exit code. */
 int bench_sweep(const bench_opts *o);
 
+/* --report DIR: the fixed sweeps, DIR/bench.json, DIR/bench.csv and DIR/table.txt, then the
+ * plot script for the PNG plots and DIR/README.md. Returns the exit code. */
+int bench_suite(const bench_opts *o);
 /* ---- results and reports ---- */
 #define BENCH_GBPS_DEFINITION                                                                      \
     "GB/s = (n*elem_size read + n flag bytes read + kept*elem_size written) / median time, "       \
@@ -118,9 +171,11 @@ int bench_sweep(const bench_opts *o);
 
 typedef struct bench_record {
     char algorithm[32]; /* algorithm name, or a baseline: copy, thrust-remove-if, scatter-limit */
+    char pattern[48];   /* bench_pattern.name */
+    const char *sweep;  /* --report: the sweep's tag ("density"); NULL otherwise */
     int baseline;
     size_t n, elem_size, k, kept;
-    double removed;
+    double removed, red_share;
     size_t tile;       /* 0: the operation reads no tile */
     const char *scan;  /* NULL: reads no scan */
     const char *order; /* NULL: reads no removal list */
@@ -133,10 +188,20 @@ typedef struct bench_record {
     size_t num_phases;
 } bench_record;
 
+typedef struct bench_report_sweep {
+    const char *tag, *purpose;
+    char command[1536]; /* the `compact bench` line that runs it alone */
+} bench_report_sweep;
+
 typedef struct bench_report {
     const char *backend;
     bench_device device;
     const char *commit;
+    char date[32]; /* UTC, ISO 8601, when the run started */
+    double elapsed_s;
+    int quick, complete; /* complete: 0 if it stopped early (an error, --max-seconds) */
+    const bench_report_sweep *sweeps; /* --report only */
+    size_t num_sweeps;
     bench_record *records;
     size_t count, cap;
 } bench_report;
@@ -150,6 +215,19 @@ void bench_report_table(const bench_report *r, FILE *f);
 /* Write to path + ".tmp", then rename over path. Returns 0, or -1 with errno set. */
 int bench_report_json(const bench_report *r, const char *path);
 int bench_report_csv(const bench_report *r, const char *path);
+
+/* ---- a session: one open backend, one report, any number of sweeps ---- */
+typedef struct bench_session bench_session;
+
+/* Open the backend; prints why not and returns NULL when it cannot. With max_seconds > 0, no
+ * measurement starts that many seconds after the opening. */
+bench_session *bench_session_open(sc_backend backend, int quiet, double max_seconds);
+/* Run o's sweep into the session's report, its records tagged `tag` (NULL: none); `label`
+ * prefixes the progress lines. Returns 0, or -1 if it stopped on a fatal error. */
+int bench_session_sweep(bench_session *s, const bench_opts *o, const char *tag, const char *label);
+bench_report *bench_session_report(bench_session *s);
+/* Close; returns the exit code its errors and mismatches give (0 if none). */
+int bench_session_close(bench_session *s);
 
 /* Median, min and max of ms[0 .. count) (sorts ms). */
 void bench_stats(double *ms, int count, double *median, double *min, double *max);

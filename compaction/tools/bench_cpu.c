@@ -183,6 +183,7 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
         *kept = b->n - b->k;
         return SC_OK;
     case BENCH_OP_THRUST:
+    case BENCH_OP_THRUST_LIST:
         break;
     }
     return SC_ERR_UNSUPPORTED;
@@ -190,7 +191,7 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
 
 static sc_status cpu_time(bench_backend *b, const bench_job *job, int warmup, int runs,
                           double *ms) {
-    if (job->op == BENCH_OP_THRUST) return SC_ERR_UNSUPPORTED;
+    if (job->op == BENCH_OP_THRUST || job->op == BENCH_OP_THRUST_LIST) return SC_ERR_UNSUPPORTED;
     for (int i = 0; i < warmup + runs; i++) {
         cpu_set set = set_of(b, b->next), *s = &set;
         b->next = (b->next + 1) % b->num_sets;

@@ -1,5 +1,6 @@
 /* bench_gpu.cu: the CUDA backend of `compact bench`: device input sets, CUDA-event timing,
- * and the baselines that need CUDA: thrust::remove_if, the device copy, the scatter limit.
+ * and the baselines that need CUDA: thrust::remove_if (with a stencil, or marked from a removal
+ * list first), the device copy, the scatter limit.
  * bench.c and the rest of the tool see only the C interface in bench.h. */
 #include "bench.h"
 
@@ -21,6 +22,7 @@ struct bench_backend {
     size_t n, es, k;
     int num_sets, next;
     unsigned char *d_in, *d_out, *d_flags, *d_list;
+    unsigned char *d_stencil; /* thrust-remove-list's stencil, marked from the list each run */
     size_t in_stride, flags_stride, list_stride;
     uint32_t *d_kept;
     cudaEvent_t *start, *stop; /* one pair per timed run */
@@ -36,6 +38,7 @@ typedef struct gpu_set {
     unsigned char *in, *out;
     const uint8_t *flags;
     const uint32_t *list;
+    uint8_t *stencil;
 } gpu_set;
 
 static sc_status status_of(cudaError_t e) {
@@ -64,7 +67,8 @@ static size_t round_up(size_t bytes) {
 static gpu_set set_of(const bench_backend *b, int s) {
     gpu_set set = {b->d_in + (size_t)s * b->in_stride, b->d_out + (size_t)s * b->in_stride,
                    b->d_flags + (size_t)s * b->flags_stride,
-                   (const uint32_t *)(const void *)(b->d_list + (size_t)s * b->list_stride)};
+                   (const uint32_t *)(const void *)(b->d_list + (size_t)s * b->list_stride),
+                   b->d_stencil + (size_t)s * b->flags_stride};
     return set;
 }
 
@@ -116,40 +120,43 @@ struct __align__(16) elem64 {
     uint4 v[4];
 };
 
-template <typename T> static size_t thrust_remove(bench_backend *b, const gpu_set *s) {
+template <typename T>
+static size_t thrust_remove(bench_backend *b, unsigned char *out, const uint8_t *stencil) {
     thrust_cache alloc = {b};
-    T *first = (T *)(void *)s->out;
-    T *end = thrust::remove_if(thrust::cuda::par(alloc).on(b->stream), first, first + b->n,
-                               s->flags, flag_is_zero());
+    T *first = (T *)(void *)out;
+    T *end = thrust::remove_if(thrust::cuda::par(alloc).on(b->stream), first, first + b->n, stencil,
+                               flag_is_zero());
     return (size_t)(end - first);
 }
 
-static sc_status run_thrust(bench_backend *b, const gpu_set *s, size_t *kept) {
+/* thrust::remove_if in place on `out`, removing where stencil[i] == 0. */
+static sc_status run_thrust(bench_backend *b, unsigned char *out, const uint8_t *stencil,
+                            size_t *kept) {
     try {
         switch (b->es) {
         case 1:
-            *kept = thrust_remove<uint8_t>(b, s);
+            *kept = thrust_remove<uint8_t>(b, out, stencil);
             break;
         case 2:
-            *kept = thrust_remove<uint16_t>(b, s);
+            *kept = thrust_remove<uint16_t>(b, out, stencil);
             break;
         case 4:
-            *kept = thrust_remove<uint32_t>(b, s);
+            *kept = thrust_remove<uint32_t>(b, out, stencil);
             break;
         case 8:
-            *kept = thrust_remove<uint2>(b, s);
+            *kept = thrust_remove<uint2>(b, out, stencil);
             break;
         case 12:
-            *kept = thrust_remove<elem12>(b, s);
+            *kept = thrust_remove<elem12>(b, out, stencil);
             break;
         case 16:
-            *kept = thrust_remove<uint4>(b, s);
+            *kept = thrust_remove<uint4>(b, out, stencil);
             break;
         case 32:
-            *kept = thrust_remove<elem32>(b, s);
+            *kept = thrust_remove<elem32>(b, out, stencil);
             break;
         case 64:
-            *kept = thrust_remove<elem64>(b, s);
+            *kept = thrust_remove<elem64>(b, out, stencil);
             break;
         default:
             return SC_ERR_UNSUPPORTED;
@@ -194,6 +201,55 @@ static sc_status run_scatter(bench_backend *b, const gpu_set *s) {
     return launch_scatter<uint8_t>(b, s);
 }
 
+/* ---- thrust-remove-list: Redzone §5.1's phase 1 for its competitors, then thrust ---- */
+
+/* "mark": stencil[R[i]] = 0, k scattered byte writes (the stencil was refilled with ones). */
+__global__ void mark_removed(uint8_t *stencil, const uint32_t *list, size_t k) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < k) stencil[list[i]] = 0;
+}
+
+static sc_status launch_mark(bench_backend *b, const gpu_set *s) {
+    if (b->k == 0) return SC_OK;
+    unsigned blocks = (unsigned)((b->k + 255) / 256);
+    mark_removed<<<blocks, 256, 0, b->stream>>>(s->stencil, s->list, b->k);
+    TRY(cudaGetLastError());
+    return SC_OK;
+}
+
+/* Both phases; with `ev` (three events) each phase is bracketed for the phase breakdown. */
+static sc_status run_thrust_list(bench_backend *b, const gpu_set *s, size_t *kept,
+                                 cudaEvent_t *ev) {
+    if (ev) TRY(cudaEventRecord(ev[0], b->stream));
+    TRY_SC(launch_mark(b, s));
+    if (ev) TRY(cudaEventRecord(ev[1], b->stream));
+    TRY_SC(run_thrust(b, s->out, s->stencil, kept));
+    if (ev) TRY(cudaEventRecord(ev[2], b->stream));
+    return SC_OK;
+}
+
+/* One timed pass of thrust-remove-list: "mark" and "remove" from three events. */
+static sc_status thrust_list_phases(bench_backend *b, const gpu_set *s, size_t *kept,
+                                    sc_phase_timing *phases, size_t *num_phases) {
+    cudaEvent_t ev[3] = {NULL, NULL, NULL};
+    sc_status st = SC_OK;
+    for (int i = 0; i < 3 && st == SC_OK; i++) st = status_of(cudaEventCreate(&ev[i]));
+    if (st == SC_OK) st = run_thrust_list(b, s, kept, ev);
+    if (st == SC_OK) st = status_of(cudaEventSynchronize(ev[2]));
+    float mark = 0.f, remove = 0.f;
+    if (st == SC_OK) st = status_of(cudaEventElapsedTime(&mark, ev[0], ev[1]));
+    if (st == SC_OK) st = status_of(cudaEventElapsedTime(&remove, ev[1], ev[2]));
+    for (int i = 0; i < 3; i++)
+        if (ev[i]) cudaEventDestroy(ev[i]);
+    if (st != SC_OK) return st;
+    phases[0].name = "mark";
+    phases[0].ms = (double)mark;
+    phases[1].name = "remove";
+    phases[1].ms = (double)remove;
+    *num_phases = 2;
+    return SC_OK;
+}
+
 /* ---- one operation on one set ---- */
 
 static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options *opt,
@@ -206,7 +262,13 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
         return sc_remove_indices(b->ctx, job->algo, s->out, b->n, es, s->list, b->k, opt, kept);
     case BENCH_OP_THRUST: {
         size_t got = 0;
-        TRY_SC(run_thrust(b, s, &got));
+        TRY_SC(run_thrust(b, s->out, s->flags, &got));
+        if (kept) *kept = got;
+        return SC_OK;
+    }
+    case BENCH_OP_THRUST_LIST: {
+        size_t got = 0;
+        TRY_SC(run_thrust_list(b, s, &got, NULL));
         if (kept) *kept = got;
         return SC_OK;
     }
@@ -270,7 +332,8 @@ static void free_sets(bench_backend *b) {
     cudaFree(b->d_out);
     cudaFree(b->d_flags);
     cudaFree(b->d_list);
-    b->d_in = b->d_out = b->d_flags = b->d_list = NULL;
+    cudaFree(b->d_stencil);
+    b->d_in = b->d_out = b->d_flags = b->d_list = b->d_stencil = NULL;
     b->num_sets = 0;
 }
 
@@ -332,6 +395,7 @@ static sc_status gpu_alloc(bench_backend *b, size_t n, size_t es, size_t k, int 
     if (e == cudaSuccess) e = cudaMalloc(&b->d_out, sets * b->in_stride);
     if (e == cudaSuccess) e = cudaMalloc(&b->d_flags, sets * b->flags_stride);
     if (e == cudaSuccess) e = cudaMalloc(&b->d_list, sets * b->list_stride + 256);
+    if (e == cudaSuccess) e = cudaMalloc(&b->d_stencil, sets * b->flags_stride);
     if (e != cudaSuccess) {
         free_sets(b);
         return status_of(e);
@@ -383,10 +447,17 @@ static sc_status ensure_events(bench_backend *b, int runs) {
     return SC_OK;
 }
 
-/* An in-place operation's buffer is refilled before each run; the refill would leave it in L2,
- * so a write of twice the L2 size follows, both before the start event. */
-static sc_status refill(bench_backend *b, const gpu_set *s) {
+/* An in-place operation's buffer (and thrust-remove-list's stencil, to ones) is refilled. */
+static sc_status refill_buffers(bench_backend *b, const bench_job *job, const gpu_set *s) {
     TRY(cudaMemcpyAsync(s->out, s->in, b->n * b->es, cudaMemcpyDeviceToDevice, b->stream));
+    if (job->op == BENCH_OP_THRUST_LIST) TRY(cudaMemsetAsync(s->stencil, 1, b->n, b->stream));
+    return SC_OK;
+}
+
+/* Before each run, outside the timed region: the refill would leave the buffers in L2, so a
+ * write of twice the L2 size follows it. */
+static sc_status refill(bench_backend *b, const bench_job *job, const gpu_set *s) {
+    TRY_SC(refill_buffers(b, job, s));
     TRY(cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream));
     return SC_OK;
 }
@@ -403,7 +474,7 @@ static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, in
     for (int i = 0; i < warmup + runs; i++) {
         gpu_set s = set_of(b, b->next);
         b->next = (b->next + 1) % b->num_sets;
-        if (bench_job_in_place(job)) TRY_SC(refill(b, &s));
+        if (bench_job_in_place(job)) TRY_SC(refill(b, job, &s));
         if (i >= warmup) TRY(cudaEventRecord(b->start[i - warmup], b->stream));
         TRY_SC(run_op(b, job, &opt, &s, NULL));
         if (i >= warmup) TRY(cudaEventRecord(b->stop[i - warmup], b->stream));
@@ -426,10 +497,15 @@ static sc_status gpu_run_once(bench_backend *b, const bench_job *job, int timing
     opt.timing = timing;
     opt.d_kept = NULL;
     if (bench_job_in_place(job))
-        TRY(cudaMemcpyAsync(s.out, s.in, bytes, cudaMemcpyDeviceToDevice, b->stream));
+        TRY_SC(refill_buffers(b, job, &s));
     else if (out) /* poison, so that a result left by an earlier operation cannot pass */
         TRY(cudaMemsetAsync(s.out, 0xA5, bytes, b->stream));
     size_t got = 0;
+    if (job->op == BENCH_OP_THRUST_LIST && timing && num_phases) {
+        TRY_SC(thrust_list_phases(b, &s, &got, phases, num_phases));
+        *kept = got;
+        return SC_OK;
+    }
     TRY_SC(run_op(b, job, &opt, &s, &got));
     if (out) TRY(cudaMemcpyAsync(out, s.out, bytes, cudaMemcpyDeviceToHost, b->stream));
     TRY(cudaStreamSynchronize(b->stream));

@@ -8,7 +8,8 @@
 #include <string.h>
 
 int bench_job_in_place(const bench_job *job) {
-    return job->op == BENCH_OP_REMOVE || job->op == BENCH_OP_THRUST;
+    return job->op == BENCH_OP_REMOVE || job->op == BENCH_OP_THRUST ||
+           job->op == BENCH_OP_THRUST_LIST;
 }
 
 /* Element i: its index in the first 4 bytes (elem_size >= 4) so that a result can be checked
@@ -28,46 +29,46 @@ static void make_data(unsigned char *data, size_t n, size_t es, uint64_t seed) {
     }
 }
 
-/* Selection sampling (Knuth, TAOCP 3.4.2, Algorithm S): exactly k of n indices, each subset
- * equally likely, found in ascending order; then a Fisher-Yates shuffle of the list. */
-static void make_removed(bench_input *in, uint64_t seed) {
-    uint64_t s = seed * 0xD1B54A32D192ED03ull + 7;
-    size_t need = in->k, j = 0;
-    for (size_t i = 0; i < in->n; i++) {
-        int take = need && cli_rand(&s) % (in->n - i) < need;
-        in->flags[i] = (uint8_t)!take;
-        if (take) {
-            in->removed_slot[j++] = (uint32_t)i;
-            need--;
-        }
-    }
+/* The removal list from the stencil, in slot order, and a Fisher-Yates shuffle of it; r is the
+ * share of the list inside the red zone [n-k, n). */
+static void make_lists(bench_input *in, uint64_t *s) {
+    size_t j = 0, red = 0;
+    for (size_t i = 0; i < in->n; i++)
+        if (!in->flags[i]) in->removed_slot[j++] = (uint32_t)i;
+    for (size_t i = 0; i < in->k; i++) red += in->removed_slot[i] >= in->n - in->k;
+    in->red_share = in->k ? (double)red / (double)in->k : 0.0;
     memcpy(in->removed_random, in->removed_slot, in->k * sizeof(uint32_t));
     for (size_t i = in->k; i > 1; i--) {
-        size_t r = (size_t)(cli_rand(&s) % i);
+        size_t r = (size_t)(cli_rand(s) % i);
         uint32_t t = in->removed_random[i - 1];
         in->removed_random[i - 1] = in->removed_random[r];
         in->removed_random[r] = t;
     }
 }
 
-int bench_input_make(bench_input *in, size_t n, size_t elem_size, double removed, uint64_t seed) {
+int bench_input_make(bench_input *in, size_t n, size_t elem_size, double removed,
+                     const bench_pattern *pattern, uint64_t seed, char *why, size_t cap) {
     memset(in, 0, sizeof *in);
     in->n = n;
     in->elem_size = elem_size;
-    in->k = (size_t)(removed * (double)n + 0.5);
-    if (in->k > n) in->k = n;
-    size_t list_bytes = (in->k ? in->k : 1) * sizeof(uint32_t);
     in->data = malloc(n * elem_size);
     in->out = malloc(n * elem_size);
     in->flags = malloc(n);
-    in->removed_random = malloc(list_bytes);
-    in->removed_slot = malloc(list_bytes);
-    if (!in->data || !in->out || !in->flags || !in->removed_random || !in->removed_slot) {
+    uint64_t s = seed * 0xD1B54A32D192ED03ull + 7;
+    int rc = !in->data || !in->out || !in->flags ? -1 : 0;
+    if (rc == 0) rc = bench_pattern_fill(in, pattern, removed, &s, why, cap);
+    if (rc == 0) {
+        size_t list_bytes = (in->k ? in->k : 1) * sizeof(uint32_t);
+        in->removed_random = malloc(list_bytes);
+        in->removed_slot = malloc(list_bytes);
+        rc = !in->removed_random || !in->removed_slot ? -1 : 0;
+    }
+    if (rc) {
         bench_input_free(in);
-        return -1;
+        return rc;
     }
     make_data(in->data, n, elem_size, seed);
-    make_removed(in, seed);
+    make_lists(in, &s);
     return 0;
 }
 

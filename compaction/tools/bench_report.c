@@ -41,8 +41,13 @@ void bench_stats(double *ms, int count, double *median, double *min, double *max
     *median = count % 2 ? ms[count / 2] : 0.5 * (ms[count / 2 - 1] + ms[count / 2]);
 }
 
+static int same_tag(const char *a, const char *b) {
+    return a == b || (a && b && !strcmp(a, b));
+}
+
 static int same_input(const bench_record *a, const bench_record *b) {
-    return a->n == b->n && a->elem_size == b->elem_size && a->k == b->k;
+    return a->n == b->n && a->elem_size == b->elem_size && a->k == b->k &&
+           !strcmp(a->pattern, b->pattern) && same_tag(a->sweep, b->sweep);
 }
 
 static const bench_record *find_row(const bench_report *r, const bench_record *like,
@@ -83,9 +88,9 @@ void bench_report_table(const bench_report *r, FILE *f) {
     fprintf(f, "%s: %s", r->backend, d->name);
     if (d->driver[0]) fprintf(f, ", driver %s, runtime %s", d->driver, d->runtime);
     fprintf(f, ", commit %s\n", r->commit);
-    fprintf(f, "%-18s %10s %4s %7s %-24s %10s %10s %10s %8s %6s %6s %s\n", "algorithm", "n", "elem",
-            "removed", "variant", "median ms", "min ms", "max ms", "GB/s", "x CUB", "% copy",
-            "check");
+    fprintf(f, "%-20s %10s %4s %7s %-14s %-24s %10s %10s %10s %8s %6s %6s %s\n", "algorithm", "n",
+            "elem", "removed", "pattern", "variant", "median ms", "min ms", "max ms", "GB/s",
+            "x CUB", "% copy", "check");
     for (size_t i = 0; i < r->count; i++) {
         const bench_record *rec = &r->records[i];
         char name[40], var[64], xcub[16] = "-", pcopy[16] = "-";
@@ -93,9 +98,9 @@ void bench_report_table(const bench_report *r, FILE *f) {
         variant(rec, var, sizeof var);
         if (rec->x_cub >= 0) snprintf(xcub, sizeof xcub, "%.2f", rec->x_cub);
         if (rec->pct_copy >= 0) snprintf(pcopy, sizeof pcopy, "%.1f", rec->pct_copy);
-        fprintf(f, "%-18s %10zu %4zu %7.3f %-24s %10.4f %10.4f %10.4f %8.1f %6s %6s %s\n", name,
-                rec->n, rec->elem_size, rec->removed, var, rec->median_ms, rec->min_ms, rec->max_ms,
-                rec->gbps, xcub, pcopy, rec->check);
+        fprintf(f, "%-20s %10zu %4zu %7.3f %-14s %-24s %10.4f %10.4f %10.4f %8.1f %6s %6s %s\n",
+                name, rec->n, rec->elem_size, rec->removed, rec->pattern, var, rec->median_ms,
+                rec->min_ms, rec->max_ms, rec->gbps, xcub, pcopy, rec->check);
     }
     fprintf(f, "GB/s: (n*elem read + n flags read + kept*elem written) / median; x CUB: CUB "
                "median / median; %% copy: 100 * copy median / median\n");
@@ -139,10 +144,15 @@ static void json_record(FILE *f, const bench_report *r, const bench_record *rec)
     json_string(f, r->device.runtime);
     fprintf(f, ", \"commit\": ");
     json_string(f, r->commit);
+    fprintf(f, ", \"sweep\": ");
+    json_string(f, rec->sweep);
     fprintf(f, ",\n     \"algorithm\": ");
     json_string(f, rec->algorithm);
     fprintf(f, ", \"kind\": \"%s\", \"n\": %zu, \"elem_size\": %zu, \"removed\": %.6g",
             rec->baseline ? "baseline" : "algorithm", rec->n, rec->elem_size, rec->removed);
+    fprintf(f, ", \"pattern\": ");
+    json_string(f, rec->pattern);
+    fprintf(f, ", \"red_share\": %.6g", rec->red_share);
     fprintf(f, ", \"removed_count\": %zu, \"kept\": %zu, \"tile\": ", rec->k, rec->kept);
     if (rec->tile)
         fprintf(f, "%zu", rec->tile);
@@ -166,8 +176,43 @@ static void json_record(FILE *f, const bench_report *r, const bench_record *rec)
     fprintf(f, "]}");
 }
 
+static void json_sweeps(FILE *f, const bench_report *r) {
+    fprintf(f, ",\n  \"sweeps\": [");
+    for (size_t i = 0; i < r->num_sweeps; i++) {
+        const bench_report_sweep *sw = &r->sweeps[i];
+        fprintf(f, "%s\n    {\"tag\": ", i ? "," : "");
+        json_string(f, sw->tag);
+        fprintf(f, ", \"purpose\": ");
+        json_string(f, sw->purpose);
+        fprintf(f, ",\n     \"command\": ");
+        json_string(f, sw->command);
+        fprintf(f, "}");
+    }
+    fprintf(f, "%s]", r->num_sweeps ? "\n  " : "");
+}
+
+/* What the whole run was: the device, the commit, when, how long. */
+static void json_header(FILE *f, const bench_report *r) {
+    fprintf(f, "{\n  \"tool\": \"compact bench\",\n  \"backend\": ");
+    json_string(f, r->backend);
+    fprintf(f, ", \"device\": ");
+    json_string(f, r->device.name);
+    fprintf(f, ", \"driver\": ");
+    json_string(f, r->device.driver);
+    fprintf(f, ", \"runtime\": ");
+    json_string(f, r->device.runtime);
+    fprintf(f, ",\n  \"commit\": ");
+    json_string(f, r->commit);
+    fprintf(f, ", \"date\": ");
+    json_string(f, r->date);
+    fprintf(f, ", \"elapsed_s\": %.1f, \"quick\": %s, \"complete\": %s", r->elapsed_s,
+            r->quick ? "true" : "false", r->num_sweeps && !r->complete ? "false" : "true");
+    json_sweeps(f, r);
+}
+
 static void write_json(FILE *f, const bench_report *r) {
-    fprintf(f, "{\n  \"tool\": \"compact bench\",\n  \"gbps_definition\": ");
+    json_header(f, r);
+    fprintf(f, ",\n  \"gbps_definition\": ");
     json_string(f, BENCH_GBPS_DEFINITION);
     fprintf(f, ",\n  \"x_cub_definition\": ");
     json_string(f, X_CUB_DEFINITION);
@@ -193,14 +238,16 @@ static void csv_string(FILE *f, const char *s) {
 }
 
 static void csv_record(FILE *f, const bench_report *r, const bench_record *rec) {
-    const char *strings[] = {r->backend,        r->device.name, r->device.driver,
-                             r->device.runtime, r->commit,      rec->algorithm};
+    const char *strings[] = {r->backend, r->device.name, r->device.driver, r->device.runtime,
+                             r->commit,  rec->sweep,     rec->algorithm};
     for (size_t i = 0; i < sizeof strings / sizeof *strings; i++) {
         csv_string(f, strings[i]);
         fputc(',', f);
     }
-    fprintf(f, "%s,%zu,%zu,%.6g,%zu,%zu,", rec->baseline ? "baseline" : "algorithm", rec->n,
-            rec->elem_size, rec->removed, rec->k, rec->kept);
+    fprintf(f, "%s,%zu,%zu,%.6g,", rec->baseline ? "baseline" : "algorithm", rec->n, rec->elem_size,
+            rec->removed);
+    csv_string(f, rec->pattern);
+    fprintf(f, ",%.6g,%zu,%zu,", rec->red_share, rec->k, rec->kept);
     if (rec->tile) fprintf(f, "%zu", rec->tile);
     fputc(',', f);
     csv_string(f, rec->scan);
@@ -218,9 +265,9 @@ static void csv_record(FILE *f, const bench_report *r, const bench_record *rec) 
 }
 
 static void write_csv(FILE *f, const bench_report *r) {
-    fprintf(f, "backend,device,driver,runtime,commit,algorithm,kind,n,elem_size,removed,"
-               "removed_count,kept,tile,scan,order,runs,sets,median_ms,min_ms,max_ms,gbps,x_cub,"
-               "pct_copy,check,phases\n");
+    fprintf(f, "backend,device,driver,runtime,commit,sweep,algorithm,kind,n,elem_size,removed,"
+               "pattern,red_share,removed_count,kept,tile,scan,order,runs,sets,median_ms,min_ms,"
+               "max_ms,gbps,x_cub,pct_copy,check,phases\n");
     for (size_t i = 0; i < r->count; i++) csv_record(f, r, &r->records[i]);
 }
 

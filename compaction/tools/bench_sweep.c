@@ -1,6 +1,8 @@
-/* bench_sweep.c: the sweep of `compact bench`: for each input (n, elem, removed) the backend's
- * input sets are filled once, then every configuration (order, tile, scan) measures the plan:
- * baselines and algorithms, each checked once, timed, and broken into phases. */
+/* bench_sweep.c: the sweep of `compact bench`: for each input (n, elem, pattern, removed) the
+ * backend's input sets are filled once, then every configuration (order, tile, scan) measures
+ * the plan: baselines and algorithms, each checked once, timed, and broken into phases. A
+ * session keeps one backend and one report open over several sweeps (--report). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "bench.h"
 
 #include <errno.h>
@@ -8,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifndef BENCH_GIT_COMMIT
 #define BENCH_GIT_COMMIT "unknown"
@@ -15,7 +18,7 @@
 
 #define MAX_SETS    1024
 #define MAX_NOTICES 64
-#define MAX_PLAN    (SC_ALGO_COUNT + 3)
+#define MAX_PLAN    (SC_ALGO_COUNT + 4)
 
 static const char *const k_orders[] = {"random", "slot"};
 
@@ -26,21 +29,34 @@ typedef struct plan_item {
     const char *name;
 } plan_item;
 
-typedef struct sweep {
+/* The session, and the sweep it runs now (o, tag, label, plan and position). */
+typedef struct bench_session sweep;
+struct bench_session {
     const bench_opts *o;
+    const char *tag, *label;
+    int quiet;
+    sc_backend backend;
     const bench_ops *ops;
     bench_backend *b;
     bench_report report;
     bench_input in;
     plan_item plan[MAX_PLAN];
     int plan_len, sets, config, num_configs;
-    double removed;
+    double removed, t0, deadline;
     int order, order_i, tile_i, scan_i;
+    const bench_pattern *pattern;
     double *ms;
+    int ms_cap;
     int errors, mismatches, fatal;
     char *notices[MAX_NOTICES];
     int num_notices;
-} sweep;
+};
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static const char *scan_name(sc_scan s) {
     if (s == SC_SCAN_HILLIS_STEELE) return "hillis-steele";
@@ -48,7 +64,7 @@ static const char *scan_name(sc_scan s) {
 }
 
 static const char *backend_name(const sweep *sw) {
-    return sc_backend_name(sw->o->backend);
+    return sc_backend_name(sw->backend);
 }
 
 /* A one-line notice on stderr, each distinct text once per run. */
@@ -64,12 +80,13 @@ static void notice(sweep *sw, const char *fmt, ...) {
         char *copy = malloc(strlen(line) + 1);
         if (copy) sw->notices[sw->num_notices++] = strcpy(copy, line);
     }
-    if (!sw->o->quiet) fprintf(stderr, "compact bench: %s\n", line);
+    if (!sw->quiet) fprintf(stderr, "compact bench: %s\n", line);
 }
 
-/* "n=1048576 elem=4 removed=0.5": names the input in error lines. */
+/* "n=1048576 elem=4 removed=0.5 pattern=blobs": names the input in error lines. */
 static void where(const sweep *sw, char *buf, size_t cap) {
-    snprintf(buf, cap, "n=%zu elem=%zu removed=%g", sw->in.n, sw->in.elem_size, sw->removed);
+    snprintf(buf, cap, "n=%zu elem=%zu removed=%g pattern=%s", sw->in.n, sw->in.elem_size,
+             sw->removed, sw->pattern->name);
 }
 
 /* ---- the plan ---- */
@@ -80,17 +97,17 @@ static void plan_add(sweep *sw, bench_op op, const sc_algorithm_info *info, cons
 }
 
 static void build_plan(sweep *sw) {
-    int cuda = sw->o->backend == SC_BACKEND_CUDA, removal = 0;
+    int cuda = sw->backend == SC_BACKEND_CUDA, removal = 0;
+    sw->plan_len = 0;
     plan_add(sw, BENCH_OP_COPY, NULL, "copy");
     if (cuda) plan_add(sw, BENCH_OP_FLAGGED, sc_algorithm_get(SC_ALGO_CUB), "cub");
     if (cuda) plan_add(sw, BENCH_OP_THRUST, NULL, "thrust-remove-if");
     for (int i = 0; i < sw->o->num_algos; i++) {
         const sc_algorithm_info *info = sc_algorithm_get((sc_algorithm)sw->o->algos[i]);
         if (cuda && info->id == SC_ALGO_CUB) continue;
-        if (!sc_algorithm_available(info->id, sw->o->backend)) {
+        if (!sc_algorithm_available(info->id, sw->backend)) {
             notice(sw, "%s: not available on the %s backend%s, skipped", info->name,
-                   backend_name(sw),
-                   info->backends & (1u << sw->o->backend) ? " of this build" : "");
+                   backend_name(sw), info->backends & (1u << sw->backend) ? " of this build" : "");
             continue;
         }
         bench_op op = info->input == SC_INPUT_FLAGS ? BENCH_OP_FLAGGED : BENCH_OP_REMOVE;
@@ -98,10 +115,12 @@ static void build_plan(sweep *sw) {
         plan_add(sw, op, info, info->name);
     }
     if (removal) plan_add(sw, BENCH_OP_SCATTER, NULL, "scatter-limit");
+    if (removal && cuda) plan_add(sw, BENCH_OP_THRUST_LIST, NULL, "thrust-remove-list");
 }
 
 static int uses_order(const plan_item *it) {
-    return it->op == BENCH_OP_REMOVE || it->op == BENCH_OP_SCATTER;
+    return it->op == BENCH_OP_REMOVE || it->op == BENCH_OP_SCATTER ||
+           it->op == BENCH_OP_THRUST_LIST;
 }
 
 static unsigned tunables(const plan_item *it) {
@@ -122,12 +141,15 @@ static void init_record(const sweep *sw, const plan_item *it, bench_record *rec)
     unsigned t = tunables(it);
     memset(rec, 0, sizeof *rec);
     snprintf(rec->algorithm, sizeof rec->algorithm, "%s", it->name);
+    snprintf(rec->pattern, sizeof rec->pattern, "%s", sw->pattern->name);
+    rec->sweep = sw->tag;
     rec->baseline = it->info == NULL;
     rec->n = in->n;
     rec->elem_size = in->elem_size;
     rec->k = in->k;
     rec->kept = in->n - in->k;
     rec->removed = sw->removed;
+    rec->red_share = in->red_share;
     rec->tile = t & SC_TUNE_TILE ? sw->o->tile[sw->tile_i] : 0;
     rec->scan = t & SC_TUNE_SCAN ? scan_name(sw->o->scan[sw->scan_i]) : NULL;
     rec->order = uses_order(it) ? k_orders[sw->order] : NULL;
@@ -180,6 +202,27 @@ static sc_status phases(sweep *sw, const bench_job *job, bench_record *rec) {
     return SC_OK;
 }
 
+/* With a budget, one probe run sets how many runs fit in it (at least 3, at most --runs), so
+ * that a slow configuration does not hold up a sweep; rec->runs records the number. */
+static sc_status timed_runs(sweep *sw, const bench_job *job, bench_record *rec) {
+    int runs = sw->o->runs, warmup = sw->o->warmup;
+    if (sw->o->budget_ms > 0) {
+        double probe = 0.0;
+        sc_status s = sw->ops->time(sw->b, job, 0, 1, &probe);
+        if (s != SC_OK) return s;
+        double fit = probe > 0 ? sw->o->budget_ms / probe : (double)(runs + warmup);
+        if (fit < (double)(runs + warmup)) {
+            warmup = fit >= 4.0 ? 1 : 0;
+            runs = fit - warmup > 3.0 ? (int)(fit - warmup) : 3;
+        }
+    }
+    sc_status s = sw->ops->time(sw->b, job, warmup, runs, sw->ms);
+    if (s != SC_OK) return s;
+    rec->runs = runs;
+    bench_stats(sw->ms, runs, &rec->median_ms, &rec->min_ms, &rec->max_ms);
+    return SC_OK;
+}
+
 static sc_status measure(sweep *sw, const plan_item *it) {
     bench_job job;
     memset(&job, 0, sizeof job);
@@ -188,13 +231,16 @@ static sc_status measure(sweep *sw, const plan_item *it) {
     sc_options_init(&job.opt);
     job.opt.tile = sw->o->tile[sw->tile_i];
     job.opt.scan = sw->o->scan[sw->scan_i];
+    /* The lists are distinct and in range by construction, as Redzone's paper assumes; the
+     * check of the result still catches a wrong one. */
+    job.opt.trusted_list = it->op == BENCH_OP_REMOVE;
     bench_record rec;
     init_record(sw, it, &rec);
     sc_status s = check(sw, it, &job, &rec);
-    if (s == SC_OK) s = sw->ops->time(sw->b, &job, sw->o->warmup, sw->o->runs, sw->ms);
+    if (s == SC_OK) s = timed_runs(sw, &job, &rec);
     if (s != SC_OK) return s;
-    bench_stats(sw->ms, sw->o->runs, &rec.median_ms, &rec.min_ms, &rec.max_ms);
-    if (it->info && (s = phases(sw, &job, &rec)) != SC_OK) return s;
+    int has_phases = it->info || it->op == BENCH_OP_THRUST_LIST;
+    if (has_phases && (s = phases(sw, &job, &rec)) != SC_OK) return s;
     double bytes = (double)(rec.n * rec.elem_size + rec.n + rec.kept * rec.elem_size);
     rec.gbps = rec.median_ms > 0 ? bytes / (rec.median_ms * 1e6) : 0.0;
     return bench_report_add(&sw->report, &rec) ? SC_OK : SC_ERR_OUT_OF_MEMORY;
@@ -204,12 +250,12 @@ static sc_status measure(sweep *sw, const plan_item *it) {
 static int handle(sweep *sw, const plan_item *it, sc_status s) {
     char at[96];
     where(sw, at, sizeof at);
-    const char *memory = sw->o->backend == SC_BACKEND_CUDA ? "GPU" : "host";
+    const char *memory = sw->backend == SC_BACKEND_CUDA ? "GPU" : "host";
     switch (s) {
     case SC_OK:
         return 0;
     case SC_ERR_UNSUPPORTED:
-        if (it->op == BENCH_OP_THRUST)
+        if (it->op == BENCH_OP_THRUST || it->op == BENCH_OP_THRUST_LIST)
             notice(sw, "%s: element size %zu is not instantiated, skipped", it->name,
                    sw->in.elem_size);
         else
@@ -253,12 +299,13 @@ static int configurations_per_input(const bench_opts *o) {
 
 static void progress(sweep *sw) {
     const bench_opts *o = sw->o;
-    if (o->quiet) return;
+    if (sw->quiet) return;
     fprintf(stderr,
-            "compact bench: configuration %d of %d: n=%zu elem=%zu removed=%g order=%s "
-            "tile=%zu scan=%s (%d input sets)\n",
-            sw->config, sw->num_configs, sw->in.n, sw->in.elem_size, sw->removed,
-            k_orders[sw->order], o->tile[sw->tile_i], scan_name(o->scan[sw->scan_i]), sw->sets);
+            "compact bench: %s%sconfiguration %d of %d: n=%zu elem=%zu removed=%g pattern=%s "
+            "order=%s tile=%zu scan=%s (%d input sets, %.0f s)\n",
+            sw->label ? sw->label : "", sw->label ? ": " : "", sw->config, sw->num_configs,
+            sw->in.n, sw->in.elem_size, sw->removed, sw->pattern->name, k_orders[sw->order],
+            o->tile[sw->tile_i], scan_name(o->scan[sw->scan_i]), sw->sets, now_s() - sw->t0);
 }
 
 /* Every configuration of the loaded input; -1 on a fatal error. */
@@ -274,6 +321,10 @@ static int run_configurations(sweep *sw) {
                 progress(sw);
                 for (int i = 0; i < sw->plan_len; i++) {
                     if (!applies(sw, &sw->plan[i])) continue;
+                    if (sw->deadline > 0 && now_s() > sw->deadline) {
+                        notice(sw, "time limit (--max-seconds) reached; stopping");
+                        return -1;
+                    }
                     if (handle(sw, &sw->plan[i], measure(sw, &sw->plan[i]))) return -1;
                 }
             }
@@ -282,19 +333,32 @@ static int run_configurations(sweep *sw) {
     return 0;
 }
 
+/* No input: its configurations are counted as done. */
+static int skip_input(sweep *sw) {
+    sw->errors++;
+    sw->config += configurations_per_input(sw->o);
+    return 0;
+}
+
+static int make_input(sweep *sw, size_t n, size_t es, double removed) {
+    char why[600] = "";
+    int rc = bench_input_make(&sw->in, n, es, removed, sw->pattern, (uint64_t)sw->o->seed, why,
+                              sizeof why);
+    if (rc == -2)
+        fprintf(stderr, "compact bench: %s, skipped\n", why);
+    else if (rc)
+        fprintf(stderr, "compact bench: out of host memory for the input n=%zu elem=%zu, skipped\n",
+                n, es);
+    if (rc == 0) sw->removed = n ? (double)sw->in.k / (double)n : 0.0;
+    if (rc == 0 && !bench_pattern_own_density(sw->pattern)) sw->removed = removed;
+    return rc;
+}
+
 /* One input: make it on the host, fill the backend's sets, run its configurations. */
 static int run_input(sweep *sw, size_t n, size_t es, double removed, const bench_device *dev) {
-    int per = configurations_per_input(sw->o), rc = 0;
+    int rc = 0;
     sw->removed = removed;
-    if (bench_input_make(&sw->in, n, es, removed, (uint64_t)sw->o->seed)) {
-        fprintf(stderr,
-                "compact bench: out of host memory for the input n=%zu elem=%zu, "
-                "skipped\n",
-                n, es);
-        sw->errors++;
-        sw->config += per;
-        return 0;
-    }
+    if (make_input(sw, n, es, removed)) return skip_input(sw);
     sw->sets = choose_sets(dev->cache_bytes, &sw->in);
     sc_status s = sw->ops->alloc(sw->b, n, es, sw->in.k, sw->sets);
     if (s == SC_ERR_OUT_OF_MEMORY) {
@@ -302,9 +366,8 @@ static int run_input(sweep *sw, size_t n, size_t es, double removed, const bench
         fprintf(stderr,
                 "compact bench: out of %s memory for n=%zu elem=%zu (%d input sets, %.0f MiB), "
                 "skipped\n",
-                sw->o->backend == SC_BACKEND_CUDA ? "GPU" : "host", n, es, sw->sets, mib);
-        sw->errors++;
-        sw->config += per;
+                sw->backend == SC_BACKEND_CUDA ? "GPU" : "host", n, es, sw->sets, mib);
+        skip_input(sw);
     } else if (s == SC_OK && handle(sw, &k_load, sw->ops->load(sw->b, &sw->in)) == 0) {
         rc = run_configurations(sw);
     } else {
@@ -314,13 +377,21 @@ static int run_input(sweep *sw, size_t n, size_t es, double removed, const bench
     return rc;
 }
 
+/* A mask fixes its own density, so it is one input per (n, elem), whatever --removed says. */
+static int removed_count(const bench_opts *o, const bench_pattern *p) {
+    return bench_pattern_own_density(p) ? 1 : o->num_removed;
+}
+
 static int run_all(sweep *sw) {
     const bench_opts *o = sw->o;
     for (int ni = 0; ni < o->num_n; ni++)
         for (int ei = 0; ei < o->num_elem; ei++)
-            for (int ri = 0; ri < o->num_removed; ri++)
-                if (run_input(sw, o->n[ni], o->elem[ei], o->removed[ri], &sw->report.device))
-                    return -1;
+            for (int pi = 0; pi < o->num_pattern; pi++) {
+                sw->pattern = &o->pattern[pi];
+                for (int ri = 0; ri < removed_count(o, sw->pattern); ri++)
+                    if (run_input(sw, o->n[ni], o->elem[ei], o->removed[ri], &sw->report.device))
+                        return -1;
+            }
     return 0;
 }
 
@@ -344,50 +415,95 @@ static const bench_ops *ops_for(sc_backend backend) {
     return backend == SC_BACKEND_CPU ? &bench_cpu_ops : NULL;
 }
 
-static int open_backend(sweep *sw) {
-    sw->ops = ops_for(sw->o->backend);
-    if (!sw->ops) {
+static void utc_date(char *buf, size_t cap) {
+    time_t t = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    else
+        snprintf(buf, cap, "unknown");
+}
+
+bench_session *bench_session_open(sc_backend backend, int quiet, double max_seconds) {
+    sweep *sw = calloc(1, sizeof *sw);
+    if (!sw) {
+        fprintf(stderr, "compact bench: out of host memory\n");
+        return NULL;
+    }
+    sw->backend = backend;
+    sw->quiet = quiet;
+    sw->t0 = now_s();
+    sw->deadline = max_seconds > 0 ? sw->t0 + max_seconds : 0.0;
+    sw->report.backend = sc_backend_name(backend);
+    sw->report.commit = BENCH_GIT_COMMIT;
+    utc_date(sw->report.date, sizeof sw->report.date);
+    sw->ops = ops_for(backend);
+    sc_status s = sw->ops ? sw->ops->open(&sw->b, &sw->report.device) : SC_ERR_UNSUPPORTED;
+    if (!sw->ops)
         fprintf(stderr, "compact bench: this build has no CUDA backend (valid here: --backend "
                         "cpu)\n");
-        return -1;
-    }
-    sc_status s = sw->ops->open(&sw->b, &sw->report.device);
-    if (s == SC_ERR_NO_DEVICE)
+    else if (s == SC_ERR_NO_DEVICE)
         fprintf(stderr, "compact bench: no usable CUDA device (--backend cpu runs without one)\n");
     else if (s != SC_OK)
         fprintf(stderr, "compact bench: cannot open the %s backend: %s\n", backend_name(sw),
                 sc_status_string(s));
-    return s == SC_OK ? 0 : -1;
+    if (s != SC_OK) {
+        free(sw);
+        return NULL;
+    }
+    return sw;
+}
+
+int bench_session_sweep(bench_session *sw, const bench_opts *o, const char *tag,
+                        const char *label) {
+    if (o->runs > sw->ms_cap) {
+        double *ms = realloc(sw->ms, (size_t)o->runs * sizeof *ms);
+        if (!ms) {
+            fprintf(stderr, "compact bench: out of host memory\n");
+            sw->errors++;
+            return -1;
+        }
+        sw->ms = ms;
+        sw->ms_cap = o->runs;
+    }
+    sw->o = o;
+    sw->tag = tag;
+    sw->label = label;
+    sw->config = 0;
+    build_plan(sw);
+    sw->num_configs = 0;
+    for (int pi = 0; pi < o->num_pattern; pi++)
+        sw->num_configs += o->num_n * o->num_elem * removed_count(o, &o->pattern[pi]) *
+                           configurations_per_input(o);
+    return run_all(sw);
+}
+
+bench_report *bench_session_report(bench_session *sw) {
+    sw->report.elapsed_s = now_s() - sw->t0;
+    return &sw->report;
+}
+
+int bench_session_close(bench_session *sw) {
+    sw->ops->close(sw->b);
+    bench_report_free(&sw->report);
+    free(sw->ms);
+    for (int i = 0; i < sw->num_notices; i++) free(sw->notices[i]);
+    int rc = sw->mismatches ? BENCH_EXIT_MISMATCH : sw->errors || sw->fatal ? BENCH_EXIT_ERROR : 0;
+    free(sw);
+    return rc;
 }
 
 int bench_sweep(const bench_opts *o) {
-    sweep sw;
-    memset(&sw, 0, sizeof sw);
-    sw.o = o;
-    sw.report.backend = sc_backend_name(o->backend);
-    sw.report.commit = BENCH_GIT_COMMIT;
-    if (open_backend(&sw)) return BENCH_EXIT_ERROR;
-    sw.ms = malloc((size_t)o->runs * sizeof *sw.ms);
-    if (!sw.ms) {
-        fprintf(stderr, "compact bench: out of host memory\n");
-        sw.ops->close(sw.b);
-        return BENCH_EXIT_ERROR;
-    }
-    build_plan(&sw);
-    sw.num_configs = o->num_n * o->num_elem * o->num_removed * configurations_per_input(o);
-    int stopped = run_all(&sw);
-    bench_report_ratios(&sw.report);
-    bench_report_table(&sw.report, stdout);
+    sweep *sw = bench_session_open(o->backend, o->quiet, o->max_seconds);
+    if (!sw) return BENCH_EXIT_ERROR;
+    int stopped = bench_session_sweep(sw, o, NULL, NULL);
+    bench_report_ratios(&sw->report);
+    bench_report_table(bench_session_report(sw), stdout);
     /* A stopped sweep, or one that measured nothing, leaves the files it would replace. */
-    if (!stopped && sw.report.count)
-        write_files(&sw);
+    if (!stopped && sw->report.count)
+        write_files(sw);
     else if (o->json || o->csv)
         fprintf(stderr, "compact bench: %s, so no JSON or CSV was written\n",
                 stopped ? "the sweep stopped" : "nothing was measured");
-    sw.ops->close(sw.b);
-    bench_report_free(&sw.report);
-    free(sw.ms);
-    for (int i = 0; i < sw.num_notices; i++) free(sw.notices[i]);
-    if (sw.mismatches) return BENCH_EXIT_MISMATCH;
-    return sw.errors || sw.fatal ? BENCH_EXIT_ERROR : 0;
+    return bench_session_close(sw);
 }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# gpu_check.sh OUTDIR [quick]: on a machine with a CUDA GPU, configure and build (sm_90), run the
+# GPU tests, compute-sanitizer on the removal-list and context tests' quick cases, and the
+# benchmarks behind the CUDA backend's targets. Logs and JSON go to OUTDIR; a summary is printed.
+# Debian -dev packages unpacked with `dpkg -x` under .deps/root are used when present (for
+# machines without them; scripts/setup.sh installs them the usual way).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: gpu_check.sh OUTDIR}
+mkdir -p "$out"
+args=()
+root=$PWD/.deps/root/usr
+if [ -d "$root" ]; then
+    # the unpacked cJSON package names /usr/include: point it at the unpacked tree instead
+    sed -i "s|\"/usr|\"$root|g" "$root"/lib/x86_64-linux-gnu/cmake/cJSON/*.cmake
+    export CPATH="$root/include${CPATH:+:$CPATH}"
+    export LD_LIBRARY_PATH="$root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    args+=(-DCMAKE_PREFIX_PATH="$root")
+fi
+b=build-gpu
+cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DRAYCOMPACT_CUDA=ON -DRAYCOMPACT_WERROR=ON "${args[@]}" >"$out/configure.log" 2>&1 ||
+    { tail -30 "$out/configure.log"; exit 1; }
+cmake --build $b -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -60; exit 1; }
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+echo "== ctest -L gpu"
+ctest --test-dir $b -L gpu --output-on-failure >"$out/ctest_gpu.log" 2>&1
+echo "ctest rc=$?"; grep -E "tests passed|Failed|failed out of|\(Failed\)|Skipped" "$out/ctest_gpu.log"
+grep -hE "passed, [0-9]+ failed" "$out/ctest_gpu.log" | sort | uniq -c | head -30
+echo "== sanitizer (remove + context, quick)"
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+for t in test_gpu_remove test_gpu_context; do
+    for tool in memcheck racecheck; do
+        "$san" --tool $tool --error-exitcode 1 $b/compaction/tests/$t --quick >"$out/san_${t}_$tool.log" 2>&1
+        echo "$tool $t rc=$? $(tail -1 "$out/san_${t}_$tool.log")"
+    done
+done
+[ "${2:-}" = quick ] && exit 0
+echo "== bench"
+c=$b/compaction/tools/compact
+$c bench --backend cuda --algos cub,single-pass --n 2^20,2^24,2^26,2^28 --removed 0.02,0.1,0.5,0.9 \
+    --elem 4 --json "$out/bench_4b.json" --quiet 2>/dev/null | tail -60
+$c bench --backend cuda --algos cub,single-pass --n 2^21,2^23,2^25 --removed 0.1,0.5,0.9 \
+    --elem 32 --json "$out/bench_32b.json" --quiet 2>/dev/null | tail -40
+$c bench --backend cuda --algos cub,horn,jumping-jack,rlz,binary-tree,spataro,billeter,scan-scatter,atomic \
+    --n 2^26 --removed 0.1,0.5,0.9 --tile 256,1024 --scan hillis-steele --json "$out/bench_tiles.json" \
+    --quiet 2>/dev/null | tail -60
+$c bench --backend cuda --algos redzone --n 2^28 --removed 0.02,0.1,0.5 --order random,slot \
+    --json "$out/bench_redzone.json" --quiet 2>/dev/null | tail -30
