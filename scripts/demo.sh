@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# demo.sh: set up (install, configure, build) and run the main job: the algorithm table and
-# a pass-by-pass trace of Jumping Jack on the JJ paper's Fig. 7 stream.
+# demo.sh: set up (install, configure, build) and run the main job: with a display, the
+# interactive viewer on the Cornell box; without one, a headless render of it (PNG and
+# per-phase statistics) and the compaction library's algorithm table.
 # Usage: scripts/demo.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 scripts/setup.sh "$build" >&2
-"$build"/compaction/tools/compact list
+rc="$build/app/raycompact"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && "$rc" view --help >/dev/null 2>&1; then
+    exec "$rc" view --scene scenes/cornell.json
+fi
+mkdir -p out
+"$rc" render --scene scenes/cornell.json --width 384 --height 384 --spp 32 \
+    --out out/cornell.png --stats
+echo "wrote out/cornell.png"
 echo
-"$build"/compaction/tools/compact explain jumping-jack --mask 0110011000100100
+"$build"/compaction/tools/compact list
