@@ -248,8 +248,9 @@ static int ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b
     return a_bytes && b_bytes && a0 < b0 + b_bytes && b0 < a0 + a_bytes;
 }
 
-static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, size_t n,
-                         size_t elem_size, const sc_options *opt) {
+static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, sc_input input, size_t n,
+                         size_t elem_size, const sc_options *opt, const size_t *kept,
+                         sc_impl_fn *fn) {
     memset(job, 0, sizeof *job);
     if (!ctx) return SC_ERR_INVALID_ARGUMENT;
     ctx->num_timings = 0;
@@ -276,6 +277,24 @@ static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, size_t
                     ? job->opt.scan
                     : (tile < 128 ? SC_SCAN_HILLIS_STEELE : SC_SCAN_BLELLOCH);
     job->rlz = job->opt.rlz != SC_RLZ_DEFAULT ? job->opt.rlz : SC_RLZ_RECURSIVE_DOUBLING;
+    if (job->info->input != input) return SC_ERR_UNSUPPORTED;
+    *fn = impl_for(algo, ctx->backend);
+    if (!*fn) return SC_ERR_UNSUPPORTED;
+    /* the count goes to the host, or (CUDA) to the device only */
+    if (!kept && !(ctx->backend == SC_BACKEND_CUDA && job->opt.d_kept))
+        return SC_ERR_INVALID_ARGUMENT;
+    job->host_kept = kept != NULL;
+    return SC_OK;
+}
+
+/* Run a prepared job; timings and *kept only on success. */
+static sc_status run(sc_job *job, sc_impl_fn fn, size_t *kept) {
+    sc_status s = fn(job);
+    if (s != SC_OK) {
+        job->ctx->num_timings = 0;
+        return s;
+    }
+    if (kept) *kept = job->kept;
     return SC_OK;
 }
 
@@ -283,34 +302,25 @@ sc_status sc_compact_flagged(sc_context *ctx, sc_algorithm algo, const void *in,
                              const uint8_t *flags, void *out, size_t n, size_t elem_size,
                              const sc_options *opt, size_t *kept) {
     sc_job job;
-    sc_status s = prepare(&job, ctx, algo, n, elem_size, opt);
+    sc_impl_fn fn;
+    sc_status s = prepare(&job, ctx, algo, SC_INPUT_FLAGS, n, elem_size, opt, kept, &fn);
     if (s != SC_OK) return s;
-    if (job.info->input != SC_INPUT_FLAGS) return SC_ERR_UNSUPPORTED;
-    sc_impl_fn fn = impl_for(algo, ctx->backend);
-    if (!fn) return SC_ERR_UNSUPPORTED;
-    if (!kept && !(ctx->backend == SC_BACKEND_CUDA && job.opt.d_kept))
-        return SC_ERR_INVALID_ARGUMENT;
     if (n > 0 && (!in || !flags || !out)) return SC_ERR_INVALID_ARGUMENT;
     if (ranges_overlap(in, n * elem_size, out, n * elem_size)) return SC_ERR_INVALID_ARGUMENT;
-    job.host_kept = kept != NULL;
     job.in = in;
     job.flags = flags;
     job.out = out;
-    s = fn(&job);
-    if (s != SC_OK) {
-        ctx->num_timings = 0;
-        return s;
-    }
-    if (kept) *kept = job.kept;
-    return SC_OK;
+    return run(&job, fn, kept);
 }
 
-/* Every index < n and none twice: one pass with an n-bit map (CPU backend). The CUDA backend
+/* Every index < n and none twice: one pass with an n-bit map in the context's scratch (CPU
+ * backend; the algorithm reuses the scratch afterwards). The CUDA backend
  * checks on the device before it writes anything. */
 static sc_status check_removal_list(sc_context *ctx, const uint32_t *removed, size_t k, size_t n) {
     size_t words = (n + 63) / 64;
-    uint64_t *seen = calloc(words ? words : 1, sizeof *seen);
+    uint64_t *seen = sc_scratch(ctx, (words ? words : 1) * sizeof *seen);
     if (!seen) return SC_ERR_OUT_OF_MEMORY;
+    memset(seen, 0, (words ? words : 1) * sizeof *seen);
     sc_status s = SC_OK;
     for (size_t i = 0; i < k; i++) {
         uint32_t r = removed[i];
@@ -320,8 +330,6 @@ static sc_status check_removal_list(sc_context *ctx, const uint32_t *removed, si
         }
         seen[r / 64] |= (uint64_t)1 << (r % 64);
     }
-    free(seen);
-    (void)ctx;
     return s;
 }
 
@@ -329,13 +337,9 @@ sc_status sc_remove_indices(sc_context *ctx, sc_algorithm algo, void *data, size
                             size_t elem_size, const uint32_t *removed, size_t k,
                             const sc_options *opt, size_t *kept) {
     sc_job job;
-    sc_status s = prepare(&job, ctx, algo, n, elem_size, opt);
+    sc_impl_fn fn;
+    sc_status s = prepare(&job, ctx, algo, SC_INPUT_REMOVAL_LIST, n, elem_size, opt, kept, &fn);
     if (s != SC_OK) return s;
-    if (job.info->input != SC_INPUT_REMOVAL_LIST) return SC_ERR_UNSUPPORTED;
-    sc_impl_fn fn = impl_for(algo, ctx->backend);
-    if (!fn) return SC_ERR_UNSUPPORTED;
-    if (!kept && !(ctx->backend == SC_BACKEND_CUDA && job.opt.d_kept))
-        return SC_ERR_INVALID_ARGUMENT;
     if (n > (size_t)UINT32_MAX || k > n) return SC_ERR_INVALID_ARGUMENT;
     if ((n > 0 && !data) || (k > 0 && !removed)) return SC_ERR_INVALID_ARGUMENT;
     if (ctx->backend == SC_BACKEND_CPU) {
@@ -344,15 +348,8 @@ sc_status sc_remove_indices(sc_context *ctx, sc_algorithm algo, void *data, size
         s = check_removal_list(ctx, removed, k, n);
         if (s != SC_OK) return s;
     }
-    job.host_kept = kept != NULL;
     job.data = data;
     job.removed = removed;
     job.k = k;
-    s = fn(&job);
-    if (s != SC_OK) {
-        ctx->num_timings = 0;
-        return s;
-    }
-    if (kept) *kept = job.kept;
-    return SC_OK;
+    return run(&job, fn, kept);
 }
