@@ -1,21 +1,39 @@
 /* raycompact: a wavefront path tracer whose ray stream is compacted after every bounce by a
  * swappable stream-compaction algorithm. */
 #include "cli.h"
+#ifdef RC_HAVE_VIEWER
+#include "viewer/view.h"
+#endif
 
 #include <stdio.h>
 #include <string.h>
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: raycompact <command> [options]\n"
-               "\n"
-               "A wavefront path tracer that removes ended paths from its ray stream after\n"
-               "every bounce, with any algorithm of the compaction library.\n"
-               "\n"
-               "commands:\n"
-               "  render --scene FILE --out FILE.png   render an image\n"
-               "  bench --scene FILE                   time every algorithm and mode, per bounce\n"
-               "\n"
-               "Run 'raycompact <command> --help' for a command's options.\n");
+    fprintf(
+        f,
+        "usage: raycompact <command> [options]\n"
+        "\n"
+        "A wavefront path tracer that removes ended paths from its ray stream after\n"
+        "every bounce, with any algorithm of the compaction library.\n"
+        "\n"
+        "commands:\n"
+        "  render --scene FILE --out FILE.png   render an image\n"
+        "  view --scene FILE                    render live in a window, with per-phase timings\n"
+        "  bench --scene FILE                   time every algorithm and mode, per bounce\n"
+        "\n"
+        "Run 'raycompact <command> --help' for a command's options.\n");
+}
+
+/* The viewer is built when SDL2 and libepoxy are found. */
+static int view(int argc, char **argv) {
+#ifdef RC_HAVE_VIEWER
+    return cmd_view(argc, argv);
+#else
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "raycompact view: this build has no viewer (it needs SDL2 and libepoxy)\n");
+    return RC_EXIT_USAGE;
+#endif
 }
 
 int main(int argc, char **argv) {
@@ -34,6 +52,7 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "render")) return cmd_render(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
-    fprintf(stderr, "raycompact: unknown command '%s' (valid: render, bench)\n", cmd);
+    if (!strcmp(cmd, "view")) return view(argc - 1, argv + 1);
+    fprintf(stderr, "raycompact: unknown command '%s' (valid: render, view, bench)\n", cmd);
     return RC_EXIT_USAGE;
 }

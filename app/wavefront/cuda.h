@@ -64,6 +64,15 @@ int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *err);
 int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err);
 int rc_cuda_image(rc_renderer *r, float *rgb, rc_error *err);
 void rc_cuda_reset(rc_renderer *r);
+/* The film's sums to device memory, after the renderer's stream (rc_renderer_film_to_device). */
+int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err);
+
+/* The alive-ray mask (mask.cu): r->mask in device memory, cleared and written on the stream. */
+int rc_cuda_mask_alloc(rc_renderer *r, rc_error *err);
+void rc_cuda_mask_clear(rc_renderer *r);
+void rc_cuda_mask_record(rc_renderer *r);
+int rc_cuda_mask_read(rc_renderer *r, uint8_t *mask, rc_error *err);
+void rc_cuda_mask_free(rc_renderer *r);
 
 /* Events around a phase; its GPU time is added to *dst at rc_cuda_frame_end. */
 void rc_cuda_phase_begin(rc_renderer *r);

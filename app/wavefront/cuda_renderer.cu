@@ -172,6 +172,16 @@ extern "C" int rc_cuda_image(rc_renderer *r, float *rgb, rc_error *err) {
     return 0;
 }
 
+extern "C" int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    /* The legacy default stream does not wait for a non-blocking stream: wait here, then copy
+     * there, where a caller's graphics mapping (cudaGraphicsMapResources on stream 0) orders it. */
+    rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
+    rc_cuda_note(
+        r, cudaMemcpy(d_rgb, c->accum, r->num_pixels * sizeof(rc_vec3), cudaMemcpyDeviceToDevice));
+    return take_error(r, "copying the film", err);
+}
+
 extern "C" void rc_cuda_reset(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
     rc_cuda_note(r, cudaMemsetAsync(c->accum, 0, r->num_pixels * sizeof(rc_vec3), stream_of(c)));

@@ -12,10 +12,12 @@ int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err) {
     r->shade.sample = r->st.first_sample + r->frames;
 
     rc_frame_begin(r);
+    rc_mask_begin(r);
     rc_generate(r, st); /* one camera ray per pixel */
     for (uint32_t bounce = 0; bounce < r->st.max_depth && rc_stream_live(r); bounce++) {
-        rc_extend(r, bounce, st); /* nearest hit of every live ray */
-        rc_shade(r, bounce, st);  /* emission or background, scatter, roulette */
+        rc_mask_record(r, bounce); /* the viewer's alive-ray mask, when it shows one */
+        rc_extend(r, bounce, st);  /* nearest hit of every live ray */
+        rc_shade(r, bounce, st);   /* emission or background, scatter, roulette */
         if (rc_compact(r, bounce, st, err) != 0) return -1; /* drop the ended paths */
         st->bounces = bounce + 1;
     }

@@ -114,6 +114,7 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     rc_renderer *r = calloc(1, sizeof *r);
     if (!r) return rc_fail(err, "out of memory");
     r->st = *st;
+    r->mask_bounce = -1;
     r->num_pixels = st->width * st->height;
     r->shade.max_depth = st->max_depth;
     r->shade.rr_depth = RC_RR_DEPTH;
@@ -132,6 +133,7 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
 
 void rc_renderer_destroy(rc_renderer *r) {
     if (!r) return;
+    rc_mask_free(r);
 #ifdef RC_HAVE_CUDA_BACKEND
     rc_cuda_destroy(r);
 #endif
@@ -167,6 +169,21 @@ void rc_renderer_reset(rc_renderer *r) {
     }
 #endif
     memset(r->cpu.accum, 0, r->num_pixels * sizeof *r->cpu.accum);
+}
+
+void rc_renderer_set_camera(rc_renderer *r, const rc_camera *cam) {
+    r->view.camera = *cam;
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_of(r)->view.camera = *cam;
+#endif
+}
+
+int rc_renderer_film_to_device(rc_renderer *r, void *d_rgb, rc_error *err) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_film_copy(r, d_rgb, err);
+#endif
+    (void)d_rgb;
+    return rc_fail(err, "%s: the film is not in device memory", rc_backend_name(r->st.backend));
 }
 
 void rc_frame_begin(rc_renderer *r) {

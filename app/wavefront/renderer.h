@@ -42,9 +42,11 @@ struct rc_renderer {
     rc_compactor comp;
     /* the stream, host side (CPU backend) */
     rc_cpu_stream cpu;
-    uint32_t n;    /* stream length */
-    uint32_t live; /* live paths in the stream (n, except for `none`) */
-    void *cuda;    /* the CUDA backend's state (cuda.h) */
+    uint32_t n;      /* stream length */
+    uint32_t live;   /* live paths in the stream (n, except for `none`) */
+    void *cuda;      /* the CUDA backend's state (cuda.h) */
+    int mask_bounce; /* the bounce whose alive-ray mask each frame records; -1 = none */
+    uint8_t *mask;   /* num_pixels bytes (device memory on the CUDA backend), or NULL */
 };
 
 /* The path in stream slot i (CPU backend). */
@@ -61,6 +63,11 @@ void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
 void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
 /* accumulate: film += this frame's value of every pixel. */
 void rc_accumulate(rc_renderer *r, rc_frame_stats *st);
+/* mask: clear the alive-ray mask at the start of a frame, and record it at the watched bounce
+ * (mask.c; nothing unless the viewer asked for it). */
+void rc_mask_begin(rc_renderer *r);
+void rc_mask_record(rc_renderer *r, uint32_t bounce);
+void rc_mask_free(rc_renderer *r);
 /* Start a frame: clear the device's per-frame counters and timings (CUDA; CPU: nothing). */
 void rc_frame_begin(rc_renderer *r);
 /* End a frame: wait for the device, collect its phase times, check its counts (CUDA). */

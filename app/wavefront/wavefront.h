@@ -70,6 +70,20 @@ uint32_t rc_renderer_frames(const rc_renderer *r);
 /* Forget the accumulated frames (the next frame is sample first_sample again). */
 void rc_renderer_reset(rc_renderer *r);
 
+/* ---- what the interactive viewer needs beyond rendering ---- */
+/* Render with `cam` from the next frame on; the caller resets the film. */
+void rc_renderer_set_camera(rc_renderer *r, const rc_camera *cam);
+/* Alive-ray mask: while bounce >= 0, every frame records which pixels' paths are alive in the
+ * stream of that bounce (the one extend walks); -1 stops recording. Error: out of memory. */
+int rc_renderer_watch_bounce(rc_renderer *r, int bounce, rc_error *err);
+/* The last frame's mask: mask[pixel] = 1 if the pixel's path was alive at the watched bounce,
+ * else 0; num_pixels bytes, top row first (all 0 before the first recorded frame). */
+int rc_renderer_mask(rc_renderer *r, uint8_t *mask, rc_error *err);
+/* CUDA backend: copy the film's sums (3 floats per pixel, top row first; divide them by
+ * rc_renderer_frames) to device memory d_rgb, on the default stream after every frame so
+ * far; returns when the copy is done. Error on the CPU backend. */
+int rc_renderer_film_to_device(rc_renderer *r, void *d_rgb, rc_error *err);
+
 /* 1 if this build has the CUDA backend of the wavefront loop. */
 int rc_have_cuda_backend(void);
 const char *rc_backend_name(rc_backend b);

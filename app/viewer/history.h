@@ -1,0 +1,49 @@
+/* history.h: what the overlay plots: the phase times of recent frames (the scrolling graph,
+ * the rates) and per-bounce times and ray counts smoothed over the last half second (the
+ * bars). */
+#ifndef RC_VIEW_HISTORY_H
+#define RC_VIEW_HISTORY_H
+
+#include "../wavefront/wavefront.h"
+
+#define RC_HISTORY_FRAMES 8192 /* ring of frames: seconds of history up to ~1600 frames/s */
+
+/* Phases of a frame as the graph stacks them: generate and accumulate together as "other". */
+enum { RC_PH_OTHER, RC_PH_EXTEND, RC_PH_SHADE, RC_PH_COMPACT, RC_PH_COUNT };
+
+typedef struct rc_history_frame {
+    double end_ms;         /* when the frame finished (rc_now_ms) */
+    double wall_ms;        /* its wall time */
+    float ms[RC_PH_COUNT]; /* its phase times */
+    uint64_t rays;         /* live rays it traced, over all bounces */
+} rc_history_frame;
+
+typedef struct rc_history_bounce {
+    double ms[RC_PH_COUNT]; /* extend, shade, compact (other unused) */
+    double alive, stream;
+} rc_history_bounce;
+
+typedef struct rc_history {
+    rc_history_frame frame[RC_HISTORY_FRAMES];
+    size_t head, count; /* the newest is frame[(head + RC_HISTORY_FRAMES - 1) % ...] */
+    rc_history_bounce bounce[RC_MAX_DEPTH];
+    uint32_t bounces;  /* bounces shown: the most any frame ran since the last clear */
+    double last_ms;    /* end of the last frame added, for the smoothing weight */
+    double changed_ms; /* when the settings last changed (a mark on the graph) */
+} rc_history;
+
+/* Rates over the frames of the last `window_ms`. */
+typedef struct rc_history_rates {
+    double frames_per_s, rays_per_s;
+    double compact_share; /* compaction's share of the frames' phase times, 0..1 */
+} rc_history_rates;
+
+void rc_history_init(rc_history *h);
+void rc_history_add(rc_history *h, const rc_frame_stats *fs, double now_ms);
+/* Forget the bars (new settings: the old times would mislead) and mark the graph. */
+void rc_history_settings_changed(rc_history *h, double now_ms);
+/* The i-th newest frame (0 = newest), or NULL. */
+const rc_history_frame *rc_history_get(const rc_history *h, size_t i);
+rc_history_rates rc_history_rates_over(const rc_history *h, double now_ms, double window_ms);
+
+#endif /* RC_VIEW_HISTORY_H */

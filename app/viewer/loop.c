@@ -1,0 +1,177 @@
+/* loop.c: the frame loop. Each turn: window and mouse events, the script's next steps,
+ * pending setting changes, one frame of the renderer (unless paused or done), the film to its
+ * texture, the image and overlay drawn, a screenshot when one is due, and the buffer swap. */
+#include "viewer.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define RC_IDLE_WAIT_MS 30 /* how long an idle turn sleeps in SDL_WaitEventTimeout */
+
+static void handle_event(rc_viewer *v, const SDL_Event *e) {
+    switch (e->type) {
+    case SDL_QUIT:
+        v->quit = 1;
+        break;
+    case SDL_KEYDOWN:
+        rc_view_key(v, (int32_t)e->key.keysym.sym, (int32_t)e->key.keysym.mod);
+        break;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button == SDL_BUTTON_LEFT) v->dragging = e->type == SDL_MOUSEBUTTONDOWN;
+        break;
+    case SDL_MOUSEMOTION:
+        if (v->dragging && (e->motion.xrel || e->motion.yrel))
+            rc_view_drag(v, (float)e->motion.xrel, (float)e->motion.yrel);
+        break;
+    default:
+        break;
+    }
+}
+
+/* 1 while a `wait` step holds the script at this turn. */
+static int waiting(rc_viewer *v, const rc_script_step *st) {
+    rc_script *s = &v->script;
+    if (st->op == RC_SCRIPT_WAIT_FRAMES) {
+        if (s->waited < (uint32_t)st->a) {
+            s->waited++;
+            return 1;
+        }
+        s->waited = 0;
+        return 0;
+    }
+    /* wait N spp: until the film holds them, or accumulation stopped short of N */
+    if (v->rebuild || v->reset) return 1;
+    uint32_t want = (uint32_t)st->a;
+    if (v->spp_limit && v->spp_limit < want) want = v->spp_limit;
+    return v->r && rc_renderer_frames(v->r) < want && rc_view_wants_frame(v);
+}
+
+/* Run steps until one waits or a screenshot is due (it shows the state the steps before it
+ * set up, so the steps after it wait for the next turn). */
+static void run_script(rc_viewer *v) {
+    rc_script *s = &v->script;
+    while (s->next < s->n && !v->quit && !v->shot) {
+        const rc_script_step *st = &s->steps[s->next];
+        if ((st->op == RC_SCRIPT_WAIT_FRAMES || st->op == RC_SCRIPT_WAIT_SPP) && waiting(v, st))
+            return;
+        s->next++;
+        switch (st->op) {
+        case RC_SCRIPT_KEY:
+            rc_view_key(v, st->a, st->b);
+            break;
+        case RC_SCRIPT_DRAG:
+            rc_view_drag(v, (float)st->a, (float)st->b);
+            break;
+        case RC_SCRIPT_SCREENSHOT:
+            v->shot = st->path;
+            v->shot_line = st->line;
+            break;
+        case RC_SCRIPT_QUIT:
+            v->quit = 1;
+            break;
+        default: /* a wait that is over */
+            break;
+        }
+    }
+}
+
+/* One frame of the renderer when one is wanted; 1 if it ran, -1 on failure. */
+static int render(rc_viewer *v) {
+    if (rc_view_session_apply(v) != 0) return -1;
+    if (!rc_view_wants_frame(v)) return 0;
+    rc_frame_stats fs;
+    rc_error err;
+    if (rc_render_frame(v->r, &fs, &err) != 0) {
+        fprintf(stderr, "raycompact view: %s\n", err.msg);
+        return -1;
+    }
+    rc_history_add(&v->hist, &fs, rc_now_ms());
+    if (v->show_mask) v->mask_stale = 0;
+    v->rendered++;
+    return 1;
+}
+
+/* Where the image goes: fitted beside the overlay panel when that costs little of its size,
+ * else fitted to the whole window (under the panel). */
+static void image_rect(const rc_viewer *v, int *x, int *y, int *w, int *h) {
+    float aspect = (float)v->st.width / (float)v->st.height;
+    float left = v->show_overlay ? rc_overlay_width(v) : 0.0f;
+    float W = (float)v->win_w, H = (float)v->win_h;
+    float full = fminf(W / aspect, H), beside = fminf((W - left) / aspect, H);
+    if (beside < 0.75f * full) left = 0.0f;
+    float h1 = left > 0.0f ? beside : full, w1 = h1 * aspect;
+    *w = (int)lrintf(w1);
+    *h = (int)lrintf(h1);
+    *x = (int)lrintf(left + (W - left - w1) / 2.0f);
+    *y = (int)lrintf((H - h1) / 2.0f);
+}
+
+static void draw(rc_viewer *v) {
+    SDL_GL_GetDrawableSize(v->win, &v->win_w, &v->win_h);
+    /* 1 pixel per font unit up to 720 lines, 2 at 1080, 3 at 2160 */
+    int scale = (v->win_h + 360) / 720;
+    v->batch.scale = (float)(scale < 1 ? 1 : scale);
+    glViewport(0, 0, v->win_w, v->win_h);
+    glClearColor(0.02f, 0.02f, 0.025f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    int x, y, w, h;
+    image_rect(v, &x, &y, &w, &h);
+    rc_film_draw(&v->film, v->exposure, v->show_mask, x, v->win_h - y - h, w, h);
+    glViewport(0, 0, v->win_w, v->win_h);
+    rc_batch_clear(&v->batch);
+    if (v->show_overlay) rc_overlay_draw(v, rc_now_ms());
+    if (v->show_help) rc_help_draw(v);
+    rc_batch_draw(&v->batch, v->win_w, v->win_h);
+}
+
+/* A screenshot due this turn: F12's failure is reported, a script's ends the viewer. */
+static int take_screenshot(rc_viewer *v) {
+    rc_error err;
+    int line = v->shot_line, rc = rc_screenshot(v->shot, v->win_w, v->win_h, &err);
+    v->shot_line = 0;
+    if (rc == 0)
+        printf("raycompact view: wrote %s (%dx%d)\n", v->shot, v->win_w, v->win_h);
+    else if (line)
+        fprintf(stderr, "raycompact view: %s:%d: %s\n", v->script.path, line, err.msg);
+    else
+        fprintf(stderr, "raycompact view: %s\n", err.msg);
+    fflush(stdout);
+    v->shot = NULL;
+    return rc != 0 && line ? -1 : 0;
+}
+
+static int turn(rc_viewer *v) {
+    int rendered = render(v);
+    if (rendered < 0) return -1;
+    rc_error err;
+    if ((rendered || v->film_dirty) && rc_film_update(&v->film, v->r, v->show_mask, &err) != 0) {
+        fprintf(stderr, "raycompact view: %s\n", err.msg);
+        return -1;
+    }
+    v->film_dirty = 0;
+    draw(v);
+    if (v->shot && take_screenshot(v) != 0) return -1;
+    SDL_GL_SwapWindow(v->win);
+    /* Nothing to render and no script to run: sleep until an event or the next redraw. */
+    if (!rendered && v->script.next >= v->script.n) SDL_WaitEventTimeout(NULL, RC_IDLE_WAIT_MS);
+    return 0;
+}
+
+int rc_view_run(rc_viewer *v) {
+    v->film_dirty = 1;
+    double t0 = rc_now_ms();
+    while (!v->quit) {
+        SDL_Event e;
+        while (SDL_PollEvent(&e)) handle_event(v, &e);
+        run_script(v);
+        if (v->quit) break;
+        if (turn(v) != 0) return RC_EXIT_FAIL;
+        v->turns++;
+    }
+    double s = (rc_now_ms() - t0) / 1e3;
+    printf("raycompact view: %llu frames rendered, %llu drawn in %.2f s (%.1f drawn/s)\n",
+           (unsigned long long)v->rendered, (unsigned long long)v->turns, s,
+           s > 0.0 ? (double)v->turns / s : 0.0);
+    return 0;
+}

@@ -1,0 +1,275 @@
+/* overlay.c: the overlay panel: what runs (algorithm, paper, mode, tile), the rates, one
+ * stacked bar per bounce (extend, shade, compact; labelled with the rays alive), and a
+ * scrolling graph of frame time split by phase. Sizes are in font units of the batch's scale,
+ * so the panel is as readable at 1080p as in a small window. */
+#include "viewer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define RC_PANEL_W      380.0f /* font units */
+#define RC_BAR_ROWS     16     /* bounces from the 16th on share the last row */
+#define RC_GRAPH_H      70.0f
+#define RC_GRAPH_WINDOW 5000.0 /* ms of history in the graph */
+#define RC_RATE_WINDOW  1000.0 /* ms the rates average over */
+#define RC_GRAPH_COLS   2048
+
+static const rc_rgba text = {235, 235, 235, 255}, dim = {160, 160, 165, 255},
+                     accent = {255, 205, 80, 255}, panel = {12, 12, 16, 200},
+                     track = {255, 255, 255, 28};
+/* Phase colours, in rc_history's order: other (generate + accumulate), extend, shade, compact. */
+static const rc_rgba phase_color[RC_PH_COUNT] = {
+    {150, 150, 150, 255}, {70, 140, 245, 255}, {90, 200, 120, 255}, {255, 120, 40, 255}};
+static const char *const phase_name[RC_PH_COUNT] = {"generate+accumulate", "extend", "shade",
+                                                    "compact"};
+
+typedef struct layout {
+    rc_batch *b;
+    float s;    /* pixels per font unit */
+    float x, y; /* the next line's top-left corner */
+    float w;    /* content width, pixels */
+} layout;
+
+static void line(layout *l, rc_rgba c, const char *str) {
+    rc_batch_text(l->b, l->x, l->y, c, str);
+    l->y += RC_FONT_LINE * l->s;
+}
+
+/* "1.23M", "45.6k", "789". */
+static void count_str(double v, char *out, size_t cap) {
+    if (v >= 1e6)
+        snprintf(out, cap, "%.2fM", v / 1e6);
+    else if (v >= 1e4)
+        snprintf(out, cap, "%.1fk", v / 1e3);
+    else
+        snprintf(out, cap, "%.0f", v);
+}
+
+/* A dim label and its value, values aligned in one column. */
+static float labelled(layout *l, const char *label, rc_rgba c, const char *value) {
+    float col = l->x + rc_batch_text_width(l->b, "algorithm  ");
+    rc_batch_text(l->b, l->x, l->y, dim, label);
+    return col + rc_batch_text(l->b, col, l->y, c, value);
+}
+
+static void header(layout *l, const rc_viewer *v) {
+    char s[256];
+    snprintf(s, sizeof s, "raycompact view   %ux%u   %s backend", v->st.width, v->st.height,
+             rc_backend_name(v->st.backend));
+    line(l, text, s);
+    const sc_algorithm_info *info = sc_algorithm_find(v->st.algo);
+    float x = labelled(l, "algorithm", accent, v->st.algo);
+    if (info)
+        rc_batch_textf(l->b, x, l->y, text, "  %s, %s", info->title,
+                       info->stable ? "stable" : "not stable");
+    l->y += RC_FONT_LINE * l->s;
+    labelled(l, info ? "paper" : "", dim,
+             info ? info->paper : "no compaction: ended paths stay in the stream");
+    l->y += RC_FONT_LINE * l->s;
+    size_t tile = v->st.tile ? v->st.tile : SC_TILE_DEFAULT;
+    int uses_tile = info && (info->tunables & SC_TUNE_TILE);
+    snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s", rc_mode_name(v->st.mode), tile,
+             uses_tile ? "" : " (unused)", info ? "on" : "off");
+    line(l, text, s);
+}
+
+static void rates(layout *l, const rc_viewer *v, double now) {
+    rc_history_rates r = rc_history_rates_over(&v->hist, now, RC_RATE_WINDOW);
+    char spp[48], rays[16], s[256];
+    uint32_t frames = v->r ? rc_renderer_frames(v->r) : 0;
+    if (v->spp_limit)
+        snprintf(spp, sizeof spp, "%u/%u", frames, v->spp_limit);
+    else
+        snprintf(spp, sizeof spp, "%u", frames);
+    count_str(r.rays_per_s, rays, sizeof rays);
+    snprintf(s, sizeof s, "spp %s%s   %.1f frames/s   %s rays/s", spp, v->paused ? " (paused)" : "",
+             r.frames_per_s, rays);
+    line(l, text, s);
+    snprintf(s, sizeof s, "compaction takes %.1f%% of the frame time", 100.0 * r.compact_share);
+    line(l, text, s);
+}
+
+/* Colour chips and names of the phases from `first` on. */
+static void legend(layout *l, int first) {
+    float x = l->x, chip = 7.0f * l->s;
+    for (int p = first; p < RC_PH_COUNT; p++) {
+        rc_batch_rect(l->b, x, l->y, chip, chip, phase_color[p]);
+        x += chip + 3.0f * l->s;
+        x += rc_batch_text(l->b, x, l->y, dim, phase_name[p]) + 9.0f * l->s;
+    }
+    l->y += RC_FONT_LINE * l->s;
+}
+
+/* One bar: the phases stacked left to right, `full` ms filling `bw` pixels. */
+static void bar(layout *l, float x, float bw, const double *ms, double full, const char *label) {
+    float h = 7.0f * l->s;
+    rc_batch_rect(l->b, x, l->y, bw, h, track);
+    for (int p = RC_PH_EXTEND; p < RC_PH_COUNT; p++) {
+        float w = full > 0.0 ? (float)(ms[p] / full) * bw : 0.0f;
+        rc_batch_rect(l->b, x, l->y, w, h, phase_color[p]);
+        x += w;
+    }
+    rc_batch_text(l->b, l->x + 30.0f * l->s + bw + 5.0f * l->s, l->y, text, label);
+    l->y += 9.0f * l->s;
+}
+
+/* Bounce b's numbers, or the sum of bounces b.. when b is the last row. */
+static rc_history_bounce row_of(const rc_history *h, uint32_t b, uint32_t rows) {
+    rc_history_bounce sum = h->bounce[b];
+    for (uint32_t k = b + 1; b == rows - 1 && k < h->bounces; k++) {
+        for (int p = 0; p < RC_PH_COUNT; p++) sum.ms[p] += h->bounce[k].ms[p];
+        sum.alive += h->bounce[k].alive;
+        sum.stream += h->bounce[k].stream;
+    }
+    return sum;
+}
+
+static void bounce_bars(layout *l, const rc_viewer *v) {
+    const rc_history *h = &v->hist;
+    line(l, text, "per bounce: phase times, and the rays alive");
+    legend(l, RC_PH_EXTEND);
+    uint32_t rows = h->bounces < RC_BAR_ROWS ? h->bounces : RC_BAR_ROWS;
+    double full = 0.0;
+    for (uint32_t b = 0; b < rows; b++) {
+        rc_history_bounce r = row_of(h, b, rows);
+        full = fmax(full, r.ms[RC_PH_EXTEND] + r.ms[RC_PH_SHADE] + r.ms[RC_PH_COMPACT]);
+    }
+    float bw = l->w - 30.0f * l->s - 150.0f * l->s;
+    for (uint32_t b = 0; b < rows; b++) {
+        rc_history_bounce r = row_of(h, b, rows);
+        char alive[16], stream[16], label[64];
+        count_str(r.alive, alive, sizeof alive);
+        count_str(r.stream, stream, sizeof stream);
+        double ms = r.ms[RC_PH_EXTEND] + r.ms[RC_PH_SHADE] + r.ms[RC_PH_COMPACT];
+        if (r.stream > r.alive + 0.5)
+            snprintf(label, sizeof label, "%s of %s  %.2f ms", alive, stream, ms);
+        else
+            snprintf(label, sizeof label, "%s  %.2f ms", alive, ms);
+        int more = b == rows - 1 && h->bounces > rows;
+        rc_batch_textf(l->b, l->x, l->y, dim, more ? "%u+" : "%u", b);
+        bar(l, l->x + 30.0f * l->s, bw, r.ms, full, label);
+    }
+    if (rows == 0) line(l, dim, "(no frame yet)");
+}
+
+/* 1, 2 or 5 times a power of ten, at least v. */
+static double nice_ceiling(double v) {
+    double p = pow(10.0, floor(log10(v > 1e-3 ? v : 1e-3)));
+    return v <= p ? p : v <= 2.0 * p ? 2.0 * p : v <= 5.0 * p ? 5.0 * p : 10.0 * p;
+}
+
+typedef struct graph_cols {
+    double ms[RC_GRAPH_COLS][RC_PH_COUNT];
+    double weight[RC_GRAPH_COLS];
+} graph_cols;
+
+/* Each frame covers the columns of its time span; a column shows the mean of its frames. */
+static int bin_frames(const rc_history *h, double now, int cols, graph_cols *g, double *peak) {
+    memset(g, 0, sizeof *g);
+    double t0 = now - RC_GRAPH_WINDOW, per_col = RC_GRAPH_WINDOW / cols;
+    const rc_history_frame *f;
+    int any = 0;
+    for (size_t i = 0; (f = rc_history_get(h, i)) && f->end_ms > t0; i++) {
+        int c1 = (int)((f->end_ms - t0) / per_col),
+            c0 = (int)((f->end_ms - f->wall_ms - t0) / per_col);
+        c0 = c0 < 0 ? 0 : c0;
+        c1 = c1 >= cols ? cols - 1 : c1;
+        for (int c = c0; c <= c1; c++) {
+            for (int p = 0; p < RC_PH_COUNT; p++) g->ms[c][p] += f->ms[p];
+            g->weight[c] += 1.0;
+        }
+        double sum = f->ms[0] + f->ms[1] + f->ms[2] + f->ms[3];
+        if (sum > *peak) *peak = sum;
+        any = 1;
+    }
+    return any;
+}
+
+static void frame_graph(layout *l, const rc_viewer *v, double now) {
+    static graph_cols g;
+    float gh = RC_GRAPH_H * l->s, gw = l->w;
+    int cols = (int)gw < RC_GRAPH_COLS ? (int)gw : RC_GRAPH_COLS;
+    double peak = 0.0;
+    int any = bin_frames(&v->hist, now, cols, &g, &peak);
+    double top = nice_ceiling(peak * 1.05);
+    char s[96];
+    snprintf(s, sizeof s, "frame time, last %.0f s (top %g ms)", RC_GRAPH_WINDOW / 1e3, top);
+    line(l, text, s);
+    legend(l, RC_PH_OTHER);
+    rc_batch_rect(l->b, l->x, l->y, gw, gh, track);
+    float colw = gw / (float)cols, base = l->y + gh;
+    for (int c = 0; any && c < cols; c++) {
+        if (g.weight[c] == 0.0) continue;
+        float y = base;
+        for (int p = 0; p < RC_PH_COUNT; p++) {
+            float hh = (float)(g.ms[c][p] / g.weight[c] / top) * gh;
+            rc_batch_rect(l->b, l->x + (float)c * colw, y - hh, colw, hh, phase_color[p]);
+            y -= hh;
+        }
+    }
+    double since = now - v->hist.changed_ms;
+    if (v->hist.changed_ms > 0.0 && since < RC_GRAPH_WINDOW)
+        rc_batch_rect(l->b, l->x + (float)((RC_GRAPH_WINDOW - since) / RC_GRAPH_WINDOW) * gw, l->y,
+                      l->s, gh, accent);
+    l->y += gh + 4.0f * l->s;
+}
+
+static void footer(layout *l, const rc_viewer *v) {
+    char s[160];
+    if (v->show_mask) {
+        double n = (double)v->st.width * v->st.height;
+        snprintf(s, sizeof s, "mask of bounce %d: %u of %.0f paths alive (%.1f%%)  [ ] change",
+                 v->mask_bounce, v->film.mask_alive, n, 100.0 * v->film.mask_alive / n);
+        line(l, accent, s);
+    }
+    snprintf(s, sizeof s, "exposure %+.1f   display: %s   H help", v->exposure,
+             rc_film_path_name(v->film.path));
+    line(l, dim, s);
+}
+
+float rc_overlay_width(const rc_viewer *v) {
+    return (RC_PANEL_W + 16.0f) * v->batch.scale;
+}
+
+void rc_overlay_draw(rc_viewer *v, double now_ms) {
+    rc_batch *b = &v->batch;
+    float s = b->scale, pad = 8.0f * s;
+    float w = fminf(RC_PANEL_W * s, (float)v->win_w - 2.0f * pad);
+    layout l = {b, s, 2.0f * pad, 2.0f * pad, w - 2.0f * pad};
+    /* The panel goes under the text: reserve its triangles first, size them at the end. */
+    size_t bg = b->n;
+    rc_batch_rect(b, 0.0f, 0.0f, 1.0f, 1.0f, panel);
+    header(&l, v);
+    rates(&l, v, now_ms);
+    l.y += 4.0f * s;
+    bounce_bars(&l, v);
+    l.y += 4.0f * s;
+    frame_graph(&l, v, now_ms);
+    footer(&l, v);
+    float x0 = pad, y0 = pad, x1 = pad + w, y1 = l.y + pad;
+    const float xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
+    for (int i = 0; i < 6 && bg + 6 <= b->n; i++) {
+        b->v[bg + (size_t)i].x = xs[i];
+        b->v[bg + (size_t)i].y = ys[i];
+    }
+}
+
+void rc_help_draw(rc_viewer *v) {
+    rc_batch *b = &v->batch;
+    float s = b->scale, lh = RC_FONT_LINE * s, kw = 0.0f, ww = 0.0f;
+    size_t n = 0;
+    for (; rc_view_help[n].keys; n++) {
+        kw = fmaxf(kw, rc_batch_text_width(b, rc_view_help[n].keys));
+        ww = fmaxf(ww, rc_batch_text_width(b, rc_view_help[n].what));
+    }
+    float gap = 12.0f * s, pad = 10.0f * s, w = kw + gap + ww, h = (float)(n + 2) * lh;
+    float x = ((float)v->win_w - w) / 2.0f, y = ((float)v->win_h - h) / 2.0f;
+    rc_batch_rect(b, x - pad, y - pad, w + 2.0f * pad, h + 2.0f * pad, (rc_rgba){12, 12, 16, 240});
+    rc_batch_text(b, x, y, accent, "keys   (H or F1 closes this)");
+    for (size_t i = 0; i < n; i++) {
+        float yi = y + (float)(i + 2) * lh;
+        rc_batch_text(b, x, yi, accent, rc_view_help[i].keys);
+        rc_batch_text(b, x + kw + gap, yi, text, rc_view_help[i].what);
+    }
+}

@@ -1,0 +1,52 @@
+/* script.h: scripted input for the viewer (--script FILE), one command a line:
+ *
+ *     # a comment
+ *     wait 20 frames        let 20 frames be drawn
+ *     wait 8 spp            until the film holds 8 samples per pixel (or accumulation stopped)
+ *     key Tab               press a key, as a hotkey: a letter, a character, or a name (Tab,
+ *     key Shift+Tab         Escape, Space, Return, F1..F12, Left, Right, Up, Down), after
+ *                           Shift+, Ctrl+ or Alt+
+ *     drag 40 -10           a mouse drag of (dx, dy) pixels (turns the camera)
+ *     screenshot a.png      save the next frame as drawn (image and overlay)
+ *     quit                  exit 0
+ *
+ * Errors name the line: "FILE:LINE: what is wrong". */
+#ifndef RC_VIEW_SCRIPT_H
+#define RC_VIEW_SCRIPT_H
+
+#include "../util.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum rc_script_op {
+    RC_SCRIPT_WAIT_FRAMES,
+    RC_SCRIPT_WAIT_SPP,
+    RC_SCRIPT_KEY,
+    RC_SCRIPT_DRAG,
+    RC_SCRIPT_SCREENSHOT,
+    RC_SCRIPT_QUIT
+} rc_script_op;
+
+typedef struct rc_script_step {
+    rc_script_op op;
+    int line;
+    int32_t a, b; /* frames or spp; key code (SDL_Keycode) and modifiers; drag dx, dy */
+    char *path;   /* screenshot */
+} rc_script_step;
+
+typedef struct rc_script {
+    const char *path; /* for messages */
+    rc_script_step *steps;
+    size_t n, cap;
+    size_t next;     /* the step to run next */
+    uint32_t waited; /* frames drawn since the current wait began */
+} rc_script;
+
+/* Read and check the whole file, so a mistake stops the viewer before its window opens. */
+int rc_script_load(const char *path, rc_script *s, rc_error *err);
+void rc_script_free(rc_script *s);
+/* A key name as `key` takes it: *key an SDL_Keycode, *mod SDL_Keymod bits. 0 or -1. */
+int rc_key_parse(const char *name, int32_t *key, int32_t *mod);
+
+#endif /* RC_VIEW_SCRIPT_H */

@@ -1,0 +1,102 @@
+/* viewer.h: `raycompact view`, the interactive viewer: an SDL2 window with an OpenGL 3.3 core
+ * context (libepoxy), the film drawn through shaders/display.*, and an overlay that shows what
+ * each compaction algorithm costs, bounce by bounce, while the image accumulates.
+ *
+ *   view_main.c  options, window and context, start-up and shut-down
+ *   loop.c       the frame loop: input, script steps, one frame, draw, screenshots
+ *   session.c    the renderer and the settings the keys change (rebuilt on a change)
+ *   keys.c       hotkeys and their help text
+ *   overlay.c    the overlay panel: settings, per-bounce bars, the frame-time graph, help
+ *   film.c       the film's textures (CPU upload, CUDA-GL interop, or host fallback)
+ *   batch.c      overlay geometry and text;  camera.c, history.c, script.c, screenshot.c */
+#ifndef RC_VIEWER_H
+#define RC_VIEWER_H
+
+#include "../cli.h"
+#include "batch.h"
+#include "camera.h"
+#include "film.h"
+#include "history.h"
+#include "script.h"
+#include "view.h"
+
+#include <SDL.h>
+
+#define RC_VIEW_MAX_ALGOS 32
+
+typedef struct rc_view_opts {
+    cli_common common;
+    const char *algo, *mode, *script;
+    uint32_t spp;          /* accumulation stops at this many samples; 0 = never */
+    uint32_t win_w, win_h; /* initial window size */
+    int vsync, no_interop;
+} rc_view_opts;
+
+typedef struct rc_viewer {
+    /* what is rendered (session.c) */
+    rc_scene scene;
+    rc_settings st; /* st.algo points into algos[] */
+    rc_renderer *r;
+    const char *algos[RC_VIEW_MAX_ALGOS]; /* "none", then the library's, in table order */
+    size_t num_algos, algo;               /* algo: index of the one in use */
+    size_t compact_algo;                  /* the one C switches compaction back on with */
+    uint32_t spp_limit;
+    rc_fly_camera cam;
+    int rebuild, reset; /* set by keys, applied before the next frame */
+    /* the window */
+    SDL_Window *win;
+    SDL_GLContext gl;
+    int win_w, win_h; /* drawable size, pixels */
+    rc_film film;
+    rc_batch batch;
+    /* what is shown */
+    int show_overlay, show_help, show_mask, paused, dragging;
+    int mask_bounce, mask_stale; /* stale: no frame has recorded this bounce's mask yet */
+    int film_dirty;              /* the textures need the film again, though no frame ran */
+    float exposure;              /* stops */
+    rc_history hist;
+    /* scripted input */
+    rc_script script;
+    const char *shot; /* screenshot this frame once drawn */
+    int shot_line;    /* the script line that asked for it; 0 for F12 */
+    char shot_name[64];
+    int quit;
+    uint64_t turns, rendered; /* loop turns and frames rendered, for the closing line */
+} rc_viewer;
+
+/* session.c */
+int rc_view_session_init(rc_viewer *v, const rc_view_opts *o);
+/* Apply pending changes (rebuild the renderer or reset the film); one line on stderr and -1
+ * on failure. */
+int rc_view_session_apply(rc_viewer *v);
+void rc_view_session_free(rc_viewer *v);
+void rc_view_pick_algo(rc_viewer *v, size_t index);
+void rc_view_toggle_compaction(rc_viewer *v);
+void rc_view_toggle_mode(rc_viewer *v);
+void rc_view_next_tile(rc_viewer *v);
+void rc_view_camera_changed(rc_viewer *v);
+/* 1 while accumulation should go on (not paused, below the spp limit, or a mask to record). */
+int rc_view_wants_frame(const rc_viewer *v);
+
+/* keys.c */
+void rc_view_key(rc_viewer *v, int32_t key, int32_t mod);
+void rc_view_drag(rc_viewer *v, float dx, float dy);
+typedef struct rc_help_line {
+    const char *keys, *what;
+} rc_help_line;
+extern const rc_help_line rc_view_help[]; /* ends with {NULL, NULL} */
+
+/* overlay.c */
+void rc_overlay_draw(rc_viewer *v, double now_ms);
+/* The panel's width with its margins, pixels: the image goes right of it when it fits. */
+float rc_overlay_width(const rc_viewer *v);
+void rc_help_draw(rc_viewer *v);
+
+/* screenshot.c: the back buffer (w x h) as a PNG, rows flipped to top first; written to a
+ * temporary file and renamed. */
+int rc_screenshot(const char *path, int w, int h, rc_error *err);
+
+/* loop.c */
+int rc_view_run(rc_viewer *v);
+
+#endif /* RC_VIEWER_H */

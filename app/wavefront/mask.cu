@@ -1,0 +1,55 @@
+/* mask.cu: the alive-ray mask on the GPU, one thread per stream slot (see mask.c). */
+#include "cuda.h"
+
+#include <cuda_runtime.h>
+
+/* mask: mark the pixel of every live path in the stream. */
+__global__ void rc_mask_kernel(uint32_t n, const rc_path *paths, const uint32_t *queue,
+                               uint8_t *mask) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const rc_path *p = queue ? &paths[queue[i]] : &paths[i];
+    if (rc_path_alive(p)) mask[p->pixel] = 1;
+}
+
+extern "C" int rc_cuda_mask_alloc(rc_renderer *r, rc_error *err) {
+    void *m = NULL;
+    cudaError_t e = cudaMalloc(&m, r->num_pixels);
+    if (e == cudaSuccess) e = cudaMemset(m, 0, r->num_pixels);
+    if (e != cudaSuccess) {
+        cudaFree(m);
+        (void)cudaGetLastError();
+        return rc_fail(err, "alive-ray mask: %s", cudaGetErrorString(e));
+    }
+    r->mask = (uint8_t *)m;
+    return 0;
+}
+
+extern "C" void rc_cuda_mask_clear(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    rc_cuda_note(r, cudaMemsetAsync(r->mask, 0, r->num_pixels, (cudaStream_t)c->stream));
+}
+
+extern "C" void rc_cuda_mask_record(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    uint32_t n = r->n;
+    if (n == 0) return;
+    rc_mask_kernel<<<(n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK, RC_CUDA_BLOCK, 0,
+                     (cudaStream_t)c->stream>>>(n, c->paths, c->queue, r->mask);
+    rc_cuda_note(r, cudaGetLastError());
+}
+
+extern "C" int rc_cuda_mask_read(rc_renderer *r, uint8_t *mask, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    cudaStream_t s = (cudaStream_t)c->stream;
+    cudaError_t e = cudaMemcpyAsync(mask, r->mask, r->num_pixels, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess)
+        return rc_fail(err, "reading the alive-ray mask: %s", cudaGetErrorString(e));
+    return 0;
+}
+
+extern "C" void rc_cuda_mask_free(rc_renderer *r) {
+    cudaFree(r->mask);
+    r->mask = NULL;
+}
