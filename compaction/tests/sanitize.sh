@@ -1,7 +1,8 @@
 #!/bin/sh
 # sanitize.sh BUILD_DIR [ALGO...]: run the GPU tests on small streams (--quick, n <= 2^17) under
-# compute-sanitizer's memcheck and racecheck tools. Exits non-zero on any finding, 77 when
-# compute-sanitizer is not installed. ALGO names limit test_gpu_flagged to those algorithms.
+# compute-sanitizer's memcheck and racecheck tools. Exits non-zero on any finding or when
+# compute-sanitizer is not installed, 77 when no CUDA device answers (every test skipped).
+# ALGO names limit test_gpu_flagged to those algorithms.
 set -u
 build=${1:?usage: sanitize.sh BUILD_DIR [ALGO...]}
 shift
@@ -11,8 +12,8 @@ if [ -z "$sanitizer" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ]; then
     sanitizer=/usr/local/cuda/bin/compute-sanitizer
 fi
 if [ -z "$sanitizer" ]; then
-    echo "sanitize.sh: compute-sanitizer not found: skipped"
-    exit 77
+    echo "sanitize.sh: compute-sanitizer not found (CUDA toolkit)" >&2
+    exit 1
 fi
 
 status=0

@@ -2,10 +2,9 @@
 # parses and names its sweeps, the CSV has one line per record, and the plot script made
 # README.md and non-empty PNG files.
 # Usage: cmake -DCOMPACT=path/to/compact -DOUT_DIR=dir -DPLOTS=python-with-matplotlib
-#        -P bench_report_smoke.cmake   (PLOTS empty or *-NOTFOUND: skipped)
+#        -P bench_report_smoke.cmake
 if(NOT PLOTS OR PLOTS MATCHES "NOTFOUND$")
-  message("SKIPPED: no python3 with matplotlib (Debian: python3-matplotlib)")
-  return()
+  message(FATAL_ERROR "no python3 with matplotlib given (PLOTS)")
 endif()
 file(REMOVE_RECURSE ${OUT_DIR})
 execute_process(COMMAND ${COMPACT} bench --report ${OUT_DIR} --backend cpu --quick --quiet
