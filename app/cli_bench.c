@@ -227,12 +227,18 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, run_json(&runs[i]));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
-    FILE *f = text ? fopen(o->json, "w") : NULL;
-    int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0) ok = 0;
+    rc_error err;
+    size_t len = text ? strlen(text) : 0;
+    char *line = text ? realloc(text, len + 2) : NULL; /* the file ends in a newline */
+    if (line) {
+        line[len++] = '\n';
+        text = line;
+    }
+    int rc = line ? rc_write_file(o->json, text, len, &err)
+                  : rc_fail(&err, "%s: out of memory", o->json);
     free(text);
-    if (!ok) fprintf(stderr, "raycompact bench: %s: cannot write\n", o->json);
-    return ok ? 0 : RC_EXIT_FAIL;
+    if (rc != 0) fprintf(stderr, "raycompact bench: %s\n", err.msg);
+    return rc != 0 ? RC_EXIT_FAIL : 0;
 }
 
 /* The algorithm and mode lists; "all" = every name the backend lists. */

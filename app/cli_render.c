@@ -7,6 +7,7 @@
 #include "wavefront/compact.h"
 #include "wavefront/path.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,11 @@ static int parse(int argc, char **argv, render_opts *o) {
     size_t n = strlen(o->out);
     if (n < 5 || (strcmp(o->out + n - 4, ".png") != 0 && strcmp(o->out + n - 4, ".pfm") != 0))
         return cli_usage_error("render", "--out: '%s' must end in .png or .pfm", o->out);
+    /* Before the render, not after it: a missing directory should not cost a whole render. */
+    char dir[4096];
+    rc_dirname(o->out, dir, sizeof dir);
+    if (access(dir, W_OK) != 0)
+        return cli_usage_error("render", "--out: cannot write in '%s': %s", dir, strerror(errno));
     return 0;
 }
 

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 int rc_fail(rc_error *err, const char *fmt, ...) {
     if (err) {
@@ -47,15 +49,38 @@ int rc_read_file(const char *path, size_t max_bytes, char **data, size_t *len, r
         }
         if (got == 0) break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f), e = errno;
     fclose(f);
     if (bad) {
         free(buf);
-        return rc_fail(err, "%s: read error", path);
+        return rc_fail(err, "%s: read error: %s", path, strerror(e));
     }
     buf[n] = '\0';
     *data = buf;
     *len = n;
+    return 0;
+}
+
+int rc_write_file(const char *path, const char *data, size_t len, rc_error *err) {
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) return rc_fail(err, "%s: out of memory", path);
+    snprintf(tmp, n, "%s.tmpXXXXXX", path);
+    errno = 0;
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!f && fd >= 0) close(fd);
+    /* mkstemp creates the file private (0600); give it the usual mode instead. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (ok && chmod(tmp, 0666 & ~mask) != 0) ok = 0;
+    if (ok && rename(tmp, path) != 0) ok = 0;
+    int e = errno;
+    if (!ok && fd >= 0) remove(tmp);
+    free(tmp);
+    if (!ok) return rc_fail(err, "%s: cannot write: %s", path, e ? strerror(e) : "write failed");
     return 0;
 }
 

@@ -30,6 +30,10 @@ double rc_now_ms(void);
  * `max_bytes` are refused. Error: "path: cannot open: reason". */
 int rc_read_file(const char *path, size_t max_bytes, char **data, size_t *len, rc_error *err);
 
+/* Write `len` bytes to a temporary file beside `path`, then rename it over `path`, so that a
+ * failed write leaves any earlier file whole. Error: "path: cannot write: reason". */
+int rc_write_file(const char *path, const char *data, size_t len, rc_error *err);
+
 /* Make room for `need` elements of `elem` bytes in *buf (capacity *cap, doubled as needed).
  * Returns 0, or -1 on overflow or when out of memory (then *buf is unchanged). */
 int rc_grow(void **buf, size_t *cap, size_t need, size_t elem);

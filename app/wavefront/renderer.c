@@ -99,7 +99,8 @@ static int check_settings(const rc_settings *st, rc_error *err) {
         return rc_fail(err, "image size %ux%u is out of range (1..%u per side)", st->width,
                        st->height, RC_MAX_SIZE);
     if ((uint64_t)st->width * st->height > (1u << 27))
-        return rc_fail(err, "image of %ux%u pixels is too large", st->width, st->height);
+        return rc_fail(err, "image of %ux%u pixels is too large (at most 2^27 = %u pixels)",
+                       st->width, st->height, 1u << 27);
     if (st->max_depth < 1 || st->max_depth > RC_MAX_DEPTH)
         return rc_fail(err, "max depth %u is out of range (1..%u)", st->max_depth, RC_MAX_DEPTH);
     if (st->backend == RC_BACKEND_CUDA && !rc_have_cuda_backend())

@@ -351,6 +351,13 @@ static int is_sweep_option(const char *a) {
     return 0;
 }
 
+static int is_option(const char *a) {
+    static const char *const k[] = {"--backend", "--seed", "--max-seconds", "--report"};
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (!strcmp(a, k[i])) return 1;
+    return is_sweep_option(a);
+}
+
 /* The backend is read first, so that --n checks its limit whatever the order of the options. */
 int bench_parse_args(bench_opts *o, int argc, char **argv) {
     const char *sweep_option = NULL;
@@ -372,6 +379,7 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
             continue;
         }
         if (is_sweep_option(a) && !sweep_option) sweep_option = a;
+        if (a[0] == '-' && i + 1 >= argc && !is_option(a)) return parse_option(o, a, "");
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
             fprintf(stderr, "compact bench: %s '%s' (see compact bench --help)\n",
                     a[0] == '-' ? "option needs a value:" : "unexpected argument", a);

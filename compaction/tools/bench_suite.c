@@ -231,7 +231,15 @@ static int make_dirs(const char *dir) {
         if (mkdir(path, 0777) && errno != EEXIST) return -1;
         *p = '/';
     }
-    return mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
+    if (mkdir(path, 0777) && errno != EEXIST) return -1;
+    /* EEXIST is also what a file of that name gives. */
+    struct stat st;
+    if (stat(path, &st)) return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
 }
 
 static int write_table(const bench_report *r, const char *path) {
@@ -326,7 +334,10 @@ int bench_suite(const bench_opts *user) {
     bench_report_ratios(r);
     int failed = r->count == 0 || write_outputs(r, user->report);
     if (!failed) failed = run_plots(user->report);
-    if (!user->quiet)
+    if (r->count == 0)
+        fprintf(stderr, "compact bench: no measurement finished, so nothing was written to %s\n",
+                user->report);
+    else if (!user->quiet)
         fprintf(stderr, "compact bench: %zu measurements in %.0f s%s; report in %s\n", r->count,
                 r->elapsed_s, stopped ? " (stopped early)" : "", user->report);
     int rc = bench_session_close(s);

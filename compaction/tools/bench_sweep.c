@@ -502,8 +502,10 @@ int bench_sweep(const bench_opts *o) {
     /* A stopped sweep, or one that measured nothing, leaves the files it would replace. */
     if (!stopped && sw->report.count)
         write_files(sw);
-    else if (o->json || o->csv)
+    else if (o->json || o->csv) {
         fprintf(stderr, "compact bench: %s, so no JSON or CSV was written\n",
                 stopped ? "the sweep stopped" : "nothing was measured");
+        sw->errors++; /* exit status 1: a file asked for is not written */
+    }
     return bench_session_close(sw);
 }

@@ -39,9 +39,43 @@ static void print_values(const char *label, const uint32_t *v, size_t n) {
     printf("\n");
 }
 
+/* The options that take a value, so that a misspelt one is reported as unknown even last. */
+static int is_option(const char *a) {
+    static const char *const k[] = {"--mask", "--random", "--removed", "--seed",
+                                    "--tile", "--scan",   "--rlz"};
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (!strcmp(a, k[i])) return 1;
+    return 0;
+}
+
+/* Position of the first character of a --mask other than 0 and 1, or -1. */
+static long bad_mask_char(const char *mask) {
+    size_t n = strspn(mask, "01");
+    return mask[n] ? (long)n : -1;
+}
+
 static int cmp_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
+}
+
+/* The result and its check against the serial reference ref; 1 when they agree. out is
+ * scratch of kept elements for the sort of an unstable result. */
+static int print_result(const sc_algorithm_info *info, const uint32_t *result, size_t kept,
+                        uint32_t *out, const uint32_t *ref, size_t ref_kept) {
+    printf("\nresult (%zu kept)\n", kept);
+    print_values("output", result, kept);
+    int same = kept == ref_kept;
+    if (same && info->stable) {
+        same = memcmp(result, ref, kept * sizeof *ref) == 0;
+    } else if (same) {
+        if (result != out) memcpy(out, result, kept * sizeof *out);
+        qsort(out, kept, sizeof *out, cmp_u32);
+        same = memcmp(out, ref, kept * sizeof *ref) == 0;
+    }
+    printf("check       : %s the serial reference%s\n", same ? "matches" : "DIFFERS FROM",
+           info->stable ? "" : " (as a set: the algorithm is unstable)");
+    return same;
 }
 
 int cmd_explain(int argc, char **argv) {
@@ -67,11 +101,11 @@ int cmd_explain(int argc, char **argv) {
             algo_name = a;
             continue;
         }
-        if (!v) {
+        if (!v && is_option(a)) {
             fprintf(stderr, "compact explain: option '%s' needs a value (see --help)\n", a);
             return 2;
         }
-        i++;
+        i += v != NULL;
         if (!strcmp(a, "--mask")) {
             mask = v;
         } else if (!strcmp(a, "--random")) {
@@ -142,24 +176,29 @@ int cmd_explain(int argc, char **argv) {
         return 2;
     }
 
+    long bad = mask ? bad_mask_char(mask) : -1;
+    if (bad >= 0) {
+        fprintf(stderr,
+                "compact explain: --mask takes only 0 and 1 (1 = keep); position %ld is '%c'\n",
+                bad, mask[bad]);
+        return 2;
+    }
     size_t n = mask ? strlen(mask) : random_n;
     uint8_t *flags = malloc(n ? n : 1);
     uint32_t *in = malloc((n ? n : 1) * sizeof *in), *out = malloc((n ? n : 1) * sizeof *out);
     uint32_t *ref = malloc((n ? n : 1) * sizeof *ref), *list = malloc((n ? n : 1) * sizeof *list);
     if (!flags || !in || !out || !ref || !list) {
         fprintf(stderr, "compact explain: out of memory\n");
+        free(flags);
+        free(in);
+        free(out);
+        free(ref);
+        free(list);
         return 1;
     }
     uint64_t rng = seed;
     for (size_t i = 0; i < n; i++) {
         if (mask) {
-            if (mask[i] != '0' && mask[i] != '1') {
-                fprintf(stderr,
-                        "compact explain: --mask takes only 0 and 1 (1 = keep); position %zu "
-                        "is '%c'\n",
-                        i, mask[i]);
-                return 2;
-            }
             flags[i] = mask[i] == '1';
         } else {
             flags[i] = (double)(cli_rand(&rng) >> 11) * 0x1.0p-53 >= removed;
@@ -199,23 +238,11 @@ int cmd_explain(int argc, char **argv) {
         result = in;
     }
     sc_context_destroy(ctx);
-    if (s != SC_OK) {
+    int same = 0;
+    if (s != SC_OK)
         fprintf(stderr, "compact explain: %s failed: %s\n", info->name, sc_status_string(s));
-        return 1;
-    }
-    printf("\nresult (%zu kept)\n", kept);
-    print_values("output", result, kept);
-
-    int same = kept == ref_kept;
-    if (same && info->stable) {
-        same = memcmp(result, ref, kept * sizeof *ref) == 0;
-    } else if (same) {
-        memcpy(out, result, kept * sizeof *out);
-        qsort(out, kept, sizeof *out, cmp_u32);
-        same = memcmp(out, ref, kept * sizeof *ref) == 0;
-    }
-    printf("check       : %s the serial reference%s\n", same ? "matches" : "DIFFERS FROM",
-           info->stable ? "" : " (as a set: the algorithm is unstable)");
+    else
+        same = print_result(info, result, kept, out, ref, ref_kept);
     free(flags);
     free(in);
     free(out);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +92,7 @@ int cli_parse_size(const char *s, size_t *out) {
     } else if (parse_decimal(s, &end, &v)) {
         return -1;
     }
-    if (*end || v > SIZE_MAX) return -1;
+    if (*end) return -1;
     *out = (size_t)v;
     return 0;
 }
