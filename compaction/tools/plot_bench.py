@@ -686,6 +686,18 @@ def stacked(ax, labels, recs, with_total=True):
     ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
 
 
+def legend_once(axes):
+    """One legend right of the last panel, each label once across all panels."""
+    handles, labels = [], []
+    for ax in axes:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            if l not in labels:
+                handles.append(h)
+                labels.append(l)
+    axes[-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
+                    frameon=False)
+
+
 def plot_phases(d, out):
     fs = nearest(d.values("removed", sweep="density"), (0.1, 0.5, 0.9))
     algos = [a for a in ORDER if d.find(sweep="density", algorithm=a, kind="algorithm")
@@ -704,14 +716,7 @@ def plot_phases(d, out):
         ax.set_title("%s removed (tile 256)" % pct(f))
         ax.set_ylabel("time per phase (ms, median of 5 timed passes)")
         ax.grid(True, axis="y", alpha=0.3)
-    handles, labels = [], []
-    for ax in axes:
-        for h, l in zip(*ax.get_legend_handles_labels()):
-            if l not in labels:
-                handles.append(h)
-                labels.append(l)
-    axes[-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
-                    frameon=False)
+    legend_once(axes)
     fig.suptitle("Per-phase time (Moreira 2009 Fig. 7); black line: the timed run's median",
                  y=1.0)
     return save(fig, out, "phases.png")
@@ -738,14 +743,7 @@ def plot_phases_redzone(d, out):
         ax.set_title("k = %s of n" % pct(f))
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylabel("time per phase (ms)")
-    handles, labels = [], []
-    for ax in axes:
-        for h, l in zip(*ax.get_legend_handles_labels()):
-            if l not in labels:
-                handles.append(h)
-                labels.append(l)
-    axes[-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
-                    frameon=False)
+    legend_once(axes)
     fig.suptitle("Redzone against thrust, per phase, random removal lists (Redzone Fig. 4)",
                  y=1.0)
     return save(fig, out, "phases_redzone.png")
