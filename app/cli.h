@@ -19,7 +19,13 @@ typedef struct cli_common {
     uint32_t width, height, max_depth;
     size_t tile;
     const char *backend;
+    uint32_t wave; /* --samples-per-wave N */
+    int wave_auto; /* --samples-per-wave auto */
 } cli_common;
+
+/* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU
+ * backend gains nothing from long streams and renders one sample per wave. */
+#define CLI_AUTO_WAVE_PATHS (1u << 24)
 
 /* Option scanner: `--name value` or `--name=value`. */
 typedef struct cli_args {
@@ -48,5 +54,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_pick_backend(const char *cmd, const char *given, rc_backend *out);
 /* Load the scene (one-line error on failure) and fill settings from it and the options. */
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st);
+/* Samples per wave from the options, once the backend is known: the number given, or with
+ * `auto` as many as fit CLI_AUTO_WAVE_PATHS on CUDA, at most `cap`; else 1 (one sample per
+ * pixel per wave). */
+uint32_t cli_wave(const cli_common *c, const rc_settings *st, uint32_t cap);
 
 #endif /* RC_CLI_H */

@@ -2,10 +2,14 @@
  * and mode, and report per bounce what each phase cost and compaction's share. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "image.h"
 #include "stats.h"
 #include "wavefront/compact.h"
+#include "wavefront/megakernel.h"
+#include "wavefront/path.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +35,22 @@ static void usage(FILE *f) {
             "  --warmup N            untimed frames first (default 1)\n"
             "  --width W --height H  image size (default: the scene's)\n"
             "  --max-depth D         bounces per path (default: the scene's)\n"
+            "  --samples-per-wave N|auto\n"
+            "                        samples per pixel in one frame's stream (default 1; auto:\n"
+            "                        on CUDA as many as fit %u paths)\n"
             "  --tile B              tile size of block-based algorithms\n"
             "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
             "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
+            "  --megakernel LIST     also time baselines for the same samples, and report each\n"
+            "                        run's speed-up over them: one CUDA kernel, one thread per\n"
+            "                        pixel looping over samples, bounces and every primitive\n"
+            "                        (no BVH). flat: the same per-path code over a flat array;\n"
+            "                        objects: the CUDA port of Ray Tracing in One Weekend's form\n"
+            "                        (virtual hit/scatter, curand; spheres only); LIST: one or\n"
+            "                        both, comma-separated\n"
             "  --json FILE           write the results as JSON\n"
             "  --help                this text\n",
-            rc_compact_all_names());
+            rc_compact_all_names(), CLI_AUTO_WAVE_PATHS);
 }
 
 #define MAX_RUNS 64
@@ -45,8 +59,25 @@ typedef struct bench_opts {
     cli_common common;
     const char *algos, *modes, *json;
     uint32_t frames, warmup;
+    const char *megakernel;
     int library_phases;
 } bench_opts;
+
+/* A megakernel baseline's image and time, and how the first run's image compares with it. */
+typedef struct baseline {
+    rc_megakernel_kind kind;
+    uint32_t samples;
+    rc_megakernel_result res;
+    float *rgb;
+    int compared;
+    size_t differ; /* pixels whose value differs from the first run's */
+    double rmse;   /* block RMSE against the first run's image (8x8 blocks, clamped) */
+} baseline;
+
+typedef struct baselines {
+    int n;
+    baseline b[2];
+} baselines;
 
 typedef struct run {
     const char *algo;
@@ -54,6 +85,7 @@ typedef struct run {
     const char *skipped; /* why it did not run, or NULL */
     char reason[sizeof(((rc_error *)0)->msg)];
     rc_stats_total tot;
+    double median_ms; /* median wall time of one frame */
     uint64_t image_hash;
 } run;
 
@@ -80,6 +112,8 @@ static int parse(int argc, char **argv, bench_opts *o) {
             if (r > 0 && cli_uint(&a, 0, 100000, &o->warmup) != 0) return RC_EXIT_USAGE;
         } else if ((r = cli_is(&a, "--library-phases", 0)) != 0) {
             o->library_phases = 1;
+        } else if ((r = cli_is(&a, "--megakernel", 1)) != 0) {
+            o->megakernel = a.value;
         } else {
             return cli_usage_error("bench", "unknown option '%s' (see --help)", argv[a.i]);
         }
@@ -105,8 +139,27 @@ static uint64_t fnv1a(const float *v, size_t n) {
     return h;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Pixels of two linear RGB images that differ by more than float rounding. */
+static size_t pixels_differing(const float *a, const float *b, size_t pixels) {
+    size_t n = 0;
+    for (size_t p = 0; p < pixels; p++) {
+        int same = 1;
+        for (size_t c = 0; c < 3; c++) {
+            float x = a[3 * p + c], y = b[3 * p + c];
+            same &= fabsf(x - y) <= 1e-6f * (1.0f + fabsf(x));
+        }
+        n += !same;
+    }
+    return n;
+}
+
 static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings *st, run *out,
-                   float *rgb) {
+                   float *rgb, baselines *mk) {
     rc_error err;
     rc_renderer *r;
     if (rc_renderer_create(scene, st, &r, &err) != 0) {
@@ -114,16 +167,32 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
         out->skipped = out->reason;
         return 0;
     }
-    int rc = 0;
+    double *ms = malloc(o->frames * sizeof *ms);
+    int rc = ms ? 0 : rc_fail(&err, "out of memory");
     for (uint32_t f = 0; f < o->warmup && rc == 0; f++) rc = rc_render_frame(r, NULL, &err);
     rc_renderer_reset(r);
     for (uint32_t f = 0; f < o->frames && rc == 0; f++) {
         rc_frame_stats fs;
         rc = rc_render_frame(r, &fs, &err);
         if (rc == 0) rc_stats_total_add(&out->tot, &fs);
+        if (rc == 0) ms[f] = fs.total_ms;
     }
+    size_t pixels = (size_t)st->width * st->height;
     if (rc == 0) rc = rc_renderer_image(r, rgb, &err);
-    if (rc == 0) out->image_hash = fnv1a(rgb, 3 * (size_t)st->width * st->height);
+    if (rc == 0) {
+        out->image_hash = fnv1a(rgb, 3 * pixels);
+        qsort(ms, o->frames, sizeof *ms, cmp_double);
+        uint32_t h = o->frames / 2;
+        out->median_ms = o->frames % 2 ? ms[h] : 0.5 * (ms[h - 1] + ms[h]);
+        for (int i = 0; i < mk->n; i++) {
+            baseline *b = &mk->b[i];
+            if (b->compared) continue;
+            b->compared = 1;
+            b->differ = pixels_differing(rgb, b->rgb, pixels);
+            b->rmse = rc_image_block_rmse(rgb, b->rgb, st->width, st->height, 8);
+        }
+    }
+    free(ms);
     rc_renderer_destroy(r);
     if (rc != 0)
         fprintf(stderr, "raycompact bench: %s/%s: %s\n", st->algo, rc_mode_name(st->mode), err.msg);
@@ -145,9 +214,25 @@ static void print_bounces(const run *rn) {
     }
 }
 
-static void print_summary(const run *runs, int n) {
-    printf("\n%-14s %-8s %10s %10s %7s %9s  %-16s\n", "algorithm", "mode", "frame ms", "compact ms",
-           "share", "Mrays/s", "image");
+/* The runs' speed against `none` in the same mode (frames/s ratio), or 0 without one. */
+static double vs_none(const run *runs, int n, const run *rn) {
+    for (int i = 0; i < n; i++)
+        if (!runs[i].skipped && strcmp(runs[i].algo, RC_COMPACT_NONE_NAME) == 0 &&
+            runs[i].mode == rn->mode && rn->median_ms > 0)
+            return runs[i].median_ms / rn->median_ms;
+    return 0.0;
+}
+
+/* How many times faster than a megakernel the run rendered the same samples. */
+static double vs_megakernel(const baseline *mk, const run *rn) {
+    return rn->tot.total_ms > 0 ? mk->res.ms / rn->tot.total_ms : 0.0;
+}
+
+static void print_summary(const run *runs, int n, const baselines *mk, uint32_t pixels) {
+    printf("\n%-14s %-8s %9s %8s %10s %7s %9s %7s", "algorithm", "mode", "frame ms", "fps",
+           "compact ms", "share", "Mrays/s", "x none");
+    for (int i = 0; i < mk->n; i++) printf(" %9s", rc_megakernel_name(mk->b[i].kind));
+    printf("  %-16s\n", "image");
     for (int i = 0; i < n; i++) {
         const run *rn = &runs[i];
         if (rn->skipped) {
@@ -156,14 +241,25 @@ static void print_summary(const run *runs, int n) {
         }
         const rc_stats_total *t = &rn->tot;
         double fr = t->frames, c = rc_stats_compact_ms(t);
-        printf("%-14s %-8s %10.2f %10.3f %6.1f%% %9.2f  %016llx\n", rn->algo,
-               rc_mode_name(rn->mode), t->total_ms / fr, c / fr,
+        printf("%-14s %-8s %9.3f %8.1f %10.3f %6.1f%% %9.1f %7.2f", rn->algo,
+               rc_mode_name(rn->mode), rn->median_ms, 1e3 / rn->median_ms, c / fr,
                t->total_ms > 0 ? 100.0 * c / t->total_ms : 0.0,
-               (double)rc_stats_rays(t) / (t->total_ms * 1e3), (unsigned long long)rn->image_hash);
+               (double)rc_stats_rays(t) / (t->total_ms * 1e3), vs_none(runs, n, rn));
+        for (int b = 0; b < mk->n; b++) printf(" %8.1fx", vs_megakernel(&mk->b[b], rn));
+        printf("  %016llx\n", (unsigned long long)rn->image_hash);
+    }
+    if (mk->n) printf("\n");
+    for (int i = 0; i < mk->n; i++) {
+        const baseline *b = &mk->b[i];
+        printf("megakernel %-7s (no BVH, one thread per pixel): %u samples per pixel in %.2f ms, "
+               "%.1f Mrays/s; against the first run's image: %zu of %u pixels differ, 8x8 block "
+               "RMSE %.5f\n",
+               rc_megakernel_name(b->kind), b->samples, b->res.ms,
+               (double)b->res.rays / (b->res.ms * 1e3), b->differ, pixels, b->rmse);
     }
 }
 
-static cJSON *run_json(const run *rn) {
+static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *mk) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "algorithm", rn->algo);
     cJSON_AddStringToObject(o, "mode", rc_mode_name(rn->mode));
@@ -178,6 +274,14 @@ static cJSON *run_json(const run *rn) {
     cJSON_AddStringToObject(o, "image_hash", hash);
     cJSON_AddNumberToObject(o, "frames", fr);
     cJSON_AddNumberToObject(o, "frame_ms", t->total_ms / fr);
+    cJSON_AddNumberToObject(o, "frame_ms_median", rn->median_ms);
+    cJSON_AddNumberToObject(o, "frames_per_s", 1e3 / rn->median_ms);
+    cJSON_AddNumberToObject(o, "speedup_vs_none", vs_none(runs, n, rn));
+    for (int i = 0; i < mk->n; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "speedup_vs_megakernel_%s", rc_megakernel_name(mk->b[i].kind));
+        cJSON_AddNumberToObject(o, key, vs_megakernel(&mk->b[i], rn));
+    }
     cJSON_AddNumberToObject(o, "generate_ms", t->generate_ms / fr);
     cJSON_AddNumberToObject(o, "extend_ms", rc_stats_extend_ms(t) / fr);
     cJSON_AddNumberToObject(o, "shade_ms", rc_stats_shade_ms(t) / fr);
@@ -209,13 +313,15 @@ static cJSON *run_json(const run *rn) {
     return o;
 }
 
-static int write_json(const bench_opts *o, const rc_settings *st, const run *runs, int n) {
+static int write_json(const bench_opts *o, const rc_settings *st, const run *runs, int n,
+                      const baselines *mk) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "scene", o->common.scene);
     cJSON_AddStringToObject(root, "backend", rc_backend_name(st->backend));
     cJSON_AddNumberToObject(root, "width", st->width);
     cJSON_AddNumberToObject(root, "height", st->height);
     cJSON_AddNumberToObject(root, "max_depth", st->max_depth);
+    cJSON_AddNumberToObject(root, "samples_per_wave", st->samples_per_wave);
     cJSON_AddNumberToObject(root, "frames", o->frames);
     cJSON_AddNumberToObject(root, "warmup", o->warmup);
 #ifdef _OPENMP
@@ -223,8 +329,21 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
 #else
     cJSON_AddNumberToObject(root, "threads", 1);
 #endif
+    cJSON *mks = cJSON_AddArrayToObject(root, "megakernels");
+    for (int i = 0; i < mk->n; i++) {
+        const baseline *b = &mk->b[i];
+        cJSON *m = cJSON_CreateObject();
+        cJSON_AddStringToObject(m, "kind", rc_megakernel_name(b->kind));
+        cJSON_AddNumberToObject(m, "samples", b->samples);
+        cJSON_AddNumberToObject(m, "ms", b->res.ms);
+        cJSON_AddNumberToObject(m, "rays", (double)b->res.rays);
+        cJSON_AddNumberToObject(m, "rays_per_s", (double)b->res.rays / (b->res.ms * 1e-3));
+        cJSON_AddNumberToObject(m, "pixels_differing_from_first_run", (double)b->differ);
+        cJSON_AddNumberToObject(m, "block_rmse_vs_first_run", b->rmse);
+        cJSON_AddItemToArray(mks, m);
+    }
     cJSON *arr = cJSON_AddArrayToObject(root, "runs");
-    for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, run_json(&runs[i]));
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, run_json(runs, n, &runs[i], mk));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     rc_error err;
@@ -239,6 +358,44 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     free(text);
     if (rc != 0) fprintf(stderr, "raycompact bench: %s\n", err.msg);
     return rc != 0 ? RC_EXIT_FAIL : 0;
+}
+
+/* The baselines for the samples every run renders: frames x samples per wave, from sample 0. */
+static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
+                           baselines *mk) {
+    if (st->backend != RC_BACKEND_CUDA)
+        return cli_usage_error("bench", "--megakernel needs the CUDA backend");
+    char buf[64];
+    const char *items[2];
+    snprintf(buf, sizeof buf, "%s", o->megakernel);
+    int n = split_list(buf, items, 2);
+    if (n <= 0)
+        return cli_usage_error("bench", "--megakernel: expected flat, objects or flat,objects");
+    for (int i = 0; i < n; i++) {
+        baseline *b = &mk->b[i];
+        if (rc_megakernel_parse(items[i], &b->kind) != 0)
+            return cli_usage_error("bench", "--megakernel: '%s' is not one of: flat, objects",
+                                   items[i]);
+        b->samples = o->frames * st->samples_per_wave;
+        b->rgb = malloc((size_t)st->width * st->height * 3 * sizeof *b->rgb);
+        mk->n = i + 1;
+        rc_error err;
+        if (!b->rgb) {
+            fprintf(stderr, "raycompact bench: out of memory\n");
+            return RC_EXIT_FAIL;
+        }
+        fprintf(stderr, "raycompact bench: %s megakernel, %u samples per pixel...\n", items[i],
+                b->samples);
+        if (rc_megakernel_render(scene, st, b->kind, b->samples, 3, b->rgb, &b->res, &err) != 0) {
+            fprintf(stderr, "raycompact bench: %s\n", err.msg);
+            return RC_EXIT_FAIL;
+        }
+    }
+    return 0;
+}
+
+static void free_megakernels(baselines *mk) {
+    for (int i = 0; i < mk->n; i++) free(mk->b[i].rgb);
 }
 
 /* The algorithm and mode lists; "all" = every name the backend lists. */
@@ -282,9 +439,18 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         fprintf(stderr, "raycompact bench: out of memory\n");
         return RC_EXIT_FAIL;
     }
-    printf("%s: %ux%u, %u frames (+%u warmup), max depth %u, %s backend\n\n", o->common.scene,
-           st->width, st->height, o->frames, o->warmup, st->max_depth,
-           rc_backend_name(st->backend));
+    baselines mk;
+    memset(&mk, 0, sizeof mk);
+    if (o->megakernel && (rc = run_megakernels(o, scene, st, &mk)) != 0) {
+        free(runs);
+        free(rgb);
+        free_megakernels(&mk);
+        return rc;
+    }
+    printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
+           "backend\n\n",
+           o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
+           st->max_depth, rc_backend_name(st->backend));
     printf("%-14s %-8s %6s %10s %10s %10s %8s %9s %9s %9s %7s\n", "algorithm", "mode", "bounce",
            "rays in", "alive", "kept", "removed", "extend", "shade", "compact", "share");
     int n = 0;
@@ -295,7 +461,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
             st->mode = modes[m];
             rn->algo = algos[i];
             rn->mode = modes[m];
-            rc = run_one(o, scene, st, rn, rgb) != 0 ? RC_EXIT_FAIL : 0;
+            rc = run_one(o, scene, st, rn, rgb, &mk) != 0 ? RC_EXIT_FAIL : 0;
             if (rn->skipped && !all) {
                 fprintf(stderr, "raycompact bench: %s\n", rn->skipped);
                 rc = RC_EXIT_USAGE;
@@ -304,10 +470,11 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
             fflush(stdout);
         }
     }
-    if (rc == 0) print_summary(runs, n);
-    if (rc == 0 && o->json) rc = write_json(o, st, runs, n);
+    if (rc == 0) print_summary(runs, n, &mk, st->width * st->height);
+    if (rc == 0 && o->json) rc = write_json(o, st, runs, n, &mk);
     free(runs);
     free(rgb);
+    free_megakernels(&mk);
     return rc;
 }
 
@@ -321,6 +488,7 @@ int cmd_bench(int argc, char **argv) {
     if ((rc = cli_load("bench", &o.common, &scene, &st)) != 0) return rc;
     st.library_timing = o.library_phases;
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
+    st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);
     if (rc == 0) rc = bench(&o, &scene, &st);
     rc_scene_free(&scene);
     return rc;

@@ -1,5 +1,6 @@
 /* cli_common.c: option parsing, backend choice and scene loading shared by the commands. */
 #include "cli.h"
+#include "wavefront/path.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -70,6 +71,14 @@ int cli_common_option(cli_args *a, cli_common *c) {
         }
     } else if ((r = cli_is(a, "--backend", 1)) != 0) {
         if (r > 0) c->backend = a->value;
+    } else if ((r = cli_is(a, "--samples-per-wave", 1)) != 0) {
+        if (r > 0 && strcmp(a->value, "auto") == 0) {
+            c->wave_auto = 1;
+            c->wave = 0;
+        } else if (r > 0) {
+            if (cli_uint(a, 1, RC_PATH_MAX_WAVE, &c->wave) != 0) return -1;
+            c->wave_auto = 0;
+        }
     } else {
         return 0;
     }
@@ -122,4 +131,12 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
     if (c->max_depth) st->max_depth = c->max_depth;
     st->tile = c->tile;
     return 0;
+}
+
+uint32_t cli_wave(const cli_common *c, const rc_settings *st, uint32_t cap) {
+    if (c->wave) return c->wave;
+    if (!c->wave_auto || st->backend != RC_BACKEND_CUDA) return 1;
+    uint64_t fit = CLI_AUTO_WAVE_PATHS / ((uint64_t)st->width * st->height);
+    if (fit < 1) fit = 1;
+    return (uint32_t)(fit < cap ? fit : cap);
 }

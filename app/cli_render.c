@@ -23,7 +23,11 @@ static void usage(FILE *f) {
             "  --scene FILE          scene file (JSON)\n"
             "  --out FILE            output image: .png (8-bit sRGB) or .pfm (float, linear)\n"
             "  --width W --height H  image size (default: the scene's render block)\n"
-            "  --spp N               samples per pixel, one frame each (default: the scene's)\n"
+            "  --spp N               samples per pixel (default: the scene's)\n"
+            "  --samples-per-wave N|auto\n"
+            "                        samples per pixel traced together in one stream (default\n"
+            "                        1; auto: on CUDA as many as fit %u paths, on the CPU 1;\n"
+            "                        the image is the same, long streams are faster)\n"
             "  --max-depth D         bounces per path, 1..%d (default: the scene's)\n"
             "  --algo NAME           compaction after each bounce (default scan-scatter);\n"
             "                        one of: %s\n"
@@ -34,7 +38,8 @@ static void usage(FILE *f) {
             "  --seed S              first sample index (independent renders of one scene)\n"
             "  --stats               print the per-phase and per-bounce timing tables\n"
             "  --help                this text\n",
-            RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN, SC_TILE_MAX);
+            CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN,
+            SC_TILE_MAX);
 }
 
 typedef struct render_opts {
@@ -102,15 +107,17 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     memset(&tot, 0, sizeof tot);
     int tty = isatty(2);
     double t0 = rc_now_ms();
-    for (uint32_t s = 0; s < spp; s++) {
+    for (uint32_t done = 0; done < spp;) {
         rc_frame_stats fs;
-        if (rc_render_frame(r, &fs, &err) != 0) {
+        uint32_t wave = rc_renderer_wave(r);
+        if (rc_render_samples(r, spp - done < wave ? spp - done : wave, &fs, &err) != 0) {
             fprintf(stderr, "%sraycompact render: %s\n", tty ? "\n" : "", err.msg);
             rc_renderer_destroy(r);
             return RC_EXIT_FAIL;
         }
+        done += fs.samples;
         rc_stats_total_add(&tot, &fs);
-        if (tty) progress(s + 1, spp, rc_now_ms() - t0);
+        if (tty) progress(done, spp, rc_now_ms() - t0);
     }
     double ms = rc_now_ms() - t0;
     size_t n = (size_t)st->width * st->height;
@@ -145,7 +152,9 @@ int cmd_render(int argc, char **argv) {
     if (o.mode && rc_mode_parse(o.mode, &st.mode) != 0)
         rc = cli_usage_error("render", "--mode: '%s' is not one of: indices, payload", o.mode);
     if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);
-    if (rc == 0) rc = render(&o, &scene, &st, o.spp ? o.spp : scene.defaults.spp);
+    uint32_t spp = o.spp ? o.spp : scene.defaults.spp;
+    st.samples_per_wave = cli_wave(&o.common, &st, spp);
+    if (rc == 0) rc = render(&o, &scene, &st, spp);
     rc_scene_free(&scene);
     return rc;
 }

@@ -119,3 +119,27 @@ double rc_image_rmse(const float *a, const float *b, size_t n) {
     }
     return n ? sqrt(sum / (double)(3 * n)) : 0.0;
 }
+
+/* RMSE between the block x block block means of two images clamped to [0, 1] (as displayed):
+ * per-pixel noise averages out, systematic differences remain. */
+double rc_image_block_rmse(const float *a, const float *b, uint32_t w, uint32_t h, uint32_t block) {
+    double sum = 0.0;
+    uint32_t blocks = 0;
+    for (uint32_t by = 0; by + block <= h; by += block) {
+        for (uint32_t bx = 0; bx + block <= w; bx += block, blocks++) {
+            for (size_t c = 0; c < 3; c++) {
+                double ma = 0.0, mb = 0.0;
+                for (uint32_t y = by; y < by + block; y++) {
+                    for (uint32_t x = bx; x < bx + block; x++) {
+                        size_t i = 3 * ((size_t)y * w + x) + c;
+                        ma += a[i] < 0.0f ? 0.0 : (a[i] > 1.0f ? 1.0 : a[i]);
+                        mb += b[i] < 0.0f ? 0.0 : (b[i] > 1.0f ? 1.0 : b[i]);
+                    }
+                }
+                double d = (ma - mb) / ((double)block * block);
+                sum += d * d;
+            }
+        }
+    }
+    return blocks ? sqrt(sum / (3.0 * blocks)) : 0.0;
+}

@@ -24,6 +24,9 @@ int rc_pfm_read(const char *path, float **rgb, uint32_t *width, uint32_t *height
 
 /* Root mean square difference over all channels of two images of n pixels. */
 double rc_image_rmse(const float *a, const float *b, size_t n);
+/* RMSE between the block x block block means of two images clamped to [0, 1] (as displayed):
+ * per-pixel noise averages out, systematic differences remain. */
+double rc_image_block_rmse(const float *a, const float *b, uint32_t w, uint32_t h, uint32_t block);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && "$rc" view --help >/dev/null 2>&
 fi
 mkdir -p out
 "$rc" render --scene scenes/cornell.json --width 384 --height 384 --spp 32 \
-    --out out/cornell.png --stats
+    --samples-per-wave auto --out out/cornell.png --stats
 echo "wrote out/cornell.png"
 echo
 "$build"/compaction/tools/compact list

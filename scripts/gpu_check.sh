@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# gpu_check.sh OUTDIR [quick]: on a machine with a CUDA GPU, configure and build (sm_90), run the
-# GPU tests, compute-sanitizer on the removal-list and context tests' quick cases, and the
-# benchmarks behind the CUDA backend's targets. Logs and JSON go to OUTDIR; a summary is printed.
+# gpu_check.sh OUTDIR [quick|app]: on a machine with a CUDA GPU, configure and build (sm_90), run
+# the GPU tests, compute-sanitizer on the removal-list and context tests' quick cases, and the
+# benchmarks behind the CUDA backend's targets. `app`: the path tracer's GPU tests and the
+# benchmarks behind its targets instead (scripts/app_targets.sh). Logs and JSON go to OUTDIR; a
+# summary is printed.
 # Debian -dev packages unpacked with `dpkg -x` under .deps/root are used when present (for
 # machines without them; scripts/setup.sh installs them the usual way).
 set -uo pipefail
@@ -23,6 +25,19 @@ cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=
     { tail -30 "$out/configure.log"; exit 1; }
 cmake --build $b -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -60; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+if [ "${2:-}" = app ]; then
+    rm -f "$out/configure.log" "$out/build.log" # built: keep the file slots for results
+    ctest --test-dir $b -L gpu -R '^app' --output-on-failure >"$out/ctest_app.log" 2>&1
+    echo "ctest app rc=$?"; grep -E "tests passed|failed out of|\(Failed\)|megakernel:|identical with|check failed" "$out/ctest_app.log"
+    san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    "$san" --tool memcheck --error-exitcode 1 $b/tests/test_gpu_agree scenes/cornell.json 16 16 4 1 \
+        --algorithms >"$out/san_app.log" 2>&1
+    echo "memcheck test_gpu_agree cornell 16x16 --algorithms rc=$? $(tail -1 "$out/san_app.log")"
+    "$san" --tool memcheck --error-exitcode 1 $b/tests/test_gpu_agree scenes/spheres.json 24 16 4 1 \
+        >>"$out/san_app.log" 2>&1
+    echo "memcheck test_gpu_agree spheres 24x16 rc=$? $(tail -1 "$out/san_app.log")"
+    exec bash scripts/app_targets.sh $b/app/raycompact "$out"
+fi
 echo "== ctest -L gpu"
 ctest --test-dir $b -L gpu --output-on-failure >"$out/ctest_gpu.log" 2>&1
 echo "ctest rc=$?"; grep -E "tests passed|Failed|failed out of|\(Failed\)|Skipped" "$out/ctest_gpu.log"

@@ -3,6 +3,7 @@
 #ifndef RC_TEST_H
 #define RC_TEST_H
 
+#include "image.h"
 #include "scene/scene.h"
 #include "wavefront/wavefront.h"
 
@@ -30,8 +31,8 @@ static inline int test_finish(const char *name) {
     return test_failures ? 1 : 0;
 }
 
-/* Render `spp` frames of `scene` with `st` into a malloc'd linear RGB image; NULL on error
- * (printed). */
+/* Render `spp` samples per pixel of `scene` with `st` (in waves of st->samples_per_wave, the
+ * last one shorter) into a malloc'd linear RGB image; NULL on error (printed). */
 static inline float *test_render(const rc_scene *scene, const rc_settings *st, uint32_t spp) {
     rc_error err;
     rc_renderer *r;
@@ -41,7 +42,10 @@ static inline float *test_render(const rc_scene *scene, const rc_settings *st, u
     }
     float *rgb = malloc((size_t)st->width * st->height * 3 * sizeof *rgb);
     int rc = rgb ? 0 : -1;
-    for (uint32_t s = 0; s < spp && rc == 0; s++) rc = rc_render_frame(r, NULL, &err);
+    while (rc == 0 && rc_renderer_frames(r) < spp) {
+        uint32_t left = spp - rc_renderer_frames(r), wave = rc_renderer_wave(r);
+        rc = rc_render_samples(r, left < wave ? left : wave, NULL, &err);
+    }
     if (rc == 0) rc = rc_renderer_image(r, rgb, &err);
     if (rc != 0) {
         fprintf(stderr, "render: %s\n", rgb ? err.msg : "out of memory");
@@ -50,31 +54,6 @@ static inline float *test_render(const rc_scene *scene, const rc_settings *st, u
     }
     rc_renderer_destroy(r);
     return rgb;
-}
-
-/* RMSE between the block x block block means of two images clamped to [0, 1] (as displayed):
- * per-pixel noise averages out, systematic differences remain. */
-static inline double test_block_rmse(const float *a, const float *b, uint32_t w, uint32_t h,
-                                     uint32_t block) {
-    double sum = 0.0;
-    uint32_t blocks = 0;
-    for (uint32_t by = 0; by + block <= h; by += block) {
-        for (uint32_t bx = 0; bx + block <= w; bx += block, blocks++) {
-            for (size_t c = 0; c < 3; c++) {
-                double ma = 0.0, mb = 0.0;
-                for (uint32_t y = by; y < by + block; y++) {
-                    for (uint32_t x = bx; x < bx + block; x++) {
-                        size_t i = 3 * ((size_t)y * w + x) + c;
-                        ma += a[i] < 0.0f ? 0.0 : (a[i] > 1.0f ? 1.0 : a[i]);
-                        mb += b[i] < 0.0f ? 0.0 : (b[i] > 1.0f ? 1.0 : b[i]);
-                    }
-                }
-                double d = (ma - mb) / ((double)block * block);
-                sum += d * d;
-            }
-        }
-    }
-    return blocks ? sqrt(sum / (3.0 * blocks)) : 0.0;
 }
 
 static inline rc_material test_material(uint32_t type, float r, float g, float b, float param) {

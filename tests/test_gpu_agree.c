@@ -1,24 +1,97 @@
-/* test_gpu_agree.c: the CUDA backend renders what the CPU backend renders, and every CUDA
- * compaction algorithm (and `none`, both modes) gives a bit-identical image on the GPU.
+/* test_gpu_agree.c: the CUDA backend renders what the CPU backend renders; every CUDA
+ * compaction algorithm (and `none`, both modes) gives a bit-identical image on the GPU, and so
+ * do waves of several samples per pixel; the megakernel baseline (no BVH, megakernel.h)
+ * renders the same image as the wavefront loop.
  * CPU and GPU round some maths differently (fused multiply-add, sinf, powf), so their paths
  * part ways and the images differ by noise: they are compared like test_reference, on
  * 16x16 block means, with a tolerance stated by the caller. Exits 77 (skipped) without a
  * usable CUDA device. Usage: test_gpu_agree SCENE WIDTH HEIGHT SPP TOLERANCE [--algorithms] */
 #include "rc_test.h"
 #include "wavefront/compact.h"
+#include "wavefront/megakernel.h"
 
 #include <string.h>
 
-static float *render_on(const rc_scene *s, rc_backend b, const char *algo, rc_mode mode, uint32_t w,
-                        uint32_t h, uint32_t spp) {
+static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_mode mode,
+                          uint32_t w, uint32_t h, uint32_t spp, uint32_t wave) {
     rc_settings st;
     rc_settings_init(&st, s);
+    st.samples_per_wave = wave;
     st.width = w;
     st.height = h;
     st.backend = b;
     st.algo = algo;
     st.mode = mode;
     return test_render(s, &st, spp);
+}
+
+static float *render_on(const rc_scene *s, rc_backend b, const char *algo, rc_mode mode, uint32_t w,
+                        uint32_t h, uint32_t spp) {
+    return render_wave(s, b, algo, mode, w, h, spp, 1);
+}
+
+/* Waves of several samples, and the megakernels, against the wavefront loop one sample a wave
+ * (`ref`); `tol` is the block RMSE allowed between images of different random numbers. */
+static void waves_and_megakernel(const rc_scene *s, uint32_t w, uint32_t h, uint32_t spp,
+                                 const float *ref, double tol) {
+    size_t bytes = (size_t)w * h * 3 * sizeof(float);
+    const char *algos[] = {"single-pass", "redzone"};
+    for (int i = 0; i < 2; i++) {
+        for (int m = 0; m < 2; m++) {
+            uint32_t wave = spp > 3 ? 3 : spp; /* ends on a shorter wave unless 3 divides spp */
+            float *img = render_wave(s, RC_BACKEND_CUDA, algos[i], (rc_mode)m, w, h, spp, wave);
+            int same = img && memcmp(img, ref, bytes) == 0;
+            CHECK(same, "cuda %s/%s, %u samples per wave: image differs", algos[i],
+                  rc_mode_name((rc_mode)m), wave);
+            if (same)
+                printf("  %-14s %-8s identical with %u samples per wave\n", algos[i],
+                       rc_mode_name((rc_mode)m), wave);
+            free(img);
+        }
+    }
+    rc_settings st;
+    rc_settings_init(&st, s);
+    st.width = w;
+    st.height = h;
+    float *mk = malloc(bytes);
+    rc_megakernel_result res;
+    rc_error err;
+    int ok = mk && rc_megakernel_render(s, &st, RC_MEGAKERNEL_FLAT, spp, 1, mk, &res, &err) == 0;
+    CHECK(ok, "flat megakernel: %s", mk ? err.msg : "out of memory");
+    if (ok) {
+        /* Same code, same random keys; but the kernel is compiled as one function, where the
+         * compiler may fuse multiply-adds differently, and a ray that meets two primitives at
+         * one distance may take either: a path that rounds differently once takes another
+         * way. Most pixels must still be bit-identical, and all must agree in the mean. */
+        size_t differ = 0, pixels = (size_t)w * h;
+        for (size_t p = 0; p < pixels; p++)
+            differ += memcmp(&mk[3 * p], &ref[3 * p], 3 * sizeof(float)) != 0;
+        double block = rc_image_block_rmse(mk, ref, w, h, 16);
+        printf("  flat megakernel: %zu of %zu pixels differ from the wavefront image, block RMSE "
+               "%.5f, %.2f ms, %llu rays\n",
+               differ, pixels, block, res.ms, (unsigned long long)res.rays);
+        CHECK(differ * 4 <= pixels, "flat megakernel: %zu of %zu pixels differ", differ, pixels);
+        CHECK(block <= tol, "flat megakernel: block RMSE %g over %g", block, tol);
+    }
+    int spheres = 1;
+    for (uint32_t i = 0; i < s->bvh.num_prims; i++)
+        spheres &= rc_prim_type(&s->bvh.prims[i]) == RC_PRIM_SPHERE;
+    ok = mk && rc_megakernel_render(s, &st, RC_MEGAKERNEL_OBJECTS, spp, 1, mk, &res, &err) == 0;
+    if (!spheres) {
+        /* The book's form draws spheres only: a clear error, not a wrong image. */
+        CHECK(!ok && strstr(err.msg, "spheres only"), "object megakernel on quads: %s",
+              ok ? "rendered" : err.msg);
+        printf("  object megakernel: refused: %s\n", ok ? "-" : err.msg);
+    } else {
+        CHECK(ok, "object megakernel: %s", mk ? err.msg : "out of memory");
+        double block = ok ? rc_image_block_rmse(mk, ref, w, h, 16) : 1.0;
+        if (ok)
+            printf("  object megakernel: block RMSE %.5f against the wavefront image, %.2f ms, "
+                   "%llu rays\n",
+                   block, res.ms, (unsigned long long)res.rays);
+        CHECK(block <= tol, "object megakernel: block RMSE %g over %g", block, tol);
+    }
+    free(mk);
 }
 
 /* Every algorithm the library implements on CUDA, `none` included, both modes. */
@@ -70,6 +143,7 @@ int main(int argc, char **argv) {
     double tol = atof(argv[5]);
     float *cpu = render_on(&s, RC_BACKEND_CPU, "scan-scatter", RC_MODE_INDICES, w, h, spp);
     float *gpu = render_on(&s, RC_BACKEND_CUDA, "scan-scatter", RC_MODE_INDICES, w, h, spp);
+    if (gpu) waves_and_megakernel(&s, w, h, spp, gpu, tol);
     CHECK(cpu && gpu, "render failed");
     if (cpu && gpu) {
         size_t n = (size_t)w * h * 3, same = 0, bad = 0;
@@ -77,7 +151,7 @@ int main(int argc, char **argv) {
             same += cpu[i] == gpu[i];
             bad += !isfinite(gpu[i]);
         }
-        double block = test_block_rmse(cpu, gpu, w, h, 16);
+        double block = rc_image_block_rmse(cpu, gpu, w, h, 16);
         printf("%s %ux%u %u spp: CPU vs CUDA block RMSE %.5f (tolerance %.5f), %.1f%% of values "
                "bit-identical\n",
                argv[1], w, h, spp, block, tol, 100.0 * (double)same / (double)n);

@@ -1,5 +1,6 @@
 /* test_identical.c: every compaction algorithm of the CPU backend, `none` and both modes give
- * a bit-identical image of a small Cornell box render; so does a different thread count.
+ * a bit-identical image of a small Cornell box render; so do a different thread count and
+ * several samples per wave (3 + 1 instead of 4 waves of one).
  * Holds because the random numbers are keyed by (pixel, sample, bounce, dimension) and the
  * film sums each pixel's samples in frame order (rng.h, accumulate.c).
  * Usage: test_identical SCENE */
@@ -14,9 +15,11 @@
 #define SIZE 40
 #define SPP  4
 
-static float *render_with(const rc_scene *s, const char *algo, rc_mode mode, int *skipped) {
+static float *render_with(const rc_scene *s, const char *algo, rc_mode mode, uint32_t wave,
+                          int *skipped) {
     rc_settings st;
     rc_settings_init(&st, s);
+    st.samples_per_wave = wave;
     st.width = st.height = SIZE;
     st.max_depth = 10;
     st.algo = algo;
@@ -52,7 +55,7 @@ int main(int argc, char **argv) {
     }
     const size_t bytes = SIZE * SIZE * 3 * sizeof(float);
     int skipped;
-    float *ref = render_with(&s, "none", RC_MODE_INDICES, &skipped);
+    float *ref = render_with(&s, "none", RC_MODE_INDICES, 1, &skipped);
     CHECK(ref != NULL, "reference render (none, indices) failed");
     if (!ref) return test_finish("test_identical");
     const char *names[64];
@@ -60,7 +63,7 @@ int main(int argc, char **argv) {
     int compared = 0;
     for (size_t i = 0; i < n; i++) {
         for (int m = 0; m < 2; m++) {
-            float *img = render_with(&s, names[i], (rc_mode)m, &skipped);
+            float *img = render_with(&s, names[i], (rc_mode)m, 1, &skipped);
             if (skipped) continue;
             CHECK(img != NULL, "%s/%s: render failed", names[i], rc_mode_name((rc_mode)m));
             if (!img) continue;
@@ -74,9 +77,22 @@ int main(int argc, char **argv) {
     }
     /* none, serial and scan-scatter exist from the start: at least those six runs. */
     CHECK(compared >= 6, "only %d runs compared", compared);
+    /* Waves of 3 samples per pixel (3 + 1): a stream of 3 images, the same film. */
+    const char *wave_algos[] = {"none", "scan-scatter", "redzone"};
+    for (int i = 0; i < 3; i++) {
+        for (int m = 0; m < 2; m++) {
+            float *img = render_with(&s, wave_algos[i], (rc_mode)m, 3, &skipped);
+            CHECK(img && memcmp(img, ref, bytes) == 0, "%s/%s, 3 samples per wave: image differs",
+                  wave_algos[i], rc_mode_name((rc_mode)m));
+            if (img && memcmp(img, ref, bytes) == 0)
+                printf("  %-14s %-8s identical with 3 samples per wave\n", wave_algos[i],
+                       rc_mode_name((rc_mode)m));
+            free(img);
+        }
+    }
 #ifdef _OPENMP
     omp_set_num_threads(1);
-    float *one = render_with(&s, "scan-scatter", RC_MODE_PAYLOAD, &skipped);
+    float *one = render_with(&s, "scan-scatter", RC_MODE_PAYLOAD, 1, &skipped);
     CHECK(one && memcmp(one, ref, bytes) == 0, "one thread: image differs");
     free(one);
 #endif

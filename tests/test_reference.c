@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
     CHECK(img != NULL, "render failed");
     if (img) {
         double tol = atof(argv[4]);
-        double block = test_block_rmse(img, ref, w, h, 16);
+        double block = rc_image_block_rmse(img, ref, w, h, 16);
         double pixel = rc_image_rmse(img, ref, (size_t)w * h);
         printf("%s vs %s: block RMSE %.5f (tolerance %.5f), pixel RMSE %.5f\n", argv[1], argv[2],
                block, tol, pixel);

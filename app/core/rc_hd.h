@@ -17,6 +17,14 @@
 
 #define RC_FN static inline RC_HD
 
+/* RC_ALIGN16 on a record's first member aligns the record to 16 bytes, so a GPU thread moves
+ * it with 16-byte loads and stores (C11 _Alignas, C++ alignas under nvcc). */
+#if defined(__cplusplus)
+#define RC_ALIGN16 alignas(16)
+#else
+#define RC_ALIGN16 _Alignas(16)
+#endif
+
 #define RC_PI 3.14159265358979323846f
 
 #endif /* RC_HD_H */

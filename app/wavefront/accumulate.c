@@ -1,6 +1,7 @@
-/* accumulate.c: the last phase of a frame: add its value of every pixel to the film. Each
- * pixel sums its samples in frame order, so the film does not depend on the order the paths
- * ended in, and every compaction algorithm gives the same bits. */
+/* accumulate.c: the last phase of a frame: add its samples of every pixel to the film. Each
+ * pixel adds its samples one at a time in sample order, so the film does not depend on the
+ * order the paths ended in (every compaction algorithm gives the same bits) nor on how the
+ * samples were split into waves. */
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
@@ -12,15 +13,20 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {
         rc_cuda_phase_begin(r);
         rc_cuda_accumulate(r);
         rc_cuda_phase_end(r, &st->accumulate_ms);
-        r->frames++;
+        r->frames += r->wave_now;
         return;
     }
 #endif
     double t0 = rc_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const long n = (long)r->num_pixels;
+    const uint32_t wave = r->wave_now;
     RC_OMP(parallel for schedule(static))
-    for (long p = 0; p < n; p++) s->accum[p] = rc_add(s->accum[p], s->sample_rgb[p]);
-    r->frames++;
+    for (long p = 0; p < n; p++) {
+        rc_vec3 a = s->accum[p];
+        for (uint32_t k = 0; k < wave; k++) a = rc_add(a, s->sample_rgb[(size_t)k * n + p]);
+        s->accum[p] = a;
+    }
+    r->frames += wave;
     st->accumulate_ms += rc_now_ms() - t0;
 }

@@ -152,9 +152,27 @@ static sc_status compact_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_remo
     return st;
 }
 
-/* CUDA: read shade's counters back (the next launches' size, the removal list's k), then
- * compact on the device. */
+/* One timed library call on the device. */
+static int compact_timed(rc_renderer *r, uint32_t bounce, uint32_t num_removed, rc_frame_stats *st,
+                         rc_error *err) {
+    rc_cuda_phase_begin(r);
+    sc_status s = compact_cuda(r, bounce, num_removed);
+    rc_cuda_phase_end(r, &st->bounce[bounce].compact_ms);
+    if (s != SC_OK)
+        return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
+                       sc_status_string(s));
+    if (r->comp.opt.timing) rc_stats_add_library(st, r->comp.ctx);
+    return 0;
+}
+
+/* CUDA: compact on the device and read shade's counters back (the next launches' size). A
+ * flag stencil needs only the stream length, which the host knows, so its compaction is
+ * queued first and the counters are read after it: the GPU runs shade and compaction back to
+ * back, and the compaction's time is the GPU's, not the host's. A removal list's length k is
+ * known only once shade has run: the counters are read first. */
 static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
+    const rc_compact_input input = r->comp.input;
+    if (input == RC_COMPACT_FLAGS && compact_timed(r, bounce, 0, st, err) != 0) return -1;
     if (rc_cuda_read_counts(r, bounce, err) != 0) return -1;
     const rc_cuda_counts *h = &rc_cuda_of(r)->h_counts[bounce];
     rc_bounce_stats *b = &st->bounce[bounce];
@@ -162,18 +180,14 @@ static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *s
     b->alive = h->alive;
     b->kept = h->kept;
     r->live = h->kept;
-    if (r->comp.input == RC_COMPACT_NOTHING) return 0;
-    if (r->comp.input == RC_COMPACT_REMOVALS && h->removed != r->n - h->kept)
-        return rc_fail(err, "shade listed %u ended paths at bounce %u, want %u", h->removed, bounce,
-                       r->n - h->kept);
-    rc_cuda_phase_begin(r);
-    sc_status s = compact_cuda(r, bounce, h->removed);
-    rc_cuda_phase_end(r, &b->compact_ms);
-    if (s != SC_OK)
-        return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
-                       sc_status_string(s));
+    if (input == RC_COMPACT_NOTHING) return 0;
+    if (input == RC_COMPACT_REMOVALS) {
+        if (h->removed != r->n - h->kept)
+            return rc_fail(err, "shade listed %u ended paths at bounce %u, want %u", h->removed,
+                           bounce, r->n - h->kept);
+        if (compact_timed(r, bounce, h->removed, st, err) != 0) return -1;
+    }
     r->n = h->kept;
-    if (r->comp.opt.timing) rc_stats_add_library(st, r->comp.ctx);
     return 0;
 }
 #endif

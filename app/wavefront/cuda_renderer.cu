@@ -50,13 +50,13 @@ static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
 
 static cudaError_t alloc_stream(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
-    size_t n = r->num_pixels;
+    size_t n = r->num_paths;
     int payload = r->st.mode == RC_MODE_PAYLOAD;
     int flags = r->comp.input == RC_COMPACT_FLAGS;
     cudaError_t e = cudaMalloc(&c->paths, n * sizeof(rc_path));
     if (e == cudaSuccess) e = cudaMalloc(&c->sample_rgb, n * sizeof(rc_vec3));
-    if (e == cudaSuccess) e = cudaMalloc(&c->accum, n * sizeof(rc_vec3));
-    if (e == cudaSuccess) e = cudaMemset(c->accum, 0, n * sizeof(rc_vec3));
+    if (e == cudaSuccess) e = cudaMalloc(&c->accum, r->num_pixels * sizeof(rc_vec3));
+    if (e == cudaSuccess) e = cudaMemset(c->accum, 0, r->num_pixels * sizeof(rc_vec3));
     if (e == cudaSuccess && payload && flags) e = cudaMalloc(&c->paths_alt, n * sizeof(rc_path));
     if (e == cudaSuccess && !payload) e = cudaMalloc(&c->queue, n * sizeof(uint32_t));
     if (e == cudaSuccess && !payload && flags) e = cudaMalloc(&c->queue_alt, n * sizeof(uint32_t));

@@ -8,8 +8,12 @@ __global__ void rc_extend_kernel(rc_scene_view sc, uint32_t n, rc_path *paths,
                                  const uint32_t *queue) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    rc_path *p = queue ? &paths[queue[i]] : &paths[i];
-    if (rc_path_alive(p)) rc_path_extend(&sc, p);
+    rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
+    if (!rc_path_alive(slot)) return;
+    rc_path p = *slot; /* 16-byte loads (path.h) */
+    rc_path_extend(&sc, &p);
+    slot->t = p.t;
+    slot->prim = p.prim;
 }
 
 extern "C" void rc_cuda_extend(rc_renderer *r) {

@@ -1,12 +1,14 @@
-/* generate.c: the first phase of a frame: one camera ray per pixel, and a full stream. */
+/* generate.c: the first phase of a frame: one camera ray per pixel and sample of the wave, and
+ * a full stream. Path p is sample p / num_pixels of pixel p % num_pixels, so the stream starts
+ * as one image after another. */
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
 
 void rc_generate(rc_renderer *r, rc_frame_stats *st) {
-    r->n = r->num_pixels;
-    r->live = r->num_pixels;
+    r->n = r->wave_now * r->num_pixels;
+    r->live = r->n;
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) {
         rc_cuda_phase_begin(r);
@@ -17,11 +19,12 @@ void rc_generate(rc_renderer *r, rc_frame_stats *st) {
 #endif
     double t0 = rc_now_ms();
     rc_cpu_stream *s = &r->cpu;
-    const long n = (long)r->num_pixels;
+    const long n = (long)r->n;
+    const uint32_t np = r->num_pixels;
     RC_OMP(parallel for schedule(static))
     for (long p = 0; p < n; p++) {
-        rc_path_generate(&r->view.camera, r->st.width, r->st.height, (uint32_t)p, r->shade.sample,
-                         &s->paths[p]);
+        rc_path_generate(&r->view.camera, r->st.width, r->st.height, (uint32_t)p % np,
+                         r->shade.sample, (uint32_t)p / np, &s->paths[p]);
         s->sample_rgb[p] = rc_v3s(0.0f);
         if (s->queue) s->queue[p] = (uint32_t)p;
     }

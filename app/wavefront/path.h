@@ -6,29 +6,40 @@
 
 #include "../core/scene_view.h"
 
-/* flags: bits 0..7 the bounce (0 = the camera ray), bit 31 set while the path is alive. */
-#define RC_PATH_BOUNCE_MASK 0xffu
-#define RC_PATH_ALIVE       0x80000000u
+#include <stddef.h>
 
-/* One path, 64 bytes: the record the `payload` mode compacts (elem_size = sizeof(rc_path)).
- * In `indices` mode the records stay in place, one per pixel, and a queue of uint32 path
- * indices is compacted instead. */
+/* flags: bits 0..7 the bounce (0 = the camera ray); bits 8..30 the path's sample within its
+ * wave (a wave traces several samples of every pixel in one stream, wavefront.h); bit 31 set
+ * while the path is alive. */
+#define RC_PATH_BOUNCE_MASK  0xffu
+#define RC_PATH_SAMPLE_SHIFT 8u
+#define RC_PATH_SAMPLE_MASK  0x7fffff00u
+#define RC_PATH_MAX_WAVE     (1u << 23) /* samples a wave can hold */
+#define RC_PATH_ALIVE        0x80000000u
+
+/* One path, 64 bytes, aligned to 16: the record the `payload` mode compacts (elem_size =
+ * sizeof(rc_path)). In `indices` mode the records stay in place, one per pixel and sample, and
+ * a queue of uint32 path indices is compacted instead. The CUDA kernels copy a record into
+ * registers with four 16-byte loads, work on the copy and store it back the same way: one
+ * field at a time, a warp's 4-byte accesses 64 bytes apart would touch every sector 16 times. */
 typedef struct rc_path {
-    rc_vec3 origin;     /* ray origin */
-    float t;            /* extend: distance to the nearest hit (INFINITY on a miss) */
-    rc_vec3 dir;        /* unit ray direction */
-    uint32_t prim;      /* extend: nearest primitive, RC_NO_PRIM on a miss */
+    RC_ALIGN16 rc_vec3 origin; /* ray origin */
+    float t;                   /* extend: distance to the nearest hit (INFINITY on a miss) */
+    rc_vec3 dir;               /* unit ray direction */
+    uint32_t prim;             /* extend: nearest primitive, RC_NO_PRIM on a miss */
     rc_vec3 throughput; /* product of the scattering weights, over the roulette survival odds */
     uint32_t pixel;     /* y * width + x: the pixel this path's radiance belongs to */
     rc_vec3 radiance;   /* light gathered so far */
-    uint32_t flags;     /* bits 0..7: bounce; bit 31: alive (RC_PATH_*) */
+    uint32_t flags;     /* bits 0..7: bounce; 8..30: sample in the wave; 31: alive */
 } rc_path;
 
 /* Per-frame constants of the shading phase. */
 typedef struct rc_shade_params {
-    uint32_t sample;    /* sample index of this frame: part of every random key */
-    uint32_t max_depth; /* a path ends after this many bounces */
-    uint32_t rr_depth;  /* Russian roulette from this bounce on */
+    uint32_t sample;     /* sample index of the wave's first sample: with the path's place in
+                            the wave, part of every random key */
+    uint32_t max_depth;  /* a path ends after this many bounces */
+    uint32_t rr_depth;   /* Russian roulette from this bounce on */
+    uint32_t num_pixels; /* sample_rgb holds the wave's samples one image after another */
 } rc_shade_params;
 
 #define RC_RR_DEPTH 3
@@ -39,11 +50,17 @@ RC_FN int rc_path_alive(const rc_path *p) {
 RC_FN uint32_t rc_path_bounce(const rc_path *p) {
     return p->flags & RC_PATH_BOUNCE_MASK;
 }
+/* The path's sample within its wave (0 .. samples in the wave - 1). */
+RC_FN uint32_t rc_path_wave_sample(const rc_path *p) {
+    return (p->flags & RC_PATH_SAMPLE_MASK) >> RC_PATH_SAMPLE_SHIFT;
+}
 
-/* generate: the camera ray of `pixel` for this sample, jittered in the pixel and on the lens. */
+/* generate: the camera ray of `pixel` for sample `sample + k` (the k-th sample of a wave that
+ * starts at `sample`), jittered in the pixel and on the lens. */
 RC_FN void rc_path_generate(const rc_camera *cam, uint32_t width, uint32_t height, uint32_t pixel,
-                            uint32_t sample, rc_path *p) {
+                            uint32_t sample, uint32_t k, rc_path *p) {
     uint32_t x = pixel % width, y = pixel / width;
+    sample += k;
     float s = ((float)x + rc_rand(pixel, sample, 0, RC_DIM_PIXEL_X)) / (float)width;
     float t = 1.0f - ((float)y + rc_rand(pixel, sample, 0, RC_DIM_PIXEL_Y)) / (float)height;
     rc_camera_ray(cam, s, t, rc_rand(pixel, sample, 0, RC_DIM_LENS_U),
@@ -53,7 +70,7 @@ RC_FN void rc_path_generate(const rc_camera *cam, uint32_t width, uint32_t heigh
     p->throughput = rc_v3s(1.0f);
     p->pixel = pixel;
     p->radiance = rc_v3s(0.0f);
-    p->flags = RC_PATH_ALIVE;
+    p->flags = RC_PATH_ALIVE | (k << RC_PATH_SAMPLE_SHIFT);
 }
 
 /* extend: trace the path's ray to its nearest hit. */
@@ -64,8 +81,8 @@ RC_FN void rc_path_extend(const rc_scene_view *sc, rc_path *p) {
 }
 
 /* End the path: its radiance is this sample's value of its pixel. */
-RC_FN int rc_path_finish(rc_path *p, rc_vec3 *sample_rgb) {
-    sample_rgb[p->pixel] = p->radiance;
+RC_FN int rc_path_finish(const rc_shade_params *sp, rc_path *p, rc_vec3 *sample_rgb) {
+    sample_rgb[(size_t)rc_path_wave_sample(p) * sp->num_pixels + p->pixel] = p->radiance;
     p->flags &= ~RC_PATH_ALIVE;
     return 0;
 }
@@ -86,34 +103,35 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     if (p->prim == RC_NO_PRIM) {
         rc_vec3 bg = rc_background_radiance(&sc->background, p->dir);
         p->radiance = rc_add(p->radiance, rc_mul(p->throughput, bg));
-        return rc_path_finish(p, sample_rgb);
+        return rc_path_finish(sp, p, sample_rgb);
     }
     const rc_prim *pr = &sc->bvh.prims[p->prim];
     const rc_material *m = &sc->materials[rc_prim_material(pr)];
     if (m->type == RC_MAT_EMISSIVE) {
         p->radiance = rc_add(p->radiance, rc_mul(p->throughput, m->color));
-        return rc_path_finish(p, sample_rgb);
+        return rc_path_finish(sp, p, sample_rgb);
     }
     uint32_t bounce = rc_path_bounce(p);
-    rc_rng_key key = {p->pixel, sp->sample, bounce};
+    rc_rng_key key = {p->pixel, sp->sample + rc_path_wave_sample(p), bounce};
     rc_vec3 x = rc_add(p->origin, rc_scale(p->dir, p->t));
     rc_vec3 n = rc_prim_normal(pr, x);
     int front = rc_dot(p->dir, n) < 0.0f;
     if (!front) n = rc_neg(n);
     rc_vec3 dir, weight;
-    if (!rc_scatter(m, p->dir, n, front, key, &dir, &weight)) return rc_path_finish(p, sample_rgb);
+    if (!rc_scatter(m, p->dir, n, front, key, &dir, &weight))
+        return rc_path_finish(sp, p, sample_rgb);
     p->throughput = rc_mul(p->throughput, weight);
     bounce++;
-    if (bounce >= sp->max_depth) return rc_path_finish(p, sample_rgb);
+    if (bounce >= sp->max_depth) return rc_path_finish(sp, p, sample_rgb);
     if (bounce >= sp->rr_depth) {
         /* Survive with probability q and divide by q: unbiased, and dim paths end early. */
         float q = fminf(rc_max_comp(p->throughput), 0.95f);
-        if (!(rc_key_rand(key, RC_DIM_ROULETTE) < q)) return rc_path_finish(p, sample_rgb);
+        if (!(rc_key_rand(key, RC_DIM_ROULETTE) < q)) return rc_path_finish(sp, p, sample_rgb);
         p->throughput = rc_scale(p->throughput, 1.0f / q);
     }
     p->origin = rc_offset_origin(x, n, dir);
     p->dir = dir;
-    p->flags = RC_PATH_ALIVE | bounce;
+    p->flags = (p->flags & RC_PATH_SAMPLE_MASK) | RC_PATH_ALIVE | bounce;
     return 1;
 }
 

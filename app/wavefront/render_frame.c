@@ -1,19 +1,24 @@
-/* render_frame.c: one frame of the wavefront path tracer, one sample per pixel. This function
- * is the table of contents of the renderer; each phase lives in its own file. */
+/* render_frame.c: one frame of the wavefront path tracer: a wave of one or more samples per
+ * pixel. This function is the table of contents of the renderer; each phase lives in its own
+ * file. */
 #include "renderer.h"
 
 #include <string.h>
 
-int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err) {
+int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc_error *err) {
     rc_frame_stats local;
     rc_frame_stats *st = stats ? stats : &local;
     memset(st, 0, sizeof *st);
+    if (samples < 1 || samples > r->wave)
+        return rc_fail(err, "%u samples in one wave: the stream holds 1 .. %u", samples, r->wave);
     double t0 = rc_now_ms();
     r->shade.sample = r->st.first_sample + r->frames;
+    r->wave_now = samples;
+    st->samples = samples;
 
     rc_frame_begin(r);
     rc_mask_begin(r);
-    rc_generate(r, st); /* one camera ray per pixel */
+    rc_generate(r, st); /* one camera ray per pixel and sample */
     for (uint32_t bounce = 0; bounce < r->st.max_depth && rc_stream_live(r); bounce++) {
         rc_mask_record(r, bounce); /* the viewer's alive-ray mask, when it shows one */
         rc_extend(r, bounce, st);  /* nearest hit of every live ray */
@@ -21,9 +26,13 @@ int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err) {
         if (rc_compact(r, bounce, st, err) != 0) return -1; /* drop the ended paths */
         st->bounces = bounce + 1;
     }
-    rc_accumulate(r, st); /* film += this sample */
+    rc_accumulate(r, st); /* film += this wave's samples, in sample order */
     if (rc_frame_finish(r, st, err) != 0) return -1;
 
     st->total_ms = rc_now_ms() - t0;
     return 0;
+}
+
+int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err) {
+    return rc_render_samples(r, r->wave, stats, err);
 }

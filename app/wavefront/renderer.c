@@ -1,4 +1,5 @@
 /* renderer.c: creating and destroying a renderer, the film, and the small public helpers. */
+#include "megakernel.h"
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
@@ -15,6 +16,7 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->algo = "scan-scatter";
     st->mode = RC_MODE_INDICES;
     st->backend = RC_BACKEND_CPU;
+    st->samples_per_wave = 1;
 }
 
 const char *rc_backend_name(rc_backend b) {
@@ -50,6 +52,36 @@ int rc_have_cuda_backend(void) {
 #endif
 }
 
+#ifndef RC_HAVE_CUDA_BACKEND
+/* megakernel.cu is built with the CUDA backend only. */
+int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
+                         uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
+                         rc_error *err) {
+    (void)scene;
+    (void)st;
+    (void)kind;
+    (void)spp;
+    (void)runs;
+    (void)rgb;
+    (void)res;
+    return rc_fail(err, "the megakernel baseline needs the CUDA backend, which this build lacks");
+}
+#endif
+
+const char *rc_megakernel_name(rc_megakernel_kind kind) {
+    return kind == RC_MEGAKERNEL_FLAT ? "flat" : kind == RC_MEGAKERNEL_OBJECTS ? "objects" : NULL;
+}
+
+int rc_megakernel_parse(const char *s, rc_megakernel_kind *out) {
+    if (strcmp(s, "flat") == 0)
+        *out = RC_MEGAKERNEL_FLAT;
+    else if (strcmp(s, "objects") == 0)
+        *out = RC_MEGAKERNEL_OBJECTS;
+    else
+        return -1;
+    return 0;
+}
+
 static void free_cpu(rc_cpu_stream *s) {
     free(s->paths);
     free(s->paths_alt);
@@ -64,12 +96,12 @@ static void free_cpu(rc_cpu_stream *s) {
 
 static int alloc_cpu(rc_renderer *r, rc_error *err) {
     rc_cpu_stream *s = &r->cpu;
-    size_t n = r->num_pixels;
+    size_t n = r->num_paths;
     int payload = r->st.mode == RC_MODE_PAYLOAD;
     int flags = r->comp.input == RC_COMPACT_FLAGS;
     s->paths = malloc(n * sizeof *s->paths);
     s->sample_rgb = calloc(n, sizeof *s->sample_rgb);
-    s->accum = calloc(n, sizeof *s->accum);
+    s->accum = calloc(r->num_pixels, sizeof *s->accum);
     int ok = s->paths && s->sample_rgb && s->accum;
     if (payload && flags) ok = ok && (s->paths_alt = malloc(n * sizeof *s->paths_alt));
     if (!payload) ok = ok && (s->queue = malloc(n * sizeof *s->queue));
@@ -101,6 +133,12 @@ static int check_settings(const rc_settings *st, rc_error *err) {
     if ((uint64_t)st->width * st->height > (1u << 27))
         return rc_fail(err, "image of %ux%u pixels is too large (at most 2^27 = %u pixels)",
                        st->width, st->height, 1u << 27);
+    uint64_t wave = st->samples_per_wave ? st->samples_per_wave : 1;
+    if (wave > RC_PATH_MAX_WAVE || wave * st->width * st->height > (1u << 27))
+        return rc_fail(err,
+                       "%llu samples per wave of %ux%u pixels is too many paths for one stream "
+                       "(at most 2^27 = %u)",
+                       (unsigned long long)wave, st->width, st->height, 1u << 27);
     if (st->max_depth < 1 || st->max_depth > RC_MAX_DEPTH)
         return rc_fail(err, "max depth %u is out of range (1..%u)", st->max_depth, RC_MAX_DEPTH);
     if (st->backend == RC_BACKEND_CUDA && !rc_have_cuda_backend())
@@ -117,6 +155,11 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     r->st = *st;
     r->mask_bounce = -1;
     r->num_pixels = st->width * st->height;
+    r->wave = st->samples_per_wave ? st->samples_per_wave : 1;
+    r->st.samples_per_wave = r->wave;
+    r->wave_now = r->wave;
+    r->num_paths = (size_t)r->wave * r->num_pixels;
+    r->shade.num_pixels = r->num_pixels;
     r->shade.max_depth = st->max_depth;
     r->shade.rr_depth = RC_RR_DEPTH;
     r->view = rc_scene_view_make(scene, st->width, st->height);
@@ -159,6 +202,10 @@ int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err) {
 
 uint32_t rc_renderer_frames(const rc_renderer *r) {
     return r->frames;
+}
+
+uint32_t rc_renderer_wave(const rc_renderer *r) {
+    return r->wave;
 }
 
 void rc_renderer_reset(rc_renderer *r) {

@@ -24,20 +24,23 @@ extern "C" {
  * lists the live ones; in payload mode the records themselves form the stream. The *_alt
  * buffers receive out-of-place (flag stencil) compactions and are swapped in after. */
 typedef struct rc_cpu_stream {
-    rc_path *paths, *paths_alt;  /* num_pixels records each (alt: payload mode only) */
+    rc_path *paths, *paths_alt;  /* num_paths records each (alt: payload mode only) */
     uint32_t *queue, *queue_alt; /* indices mode only */
     uint8_t *flags;              /* RC_COMPACT_FLAGS: one byte per stream slot */
     uint32_t *removed;           /* RC_COMPACT_REMOVALS: dead stream slots, in any order */
     uint32_t num_removed;
-    rc_vec3 *sample_rgb; /* this frame's value of each pixel */
+    rc_vec3 *sample_rgb; /* this wave's value of each pixel, one image per sample */
     rc_vec3 *accum;      /* sum of the frames' values, in frame order */
 } rc_cpu_stream;
 
 struct rc_renderer {
     rc_settings st;
     uint32_t num_pixels;
-    uint32_t frames;       /* frames accumulated */
-    rc_shade_params shade; /* sample index, max depth, roulette depth of this frame */
+    uint32_t wave;         /* samples per pixel a wave can hold (settings.samples_per_wave) */
+    uint32_t wave_now;     /* samples per pixel in this frame's wave, 1 .. wave */
+    size_t num_paths;      /* wave x num_pixels: the stream's capacity */
+    uint32_t frames;       /* samples per pixel accumulated */
+    rc_shade_params shade; /* first sample, max depth, roulette depth of this frame */
     rc_scene_view view;    /* host arrays */
     rc_compactor comp;
     /* the stream, host side (CPU backend) */
@@ -55,7 +58,7 @@ static inline rc_path *rc_stream_path(rc_renderer *r, size_t i) {
 }
 
 /* ---- the phases, one file each; each times itself into the frame's stats ---- */
-/* generate: one camera ray per pixel; the stream holds every pixel's path. */
+/* generate: one camera ray per pixel and sample of the wave; the stream holds every path. */
 void rc_generate(rc_renderer *r, rc_frame_stats *st);
 /* extend: trace each live path's ray to its nearest hit. */
 void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);

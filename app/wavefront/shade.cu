@@ -24,9 +24,13 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, uint32_t n
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     int live = 0, kept = 0;
     if (i < n) {
-        rc_path *p = queue ? &paths[queue[i]] : &paths[i];
-        live = rc_path_alive(p);
-        if (live) kept = rc_path_shade(&sc, &sp, p, sample_rgb);
+        rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
+        live = rc_path_alive(slot);
+        if (live) {
+            rc_path p = *slot; /* 16-byte loads and stores (path.h) */
+            kept = rc_path_shade(&sc, &sp, &p, sample_rgb);
+            *slot = p;
+        }
         if (input == RC_COMPACT_FLAGS) flags[i] = (uint8_t)kept;
     }
     if (input == RC_COMPACT_REMOVALS) rc_append_removed(i < n && !kept, i, removed, &cnt->removed);

@@ -1,11 +1,15 @@
-/* wavefront.h: the wavefront path tracer. One frame renders one sample per pixel as a
- * stream of paths: generate -> [extend -> shade -> compact] x bounces -> accumulate
- * (render_frame.c), and every phase is timed into one rc_frame_stats.
+/* wavefront.h: the wavefront path tracer. One frame (a wave) renders one sample per pixel, or
+ * samples_per_wave of them, as one stream of paths:
+ * generate -> [extend -> shade -> compact] x bounces -> accumulate (render_frame.c), and every
+ * phase is timed into one rc_frame_stats. A wave of several samples per pixel has the same
+ * number of launches as a wave of one, over a longer stream: the fixed cost of each bounce
+ * (launches, the read-back of the counts) is shared by more rays. The image does not depend
+ * on how the samples are split into waves (accumulate.c).
  *
  *     rc_renderer *r;
  *     if (rc_renderer_create(&scene, &settings, &r, &err) != 0) ...;
- *     for (uint32_t s = 0; s < spp; s++) rc_render_frame(r, &stats, &err);
- *     rc_renderer_image(r, rgb);    // the mean of the frames, linear RGB
+ *     while (rc_renderer_frames(r) < spp) rc_render_frame(r, &stats, &err);
+ *     rc_renderer_image(r, rgb);    // the mean of the samples, linear RGB
  *     rc_renderer_destroy(r);
  */
 #ifndef RC_WAVEFRONT_H
@@ -30,11 +34,13 @@ typedef struct rc_settings {
     rc_mode mode;
     size_t tile; /* tile size for block-based algorithms; 0 = library default */
     rc_backend backend;
-    uint32_t first_sample; /* frame f renders sample index first_sample + f */
-    int library_timing;    /* also record the library's own phases (CUDA: one sync per call) */
+    uint32_t first_sample;     /* the n-th sample of a pixel has sample index first_sample + n */
+    uint32_t samples_per_wave; /* samples per pixel in one frame's stream; 0 = 1 */
+    int library_timing;        /* also record the library's own phases (CUDA: one sync per call) */
 } rc_settings;
 
-/* Defaults: the scene's size and depth, algorithm "scan-scatter", indices, CPU. */
+/* Defaults: the scene's size and depth, algorithm "scan-scatter", indices, CPU, one sample
+ * per wave. */
 void rc_settings_init(rc_settings *st, const rc_scene *scene);
 
 /* One bounce of one frame. */
@@ -47,6 +53,7 @@ typedef struct rc_bounce_stats {
 
 /* Everything one frame measured; feeds --stats, the bench table and its JSON. */
 typedef struct rc_frame_stats {
+    uint32_t samples; /* samples per pixel this frame rendered (its wave) */
     uint32_t bounces; /* bounces run (stops early when every path has ended) */
     double generate_ms, accumulate_ms;
     double total_ms; /* wall time of the whole frame */
@@ -57,24 +64,32 @@ typedef struct rc_frame_stats {
 
 typedef struct rc_renderer rc_renderer;
 
-/* Allocate the stream for width x height paths and set up the compaction. Errors: an unknown
- * algorithm or mode for the backend, no CUDA device, out of memory. */
+/* Allocate the stream for width x height x samples_per_wave paths and set up the compaction.
+ * Errors: an unknown algorithm or mode for the backend, no CUDA device, out of memory. */
 int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer **out,
                        rc_error *err);
 void rc_renderer_destroy(rc_renderer *r);
-/* Render the next sample of every pixel and add it to the film. `stats` may be NULL. */
+/* Render the next samples_per_wave samples of every pixel as one wave and add them to the
+ * film. `stats` may be NULL. */
 int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err);
-/* The mean of the frames so far, linear RGB, 3 floats per pixel, top row first. */
+/* The same for `samples` samples per pixel, 1 .. samples_per_wave (the last wave of a render
+ * whose sample count is not a multiple of the wave). */
+int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc_error *err);
+/* The mean of the samples so far, linear RGB, 3 floats per pixel, top row first. */
 int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err);
+/* Samples per pixel accumulated so far. */
 uint32_t rc_renderer_frames(const rc_renderer *r);
-/* Forget the accumulated frames (the next frame is sample first_sample again). */
+/* Samples per pixel of one wave (settings.samples_per_wave, at least 1). */
+uint32_t rc_renderer_wave(const rc_renderer *r);
+/* Forget the accumulated samples (the next frame starts at sample first_sample again). */
 void rc_renderer_reset(rc_renderer *r);
 
 /* ---- what the interactive viewer needs beyond rendering ---- */
 /* Render with `cam` from the next frame on; the caller resets the film. */
 void rc_renderer_set_camera(rc_renderer *r, const rc_camera *cam);
 /* Alive-ray mask: while bounce >= 0, every frame records which pixels' paths are alive in the
- * stream of that bounce (the one extend walks); -1 stops recording. Error: out of memory. */
+ * stream of that bounce (the one extend walks; a pixel counts if any of its wave's samples is);
+ * -1 stops recording. Error: out of memory. */
 int rc_renderer_watch_bounce(rc_renderer *r, int bounce, rc_error *err);
 /* The last frame's mask: mask[pixel] = 1 if the pixel's path was alive at the watched bounce,
  * else 0; num_pixels bytes, top row first (all 0 before the first recorded frame). */

@@ -1,0 +1,150 @@
+/* megakernel.cu: the no-BVH, one-thread-per-pixel baseline (megakernel.h). */
+#include "megakernel.h"
+#include "path.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 8 x 8 threads a block, the tile the CUDA port of Ray Tracing in One Weekend uses. */
+#define RC_MK_TILE 8
+
+/* One pixel: every sample, every bounce, every primitive. `finished` holds one value per pixel:
+ * rc_path_finish writes the ended path's radiance there (num_pixels = 0 in `sp` makes every
+ * sample of the pixel use the same slot), and the thread adds it to its sum in sample order,
+ * as the wavefront's accumulate does. */
+__global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
+                              uint32_t spp, rc_vec3 *finished, rc_vec3 *rgb,
+                              unsigned long long *rays) {
+    uint32_t x = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t y = blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned long long traced = 0;
+    if (x < width && y < height) {
+        uint32_t pixel = y * width + x;
+        rc_vec3 sum = rc_v3s(0.0f);
+        for (uint32_t s = 0; s < spp; s++) {
+            rc_path p;
+            rc_path_generate(&sc.camera, width, height, pixel, sp.sample, s, &p);
+            for (;;) {
+                rc_hit h = rc_brute_intersect(sc.bvh.prims, sc.bvh.num_prims, p.origin, p.dir, 0.0f,
+                                              INFINITY);
+                p.t = h.t;
+                p.prim = h.prim;
+                traced++;
+                if (!rc_path_shade(&sc, &sp, &p, finished)) break;
+            }
+            sum = rc_add(sum, finished[pixel]);
+        }
+        rgb[pixel] = rc_scale(sum, 1.0f / (float)spp);
+    }
+    atomicAdd(rays, traced);
+}
+
+typedef struct mk_buffers {
+    void *prims, *materials, *finished, *rgb, *rays;
+    cudaEvent_t ev[2];
+} mk_buffers;
+
+static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np) {
+    size_t pb = scene->bvh.num_prims * sizeof(rc_prim);
+    size_t mb = scene->num_materials * sizeof(rc_material);
+    cudaError_t e = cudaMalloc(&b->prims, pb ? pb : 1);
+    if (e == cudaSuccess && pb)
+        e = cudaMemcpy(b->prims, scene->bvh.prims, pb, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMalloc(&b->materials, mb ? mb : 1);
+    if (e == cudaSuccess && mb)
+        e = cudaMemcpy(b->materials, scene->materials, mb, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMalloc(&b->finished, np * sizeof(rc_vec3));
+    if (e == cudaSuccess) e = cudaMalloc(&b->rgb, np * sizeof(rc_vec3));
+    if (e == cudaSuccess) e = cudaMalloc(&b->rays, sizeof(unsigned long long));
+    if (e == cudaSuccess) e = cudaEventCreate(&b->ev[0]);
+    if (e == cudaSuccess) e = cudaEventCreate(&b->ev[1]);
+    return e;
+}
+
+static void mk_free(mk_buffers *b) {
+    void *bufs[] = {b->prims, b->materials, b->finished, b->rgb, b->rays};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
+    for (int i = 0; i < 2; i++)
+        if (b->ev[i]) cudaEventDestroy(b->ev[i]);
+}
+
+/* One launch of `spp` samples, timed with events; *rays = rays it traced. */
+static cudaError_t mk_launch(mk_buffers *b, const rc_scene_view *v, const rc_settings *st,
+                             rc_shade_params sp, uint32_t spp, float *ms, uint64_t *rays) {
+    dim3 block(RC_MK_TILE, RC_MK_TILE);
+    dim3 grid((st->width + RC_MK_TILE - 1) / RC_MK_TILE,
+              (st->height + RC_MK_TILE - 1) / RC_MK_TILE);
+    unsigned long long h_rays = 0;
+    cudaError_t e = cudaMemset(b->rays, 0, sizeof h_rays);
+    if (e == cudaSuccess) e = cudaEventRecord(b->ev[0]);
+    if (e != cudaSuccess) return e;
+    rc_megakernel<<<grid, block>>>(*v, st->width, st->height, sp, spp, (rc_vec3 *)b->finished,
+                                   (rc_vec3 *)b->rgb, (unsigned long long *)b->rays);
+    e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaEventRecord(b->ev[1]);
+    if (e == cudaSuccess) e = cudaEventSynchronize(b->ev[1]);
+    if (e == cudaSuccess) e = cudaEventElapsedTime(ms, b->ev[0], b->ev[1]);
+    if (e == cudaSuccess) e = cudaMemcpy(&h_rays, b->rays, sizeof h_rays, cudaMemcpyDeviceToHost);
+    *rays = h_rays;
+    return e;
+}
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(float *times, uint32_t runs) {
+    qsort(times, runs, sizeof *times, cmp_float);
+    return runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
+}
+
+/* The object-style kernel: a warm-up of one sample, then the timed runs. */
+static int objects_render(const rc_scene *scene, const rc_settings *st, uint32_t spp, uint32_t runs,
+                          float *rgb, rc_megakernel_result *res, rc_error *err) {
+    float times[64];
+    double ms;
+    uint64_t rays;
+    if (rc_megakernel_objects_render(scene, st, 1, rgb, &ms, &rays, err) != 0) return -1;
+    for (uint32_t i = 0; i < runs; i++) {
+        if (rc_megakernel_objects_render(scene, st, spp, rgb, &ms, &rays, err) != 0) return -1;
+        times[i] = (float)ms;
+    }
+    res->ms = median(times, runs);
+    res->rays = rays;
+    return 0;
+}
+
+extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st,
+                                    rc_megakernel_kind kind, uint32_t spp, uint32_t runs,
+                                    float *rgb, rc_megakernel_result *res, rc_error *err) {
+    memset(res, 0, sizeof *res);
+    if (spp < 1 || runs < 1 || runs > 64)
+        return rc_fail(err, "megakernel: spp must be >= 1 and runs 1..64");
+    if (kind == RC_MEGAKERNEL_OBJECTS) return objects_render(scene, st, spp, runs, rgb, res, err);
+    size_t np = (size_t)st->width * st->height;
+    mk_buffers b;
+    memset(&b, 0, sizeof b);
+    cudaError_t e = mk_alloc(&b, scene, np);
+    rc_scene_view v = rc_scene_view_make(scene, st->width, st->height);
+    v.bvh.prims = (const rc_prim *)b.prims;
+    v.bvh.nodes = NULL; /* no acceleration structure: every ray tests every primitive */
+    v.materials = (const rc_material *)b.materials;
+    rc_shade_params sp = {st->first_sample, st->max_depth, RC_RR_DEPTH, 0u};
+    float times[64];
+    uint64_t rays = 0;
+    float warm;
+    if (e == cudaSuccess) e = mk_launch(&b, &v, st, sp, 1, &warm, &rays);
+    for (uint32_t i = 0; e == cudaSuccess && i < runs; i++)
+        e = mk_launch(&b, &v, st, sp, spp, &times[i], &rays);
+    if (e == cudaSuccess) e = cudaMemcpy(rgb, b.rgb, np * sizeof(rc_vec3), cudaMemcpyDeviceToHost);
+    mk_free(&b);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return rc_fail(err, "megakernel: CUDA error: %s", cudaGetErrorString(e));
+    }
+    res->ms = median(times, runs);
+    res->rays = rays;
+    return 0;
+}

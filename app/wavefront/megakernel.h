@@ -1,0 +1,48 @@
+/* megakernel.h: the baselines the wavefront loop is measured against. One CUDA thread per pixel
+ * runs all of the pixel's samples and bounces in a single kernel and tests every primitive of
+ * the scene for every ray, with no acceleration structure, in one of two forms:
+ *   flat:    the primitives in one flat array, the same per-path functions as the wavefront
+ *            loop (path.h) with the same random keys, so both render the same image, up to
+ *            rays that meet two primitives at the same distance or round differently;
+ *   objects: the form of the well-known CUDA port of Ray Tracing in One Weekend: objects
+ *            built on the device behind virtual hit() and scatter(), a curand state per pixel,
+ *            rejection sampling, no roulette (megakernel_objects.cu; spheres only). Its image
+ *            agrees with the wavefront loop's in the mean. */
+#ifndef RC_MEGAKERNEL_H
+#define RC_MEGAKERNEL_H
+
+#include "wavefront.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rc_megakernel_kind {
+    RC_MEGAKERNEL_FLAT = 0,
+    RC_MEGAKERNEL_OBJECTS = 1
+} rc_megakernel_kind;
+
+typedef struct rc_megakernel_result {
+    double ms;     /* GPU time of the render (CUDA events), median of the timed runs */
+    uint64_t rays; /* rays traced (each tested against every primitive) */
+} rc_megakernel_result;
+
+/* "flat" or "objects"; NULL for an unknown kind. */
+const char *rc_megakernel_name(rc_megakernel_kind kind);
+int rc_megakernel_parse(const char *s, rc_megakernel_kind *out);
+
+/* Render samples first_sample .. first_sample + spp - 1 of every pixel (st: size, max depth,
+ * first sample) into rgb (linear, 3 floats per pixel, the mean of the samples), after one
+ * untimed warm-up run of one sample; `runs` (1..64) timed runs. Errors: no CUDA backend or
+ * device, out of device memory, a scene the kind cannot draw. */
+int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
+                         uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
+                         rc_error *err);
+/* megakernel_objects.cu: one run of the object-style kernel, its GPU time in *ms. */
+int rc_megakernel_objects_render(const rc_scene *scene, const rc_settings *st, uint32_t spp,
+                                 float *rgb, double *ms, uint64_t *rays, rc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RC_MEGAKERNEL_H */
