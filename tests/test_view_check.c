@@ -1,8 +1,8 @@
 /* test_view_check.c: looks at what the viewer test (test_view.cmake) left in DIR: the log
- * names every algorithm the CPU backend runs (the script tabbed through all of them), the
- * screenshots are not blank, the overlay draws text over an unchanged image, and the alive-ray
- * mask view differs from the image.
- * Usage: test_view_check DIR */
+ * names every algorithm the session's backend runs (the script tabbed through all of them),
+ * the screenshots are not blank, the overlay draws text over an unchanged image, and the
+ * alive-ray mask view differs from the image.
+ * Usage: test_view_check DIR [cpu|cuda] (default cpu) */
 #include "rc_test.h"
 #include "util.h"
 #include "wavefront/compact.h"
@@ -68,7 +68,8 @@ static size_t text_pixels(const image *with, const image *without) {
     return t;
 }
 
-static void check_log(const char *dir) {
+/* Every algorithm the backend implements (Tab cycles through those) appears in the log. */
+static void check_log(const char *dir, rc_backend backend) {
     char path[4096], *log = NULL;
     size_t len;
     rc_error err;
@@ -76,9 +77,9 @@ static void check_log(const char *dir) {
     CHECK(rc_read_file(path, 1u << 20, &log, &len, &err) == 0, "%s", err.msg);
     if (!log) return;
     const char *names[64];
-    size_t n = rc_compact_names(RC_BACKEND_CPU, names, 64);
+    size_t n = rc_compact_names(backend, names, 64);
     for (size_t i = 0; i < n && i < 64; i++) {
-        if (rc_compact_check(names[i], RC_BACKEND_CPU, &err) != 0) continue;
+        if (rc_compact_check(names[i], backend, &err) != 0) continue;
         char want[128];
         snprintf(want, sizeof want, "algorithm %s,", names[i]);
         CHECK(strstr(log, want) != NULL, "the viewer never ran '%s' (no '%s' in %s)", names[i],
@@ -88,12 +89,13 @@ static void check_log(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_view_check DIR\n");
+    rc_backend backend = RC_BACKEND_CPU;
+    if (argc < 2 || argc > 3 || (argc == 3 && rc_backend_parse(argv[2], &backend) != 0)) {
+        fprintf(stderr, "usage: test_view_check DIR [cpu|cuda]\n");
         return 2;
     }
     const char *dir = argv[1];
-    check_log(dir);
+    check_log(dir, backend);
     const char *names[] = {"view_overlay.png", "view_plain.png", "view_mask.png", "view_image.png",
                            "view_help.png"};
     image im[5];
