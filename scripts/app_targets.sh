@@ -3,7 +3,8 @@
 # of the README's performance table; JSON and logs go to OUTDIR, a summary is printed.
 #   spheres 1200x800, 10 spp, depth 50: against the megakernel baseline (no BVH)
 #   cornell 1920x1080, depth 8: extension rays per second
-#   spheres depth 16: compaction's share of the frame and frames/s against `none`
+#   spheres depth 16: compaction's share of the frame and frames/s against `none`, at one
+#   sample per pixel per wave (1200x800 and 1920x1080) and with waves of 2^24 paths
 set -uo pipefail
 rc=${1:?usage: app_targets.sh RAYCOMPACT OUTDIR}
 out=${2:?usage: app_targets.sh RAYCOMPACT OUTDIR}
@@ -29,5 +30,8 @@ run cornell_wave --scene $cornell --width 1920 --height 1080 --max-depth 8 --fra
     --algos none,single-pass,cub --modes indices,payload --samples-per-wave auto
 run spheres16 --scene $spheres --width 1200 --height 800 --max-depth 16 --frames 9 --warmup 2 \
     --algos all --modes indices,payload --samples-per-wave 1
+run spheres16_1080p --scene $spheres --width 1920 --height 1080 --max-depth 16 --frames 9 \
+    --warmup 2 --algos none,single-pass,cub,atomic,billeter --modes indices,payload \
+    --samples-per-wave 1
 run spheres16_wave --scene $spheres --width 1200 --height 800 --max-depth 16 --frames 5 \
     --warmup 1 --algos all --modes indices,payload --samples-per-wave auto

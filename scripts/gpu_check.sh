@@ -33,9 +33,12 @@ if [ "${2:-}" = app ]; then
     "$san" --tool memcheck --error-exitcode 1 $b/tests/test_gpu_agree scenes/cornell.json 16 16 4 1 \
         --algorithms >"$out/san_app.log" 2>&1
     echo "memcheck test_gpu_agree cornell 16x16 --algorithms rc=$? $(tail -1 "$out/san_app.log")"
+    cat "$out/san_app.log" >>"$out/ctest_app.log"
     "$san" --tool memcheck --error-exitcode 1 $b/tests/test_gpu_agree scenes/spheres.json 24 16 4 1 \
-        >>"$out/san_app.log" 2>&1
+        >"$out/san_app.log" 2>&1
     echo "memcheck test_gpu_agree spheres 24x16 rc=$? $(tail -1 "$out/san_app.log")"
+    cat "$out/san_app.log" >>"$out/ctest_app.log"
+    rm -f "$out/san_app.log" # its logs are in ctest_app.log
     exec bash scripts/app_targets.sh $b/app/raycompact "$out"
 fi
 echo "== ctest -L gpu"
