@@ -462,7 +462,9 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
             rn->algo = algos[i];
             rn->mode = modes[m];
             rc = run_one(o, scene, st, rn, rgb, &mk) != 0 ? RC_EXIT_FAIL : 0;
-            if (rn->skipped && !all) {
+            /* `all` skips an algorithm this build lacks; any other run that cannot be set up
+             * (out of GPU memory, say) ends the bench, whatever was asked for. */
+            if (rn->skipped && (!all || rc_compact_check(rn->algo, st->backend, NULL) == 0)) {
                 fprintf(stderr, "raycompact bench: %s\n", rn->skipped);
                 rc = RC_EXIT_USAGE;
             }

@@ -48,25 +48,65 @@ static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
     return e;
 }
 
-static cudaError_t alloc_stream(rc_renderer *r) {
+/* The device buffers of the stream: where each goes and its size (0: not used in this mode). */
+typedef struct stream_buf {
+    void **dst;
+    size_t bytes;
+} stream_buf;
+#define STREAM_BUFS 9
+
+static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     rc_cuda *c = rc_cuda_of(r);
     size_t n = r->num_paths;
     int payload = r->st.mode == RC_MODE_PAYLOAD;
     int flags = r->comp.input == RC_COMPACT_FLAGS;
-    cudaError_t e = cudaMalloc(&c->paths, n * sizeof(rc_path));
-    if (e == cudaSuccess) e = cudaMalloc(&c->sample_rgb, n * sizeof(rc_vec3));
-    if (e == cudaSuccess) e = cudaMalloc(&c->accum, r->num_pixels * sizeof(rc_vec3));
+    stream_buf all[STREAM_BUFS] = {
+        {(void **)&c->paths, n * sizeof(rc_path)},
+        {(void **)&c->sample_rgb, n * sizeof(rc_vec3)},
+        {(void **)&c->accum, r->num_pixels * sizeof(rc_vec3)},
+        {(void **)&c->paths_alt, payload && flags ? n * sizeof(rc_path) : 0},
+        {(void **)&c->queue, payload ? 0 : n * sizeof(uint32_t)},
+        {(void **)&c->queue_alt, !payload && flags ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->flags, flags ? n : 0},
+        {(void **)&c->removed, r->comp.input == RC_COMPACT_REMOVALS ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts)},
+    };
+    size_t total = 0;
+    for (int i = 0; i < STREAM_BUFS; i++) {
+        b[i] = all[i];
+        total += all[i].bytes;
+    }
+    return total;
+}
+
+/* Allocate the stream's device buffers; when the GPU is out of memory, say how much the stream
+ * needs against what is free (the GPU may be shared), so the user knows what to shrink. */
+static int alloc_stream(rc_renderer *r, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    stream_buf b[STREAM_BUFS];
+    size_t total = stream_bufs(r, b);
+    cudaError_t e = cudaSuccess;
+    for (int i = 0; e == cudaSuccess && i < STREAM_BUFS; i++)
+        if (b[i].bytes) e = cudaMalloc(b[i].dst, b[i].bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        size_t free_b = 0, total_b = 0;
+        (void)cudaMemGetInfo(&free_b, &total_b);
+        return rc_fail(err,
+                       "CUDA backend: out of GPU memory: a stream of %zu paths (%s mode) needs "
+                       "%zu MiB, %zu of %zu MiB are free; try a smaller image, fewer "
+                       "--samples-per-wave or --mode indices",
+                       r->num_paths, rc_mode_name(r->st.mode), total >> 20, free_b >> 20,
+                       total_b >> 20);
+    }
     if (e == cudaSuccess) e = cudaMemset(c->accum, 0, r->num_pixels * sizeof(rc_vec3));
-    if (e == cudaSuccess && payload && flags) e = cudaMalloc(&c->paths_alt, n * sizeof(rc_path));
-    if (e == cudaSuccess && !payload) e = cudaMalloc(&c->queue, n * sizeof(uint32_t));
-    if (e == cudaSuccess && !payload && flags) e = cudaMalloc(&c->queue_alt, n * sizeof(uint32_t));
-    if (e == cudaSuccess && flags) e = cudaMalloc(&c->flags, n);
-    if (e == cudaSuccess && r->comp.input == RC_COMPACT_REMOVALS)
-        e = cudaMalloc(&c->removed, n * sizeof(uint32_t));
-    if (e == cudaSuccess) e = cudaMalloc(&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
     if (e == cudaSuccess)
         e = cudaMallocHost(&c->h_counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
-    return e;
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return rc_fail(err, "CUDA backend: %s", cudaGetErrorString(e));
+    }
+    return 0;
 }
 
 extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *err) {
@@ -82,11 +122,11 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
         c->events[i] = ev;
     }
     if (e == cudaSuccess) e = upload_scene(r, scene);
-    if (e == cudaSuccess) e = alloc_stream(r);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return rc_fail(err, "CUDA backend: %s", cudaGetErrorString(e));
     }
+    if (alloc_stream(r, err) != 0) return -1;
     r->comp.opt.stream = c->stream;
     return 0;
 }
