@@ -50,19 +50,18 @@ static void give_back(void) {
 }
 
 static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "wb");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
+    rc_error err;
+    if (rc_write_file(path, text, strlen(text), &err) != 0) fprintf(stderr, "%s\n", err.msg);
 }
 
 /* The file's contents (at most cap - 1 bytes), "" if it cannot be read. */
 static const char *read_file(const char *path, char *buf, size_t cap) {
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    if (f) fclose(f);
-    buf[n] = '\0';
+    char *data = NULL;
+    size_t len = 0;
+    rc_error err;
+    buf[0] = '\0';
+    if (rc_read_file(path, 1u << 20, &data, &len, &err) == 0) snprintf(buf, cap, "%s", data);
+    free(data);
     return buf;
 }
 
