@@ -19,8 +19,9 @@ typedef struct cli_common {
     uint32_t width, height, max_depth;
     size_t tile;
     const char *backend;
-    uint32_t wave; /* --samples-per-wave N */
-    int wave_auto; /* --samples-per-wave auto */
+    uint32_t wave;          /* --samples-per-wave N */
+    int wave_auto;          /* --samples-per-wave auto */
+    const char *frame_loop; /* --frame-loop graph|stream|host (bench: a list) */
 } cli_common;
 
 /* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU
@@ -54,6 +55,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_pick_backend(const char *cmd, const char *given, rc_backend *out);
 /* Load the scene (one-line error on failure) and fill settings from it and the options. */
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st);
+/* Parse one --frame-loop name; prints the error and returns RC_EXIT_USAGE. */
+int cli_frame_loop(const char *cmd, const char *name, rc_frame_loop *out);
 /* Samples per wave from the options, once the backend is known: the number given, or with
  * `auto` as many as fit CLI_AUTO_WAVE_PATHS on CUDA, at most `cap`; else 1 (one sample per
  * pixel per wave). */

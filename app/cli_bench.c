@@ -40,6 +40,10 @@ static void usage(FILE *f) {
             "                        on CUDA as many as fit %u paths)\n"
             "  --tile B              tile size of block-based algorithms\n"
             "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
+            "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
+            "                        captured once and replayed), stream (the same, launched\n"
+            "                        call by call), host (the counts read back after every\n"
+            "                        bounce); comma-separated to compare them\n"
             "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
             "  --megakernel LIST     also time baselines for the same samples, and report each\n"
             "                        run's speed-up over them: one CUDA kernel, one thread per\n"
@@ -82,6 +86,7 @@ typedef struct baselines {
 typedef struct run {
     const char *algo;
     rc_mode mode;
+    rc_frame_loop loop;
     const char *skipped; /* why it did not run, or NULL */
     char reason[sizeof(((rc_error *)0)->msg)];
     rc_stats_total tot;
@@ -176,6 +181,7 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
         rc = rc_render_frame(r, &fs, &err);
         if (rc == 0) rc_stats_total_add(&out->tot, &fs);
         if (rc == 0) ms[f] = fs.total_ms;
+        if (rc == 0) out->loop = fs.loop;
     }
     size_t pixels = (size_t)st->width * st->height;
     if (rc == 0) rc = rc_renderer_image(r, rgb, &err);
@@ -205,9 +211,9 @@ static void print_bounces(const run *rn) {
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
-        printf("%-14s %-8s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%%\n", rn->algo,
-               rc_mode_name(rn->mode), b, (double)o->stream / fr, (double)o->alive / fr,
-               (double)o->kept / fr,
+        printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%%\n",
+               rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), b,
+               (double)o->stream / fr, (double)o->alive / fr, (double)o->kept / fr,
                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
                o->extend_ms / fr, o->shade_ms / fr, o->compact_ms / fr,
                sum > 0 ? 100.0 * o->compact_ms / sum : 0.0);
@@ -218,7 +224,7 @@ static void print_bounces(const run *rn) {
 static double vs_none(const run *runs, int n, const run *rn) {
     for (int i = 0; i < n; i++)
         if (!runs[i].skipped && strcmp(runs[i].algo, RC_COMPACT_NONE_NAME) == 0 &&
-            runs[i].mode == rn->mode && rn->median_ms > 0)
+            runs[i].mode == rn->mode && runs[i].loop == rn->loop && rn->median_ms > 0)
             return runs[i].median_ms / rn->median_ms;
     return 0.0;
 }
@@ -229,21 +235,22 @@ static double vs_megakernel(const baseline *mk, const run *rn) {
 }
 
 static void print_summary(const run *runs, int n, const baselines *mk, uint32_t pixels) {
-    printf("\n%-14s %-8s %9s %8s %10s %7s %9s %7s", "algorithm", "mode", "frame ms", "fps",
-           "compact ms", "share", "Mrays/s", "x none");
+    printf("\n%-14s %-8s %-6s %9s %8s %10s %7s %9s %7s", "algorithm", "mode", "loop", "frame ms",
+           "fps", "compact ms", "share", "Mrays/s", "x none");
     for (int i = 0; i < mk->n; i++) printf(" %9s", rc_megakernel_name(mk->b[i].kind));
     printf("  %-16s\n", "image");
     for (int i = 0; i < n; i++) {
         const run *rn = &runs[i];
         if (rn->skipped) {
-            printf("%-14s %-8s skipped: %s\n", rn->algo, rc_mode_name(rn->mode), rn->skipped);
+            printf("%-14s %-8s %-6s skipped: %s\n", rn->algo, rc_mode_name(rn->mode),
+                   rc_frame_loop_name(rn->loop), rn->skipped);
             continue;
         }
         const rc_stats_total *t = &rn->tot;
         double fr = t->frames, c = rc_stats_compact_ms(t);
-        printf("%-14s %-8s %9.3f %8.1f %10.3f %6.1f%% %9.1f %7.2f", rn->algo,
-               rc_mode_name(rn->mode), rn->median_ms, 1e3 / rn->median_ms, c / fr,
-               t->total_ms > 0 ? 100.0 * c / t->total_ms : 0.0,
+        printf("%-14s %-8s %-6s %9.3f %8.1f %10.3f %6.1f%% %9.1f %7.2f", rn->algo,
+               rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), rn->median_ms,
+               1e3 / rn->median_ms, c / fr, t->total_ms > 0 ? 100.0 * c / t->total_ms : 0.0,
                (double)rc_stats_rays(t) / (t->total_ms * 1e3), vs_none(runs, n, rn));
         for (int b = 0; b < mk->n; b++) printf(" %8.1fx", vs_megakernel(&mk->b[b], rn));
         printf("  %016llx\n", (unsigned long long)rn->image_hash);
@@ -263,6 +270,7 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "algorithm", rn->algo);
     cJSON_AddStringToObject(o, "mode", rc_mode_name(rn->mode));
+    cJSON_AddStringToObject(o, "frame_loop", rc_frame_loop_name(rn->loop));
     if (rn->skipped) {
         cJSON_AddStringToObject(o, "skipped", rn->skipped);
         return o;
@@ -400,8 +408,14 @@ static void free_megakernels(baselines *mk) {
 
 /* The algorithm and mode lists; "all" = every name the backend lists. */
 static int lists(bench_opts *o, rc_backend b, char *abuf, char *mbuf, const char **algos, int *na,
-                 rc_mode *modes, int *nm) {
-    const char *mitems[4];
+                 rc_mode *modes, int *nm, char *lbuf, rc_frame_loop *loops, int *nl) {
+    const char *mitems[4], *litems[3];
+    if ((*nl = split_list(lbuf, litems, 3)) <= 0)
+        return cli_usage_error("bench", "--frame-loop: expected graph, stream, host or a list");
+    for (int i = 0; i < *nl; i++)
+        if (cli_frame_loop("bench", litems[i], &loops[i]) != 0) return RC_EXIT_USAGE;
+    if (b == RC_BACKEND_CPU && *nl > 1)
+        return cli_usage_error("bench", "--frame-loop: the CPU backend has one frame loop");
     if (!o->algos || strcmp(o->algos, "all") == 0) {
         *na = (int)rc_compact_names(b, algos, MAX_RUNS / 2);
     } else if ((*na = split_list(abuf, algos, MAX_RUNS / 2)) <= 0) {
@@ -423,15 +437,18 @@ static int lists(bench_opts *o, rc_backend b, char *abuf, char *mbuf, const char
 }
 
 static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
-    char abuf[512], mbuf[64];
+    char abuf[512], mbuf[64], lbuf[64];
     snprintf(abuf, sizeof abuf, "%s", o->algos ? o->algos : "all");
     snprintf(mbuf, sizeof mbuf, "%s", o->modes ? o->modes : "indices,payload");
+    snprintf(lbuf, sizeof lbuf, "%s", o->common.frame_loop ? o->common.frame_loop : "graph");
     const char *algos[MAX_RUNS / 2];
     rc_mode modes[2];
-    int na = 0, nm = 0, rc;
-    if ((rc = lists(o, st->backend, abuf, mbuf, algos, &na, modes, &nm)) != 0) return rc;
+    rc_frame_loop loops[3];
+    int na = 0, nm = 0, nl = 0, rc;
+    if ((rc = lists(o, st->backend, abuf, mbuf, algos, &na, modes, &nm, lbuf, loops, &nl)) != 0)
+        return rc;
     int all = !o->algos || strcmp(o->algos, "all") == 0;
-    run *runs = calloc((size_t)(na * nm), sizeof *runs);
+    run *runs = calloc((size_t)(na * nm * nl), sizeof *runs);
     float *rgb = malloc((size_t)st->width * st->height * 3 * sizeof *rgb);
     if (!runs || !rgb) {
         free(runs);
@@ -451,16 +468,18 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
            "backend\n\n",
            o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
            st->max_depth, rc_backend_name(st->backend));
-    printf("%-14s %-8s %6s %10s %10s %10s %8s %9s %9s %9s %7s\n", "algorithm", "mode", "bounce",
-           "rays in", "alive", "kept", "removed", "extend", "shade", "compact", "share");
+    printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s\n", "algorithm", "mode", "loop",
+           "bounce", "rays in", "alive", "kept", "removed", "extend", "shade", "compact", "share");
     int n = 0;
     for (int i = 0; i < na && rc == 0; i++) {
-        for (int m = 0; m < nm && rc == 0; m++, n++) {
+        for (int m = 0; m < nm * nl && rc == 0; m++, n++) {
             run *rn = &runs[n];
             st->algo = algos[i];
-            st->mode = modes[m];
+            st->mode = modes[m / nl];
+            st->frame_loop = loops[m % nl];
             rn->algo = algos[i];
-            rn->mode = modes[m];
+            rn->mode = modes[m / nl];
+            rn->loop = loops[m % nl];
             rc = run_one(o, scene, st, rn, rgb, &mk) != 0 ? RC_EXIT_FAIL : 0;
             /* `all` skips an algorithm this build lacks; any other run that cannot be set up
              * (out of GPU memory, say) ends the bench, whatever was asked for. */

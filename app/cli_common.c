@@ -71,6 +71,8 @@ int cli_common_option(cli_args *a, cli_common *c) {
         }
     } else if ((r = cli_is(a, "--backend", 1)) != 0) {
         if (r > 0) c->backend = a->value;
+    } else if ((r = cli_is(a, "--frame-loop", 1)) != 0) {
+        if (r > 0) c->frame_loop = a->value;
     } else if ((r = cli_is(a, "--samples-per-wave", 1)) != 0) {
         if (r > 0 && strcmp(a->value, "auto") == 0) {
             c->wave_auto = 1;
@@ -87,6 +89,12 @@ int cli_common_option(cli_args *a, cli_common *c) {
         return -1;
     }
     return 1;
+}
+
+int cli_frame_loop(const char *cmd, const char *name, rc_frame_loop *out) {
+    if (rc_frame_loop_parse(name, out) != 0)
+        return cli_usage_error(cmd, "--frame-loop: '%s' is not one of: graph, stream, host", name);
+    return 0;
 }
 
 int cli_pick_backend(const char *cmd, const char *given, rc_backend *out) {
@@ -130,6 +138,12 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
     if (c->height) st->height = c->height;
     if (c->max_depth) st->max_depth = c->max_depth;
     st->tile = c->tile;
+    /* bench takes a list and sets each run's loop itself */
+    if (c->frame_loop && strcmp(cmd, "bench") != 0 &&
+        cli_frame_loop(cmd, c->frame_loop, &st->frame_loop) != 0) {
+        rc_scene_free(scene);
+        return RC_EXIT_USAGE;
+    }
     return 0;
 }
 

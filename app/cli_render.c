@@ -35,6 +35,9 @@ static void usage(FILE *f) {
             "                        payload: compact the path records (%zu bytes)\n"
             "  --tile B              tile size of block-based algorithms (power of two, %u..%u)\n"
             "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
+            "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
+            "                        is captured once and replayed), stream (the same, launched\n"
+            "                        call by call), host (counts read back after every bounce)\n"
             "  --seed S              first sample index (independent renders of one scene)\n"
             "  --stats               print the per-phase and per-bounce timing tables\n"
             "  --help                this text\n",
@@ -131,9 +134,9 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     rc_renderer_destroy(r);
     free(rgb);
     if (rc) return rc;
-    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s, %s, %s/%s)\n", o->out, st->width,
-            st->height, spp, ms / 1e3, rc_backend_name(st->backend), st->algo,
-            rc_mode_name(st->mode));
+    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s, %s, %s/%s, %s loop)\n", o->out,
+            st->width, st->height, spp, ms / 1e3, rc_backend_name(st->backend), st->algo,
+            rc_mode_name(st->mode), rc_frame_loop_name(tot.loop));
     if (o->stats) rc_stats_print(stdout, &tot);
     return 0;
 }

@@ -6,6 +6,7 @@
 void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
     t->frames++;
     if (f->bounces > t->bounces) t->bounces = f->bounces;
+    t->loop = f->loop;
     t->generate_ms += f->generate_ms;
     t->accumulate_ms += f->accumulate_ms;
     t->total_ms += f->total_ms;
@@ -80,6 +81,7 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
     }
     phase_row(f, "accumulate", t->frames, t->accumulate_ms, total);
     phase_row(f, "frame (wall)", t->frames, total, total);
+    fprintf(f, "frame loop: %s\n", rc_frame_loop_name(t->loop));
     fprintf(f, "\nbounce     rays in       alive        kept  removed  extend ms   shade ms "
                "compact ms  compact share\n");
     for (uint32_t b = 0; b < t->bounces; b++) {

@@ -14,7 +14,8 @@ typedef struct rc_bounce_total {
 
 typedef struct rc_stats_total {
     uint32_t frames;
-    uint32_t bounces; /* most bounces any frame ran */
+    uint32_t bounces;   /* most bounces any frame ran */
+    rc_frame_loop loop; /* the loop of the last frame added */
     double generate_ms, accumulate_ms, total_ms;
     rc_bounce_total bounce[RC_MAX_DEPTH];
     sc_phase_timing lib[SC_MAX_PHASES];

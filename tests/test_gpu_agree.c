@@ -1,6 +1,7 @@
 /* test_gpu_agree.c: the CUDA backend renders what the CPU backend renders; every CUDA
- * compaction algorithm (and `none`, both modes) gives a bit-identical image on the GPU, and so
- * do waves of several samples per pixel; the megakernel baseline (no BVH, megakernel.h)
+ * compaction algorithm (and `none`, both modes, each frame loop: graph, stream, host) gives a
+ * bit-identical image on the GPU, and so do waves of several samples per pixel; a replayed frame
+ * graph follows a film reset and a camera change; the megakernel baseline (no BVH, megakernel.h)
  * renders the same image as the wavefront loop.
  * CPU and GPU round some maths differently (fused multiply-add, sinf, powf), so their paths
  * part ways and the images differ by noise: they are compared like test_reference, on
@@ -12,6 +13,8 @@
 
 #include <string.h>
 
+static rc_frame_loop g_loop = RC_LOOP_GRAPH; /* the frame loop of the next renders */
+
 static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_mode mode,
                           uint32_t w, uint32_t h, uint32_t spp, uint32_t wave) {
     rc_settings st;
@@ -22,6 +25,7 @@ static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_
     st.backend = b;
     st.algo = algo;
     st.mode = mode;
+    st.frame_loop = g_loop;
     return test_render(s, &st, spp);
 }
 
@@ -94,29 +98,71 @@ static void waves_and_megakernel(const rc_scene *s, uint32_t w, uint32_t h, uint
     free(mk);
 }
 
-/* Every algorithm the library implements on CUDA, `none` included, both modes. */
+/* Every algorithm the library implements on CUDA, `none` included, both modes, every frame
+ * loop, against none/indices in the host loop (the loop of earlier releases). */
 static void algorithms(const rc_scene *s) {
+    g_loop = RC_LOOP_HOST;
     float *ref = render_on(s, RC_BACKEND_CUDA, "none", RC_MODE_INDICES, 40, 40, 4);
     CHECK(ref != NULL, "cuda none/indices failed");
     if (!ref) return;
     const char *names[64];
     size_t n = rc_compact_names(RC_BACKEND_CUDA, names, 64);
-    for (size_t i = 0; i < n; i++) {
-        for (int m = 0; m < 2; m++) {
-            rc_error err;
-            if (rc_compact_check(names[i], RC_BACKEND_CUDA, &err) != 0) {
-                printf("  %-14s %-8s skipped: %s\n", names[i], rc_mode_name((rc_mode)m), err.msg);
-                continue;
+    for (int l = RC_LOOP_GRAPH; l <= RC_LOOP_HOST; l++) {
+        g_loop = (rc_frame_loop)l;
+        for (size_t i = 0; i < n; i++) {
+            for (int m = 0; m < 2; m++) {
+                rc_error err;
+                const char *mode = rc_mode_name((rc_mode)m), *loop = rc_frame_loop_name(g_loop);
+                if (rc_compact_check(names[i], RC_BACKEND_CUDA, &err) != 0) {
+                    printf("  %-14s %-8s skipped: %s\n", names[i], mode, err.msg);
+                    continue;
+                }
+                float *img = render_on(s, RC_BACKEND_CUDA, names[i], (rc_mode)m, 40, 40, 4);
+                int same = img && memcmp(img, ref, 40 * 40 * 3 * sizeof(float)) == 0;
+                CHECK(same, "cuda %s/%s, %s loop: image differs from none/indices", names[i], mode,
+                      loop);
+                if (same) printf("  %-14s %-8s %-6s identical\n", names[i], mode, loop);
+                free(img);
             }
-            float *img = render_on(s, RC_BACKEND_CUDA, names[i], (rc_mode)m, 40, 40, 4);
-            int same = img && memcmp(img, ref, 40 * 40 * 3 * sizeof(float)) == 0;
-            CHECK(same, "cuda %s/%s: image differs from none/indices", names[i],
-                  rc_mode_name((rc_mode)m));
-            if (same) printf("  %-14s %-8s identical\n", names[i], rc_mode_name((rc_mode)m));
-            free(img);
         }
     }
+    g_loop = RC_LOOP_GRAPH;
     free(ref);
+}
+
+/* A replayed frame graph reads the camera and the sample index on the device: after a reset
+ * and a camera change it renders what a new renderer renders for that camera. */
+static void graph_follows_camera(const rc_scene *s) {
+    rc_settings st;
+    rc_settings_init(&st, s);
+    st.width = 32;
+    st.height = 24;
+    st.backend = RC_BACKEND_CUDA;
+    st.algo = "single-pass";
+    rc_scene s2 = *s;
+    s2.camera.look_from.x += 0.25f;
+    rc_camera moved = rc_camera_make(&s2.camera, (float)st.width / (float)st.height);
+    float *want = test_render(&s2, &st, 3); /* a fresh renderer with the moved camera */
+    size_t bytes = (size_t)st.width * st.height * 3 * sizeof(float);
+    float *got = malloc(bytes);
+    rc_renderer *r = NULL;
+    rc_error err;
+    int ok = want && got && rc_renderer_create(s, &st, &r, &err) == 0;
+    for (int f = 0; ok && f < 2; f++) ok = rc_render_frame(r, NULL, &err) == 0;
+    if (ok) {
+        rc_renderer_set_camera(r, &moved);
+        rc_renderer_reset(r);
+    }
+    for (int f = 0; ok && f < 3; f++) ok = rc_render_frame(r, NULL, &err) == 0;
+    ok = ok && rc_renderer_image(r, got, &err) == 0;
+    CHECK(ok, "graph replay after a camera change: %s", err.msg);
+    int same = ok && memcmp(got, want, bytes) == 0;
+    CHECK(same,
+          "graph replay after a camera change and a reset: image differs from a new renderer");
+    if (same) printf("  graph replay after a camera change and a reset: identical\n");
+    rc_renderer_destroy(r);
+    free(want);
+    free(got);
 }
 
 int main(int argc, char **argv) {
@@ -161,6 +207,7 @@ int main(int argc, char **argv) {
     free(cpu);
     free(gpu);
     if (argc > 6 && strcmp(argv[6], "--algorithms") == 0) algorithms(&s);
+    graph_follows_camera(&s);
     rc_scene_free(&s);
     return test_finish("test_gpu_agree");
 }

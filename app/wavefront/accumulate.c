@@ -13,7 +13,6 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {
         rc_cuda_phase_begin(r);
         rc_cuda_accumulate(r);
         rc_cuda_phase_end(r, &st->accumulate_ms);
-        r->frames += r->wave_now;
         return;
     }
 #endif
@@ -27,6 +26,5 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {
         for (uint32_t k = 0; k < wave; k++) a = rc_add(a, s->sample_rgb[(size_t)k * n + p]);
         s->accum[p] = a;
     }
-    r->frames += wave;
     st->accumulate_ms += rc_now_ms() - t0;
 }

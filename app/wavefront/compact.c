@@ -123,12 +123,20 @@ static sc_status compact_cpu(rc_renderer *r, size_t *kept) {
 
 #ifdef RC_HAVE_CUDA_BACKEND
 /* One library call on the device stream. The new length goes to the next bounce's counter
- * on the device (d_kept): the call does not wait for the GPU. */
+ * on the device (d_kept): the call does not wait for the GPU. In the device loops the length
+ * (and a removal list's k) are read on the device too (d_n, d_k): the call is sized for the
+ * whole wave, as the library's storage was at rc_compact_warm, and can be captured. */
 static sc_status compact_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
     rc_cuda *d = rc_cuda_of(r);
     const rc_compactor *c = &r->comp;
     sc_options opt = c->opt;
     opt.d_kept = &d->counts[bounce + 1].stream;
+    size_t n = rc_cuda_bound(r), k = num_removed;
+    if (d->device_loop) {
+        opt.d_n = &d->counts[bounce].stream;
+        opt.d_k = &d->counts[bounce].removed;
+        k = n;
+    }
     /* shade appends each dead slot once, so the list is distinct and in range by construction */
     opt.trusted_list = 1;
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
@@ -136,10 +144,10 @@ static sc_status compact_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_remo
     void *alt = payload ? (void *)d->paths_alt : (void *)d->queue_alt;
     size_t es = payload ? sizeof(rc_path) : sizeof(uint32_t);
     if (c->input == RC_COMPACT_REMOVALS)
-        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, data, r->n, es, d->removed,
-                                 num_removed, &opt, NULL);
-    sc_status st = sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, data, d->flags, alt, r->n, es,
-                                      &opt, NULL);
+        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, data, n, es, d->removed, k, &opt,
+                                 NULL);
+    sc_status st =
+        sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, data, d->flags, alt, n, es, &opt, NULL);
     if (st == SC_OK && payload) {
         rc_path *t = d->paths;
         d->paths = d->paths_alt;
@@ -150,6 +158,18 @@ static sc_status compact_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_remo
         d->queue_alt = t;
     }
     return st;
+}
+
+int rc_compact_warm(rc_renderer *r, rc_error *err) {
+    if (r->comp.input == RC_COMPACT_NOTHING) return 0;
+    uint32_t wave_now = r->wave_now;
+    r->wave_now = r->wave; /* the bound of every later call: the whole wave */
+    sc_status s = compact_cuda(r, 0, 0);
+    r->wave_now = wave_now;
+    if (s != SC_OK)
+        return rc_fail(err, "compaction '%s' on %zu paths: %s", r->comp.name, r->num_paths,
+                       sc_status_string(s));
+    return rc_cuda_sync(r, "in the compaction's first call", err);
 }
 
 /* One timed library call on the device. */
@@ -172,6 +192,9 @@ static int compact_timed(rc_renderer *r, uint32_t bounce, uint32_t num_removed, 
  * known only once shade has run: the counters are read first. */
 static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
     const rc_compact_input input = r->comp.input;
+    /* device loops: nothing comes back; rc_cuda_frame_end reads the counts once */
+    if (rc_cuda_of(r)->device_loop)
+        return input == RC_COMPACT_NOTHING ? 0 : compact_timed(r, bounce, 0, st, err);
     if (input == RC_COMPACT_FLAGS && compact_timed(r, bounce, 0, st, err) != 0) return -1;
     if (rc_cuda_read_counts(r, bounce, err) != 0) return -1;
     const rc_cuda_counts *h = &rc_cuda_of(r)->h_counts[bounce];

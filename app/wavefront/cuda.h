@@ -11,10 +11,13 @@
 extern "C" {
 #endif
 
-/* Per-bounce counters the kernels keep on the device. */
+/* Per-bounce counters the kernels keep on the device. In the device loops (graph, stream) they
+ * are the stream lengths every launch reads: nothing comes back to the host until the frame
+ * ends. */
 typedef struct rc_cuda_counts {
     uint32_t stream;  /* stream length at this bounce: written by generate, by the compaction
-                         of the bounce before (sc_options.d_kept), or by shade for `none` */
+                         of the bounce before (sc_options.d_kept, with sc_options.d_n pointing
+                         here), or by shade for `none` */
     uint32_t alive;   /* shade: live paths among them */
     uint32_t kept;    /* shade: paths that go on */
     uint32_t removed; /* shade: entries appended to the removal list */
@@ -31,16 +34,34 @@ typedef struct rc_cuda {
     uint32_t *removed;
     rc_vec3 *sample_rgb, *accum;
     rc_cuda_counts *counts;   /* RC_MAX_DEPTH + 1 entries, cleared at the start of a frame */
-    rc_cuda_counts *h_counts; /* pinned host copies, read back once per bounce */
-    rc_scene_view view;       /* points into the device copies of the scene arrays */
-    void *stream;             /* the cudaStream_t of every launch and every library call */
+    rc_cuda_counts *h_counts; /* pinned host copies: once per bounce (host loop) or per frame */
+    uint32_t *d_sample;       /* sample index of the next wave's first sample: generate and
+                                 shade read it, accumulate advances it, so a replayed graph
+                                 renders the next samples */
+    rc_camera *d_camera;      /* the camera generate reads (rc_renderer_set_camera) */
+    void *graph_exec;         /* cudaGraphExec_t of the captured frame, or NULL */
+    uint32_t graph_wave;      /* what the captured frame was captured for */
+    int graph_mask;
+    int capturing;      /* this frame's launches are being captured */
+    int replay;         /* this frame replays graph_exec */
+    int device_loop;    /* frame_loop graph or stream: lengths read on the device */
+    uint32_t grid_cap;  /* blocks of a device-loop launch: enough to fill the GPU once; the
+                           threads stride over the stream */
+    rc_scene_view view; /* points into the device copies of the scene arrays */
+    void *stream;       /* the cudaStream_t of every launch and every library call */
     void *d_nodes, *d_prims, *d_materials;
     void *events[2 * RC_CUDA_MAX_TIMED]; /* cudaEvent_t pairs around the frame's phases */
-    double *event_dst[RC_CUDA_MAX_TIMED];
+    size_t event_dst[RC_CUDA_MAX_TIMED]; /* where each pair's time goes: a byte offset into
+                                             rc_frame_stats, so a replayed graph's events fill
+                                             the frame that replays it */
+    rc_frame_stats *frame;               /* the stats of the frame being recorded */
     int num_timed;
     int error; /* the first cudaError_t seen since the last check, 0 if none */
 } rc_cuda;
 
+/* One compaction call over the whole wave with a device length of 0 (compact.c): the library
+ * sizes its storage for the bound, so the frames' calls never allocate or wait. */
+int rc_compact_warm(rc_renderer *r, rc_error *err);
 /* Upload the scene and allocate the device stream; needs r->comp set up. */
 int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *err);
 void rc_cuda_destroy(rc_renderer *r);
@@ -48,17 +69,30 @@ static inline rc_cuda *rc_cuda_of(rc_renderer *r) {
     return (rc_cuda *)r->cuda;
 }
 
-/* The kernels, launched on the renderer's stream (asynchronous). */
+/* The kernels, launched on the renderer's stream (asynchronous). In the device loops each is
+ * launched over the wave's paths (at most grid_cap blocks) and reads its bounce's length from
+ * counts; in the host loop over r->n, the length the host read back. */
 void rc_cuda_generate(rc_renderer *r);
-void rc_cuda_extend(rc_renderer *r);
+void rc_cuda_extend(rc_renderer *r, uint32_t bounce);
 void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
 void rc_cuda_accumulate(rc_renderer *r);
+/* Blocks of RC_CUDA_BLOCK threads for a launch over this bounce's stream. */
+unsigned rc_cuda_grid(rc_renderer *r);
+/* The upper bound of this bounce's stream: the host's length (host loop) or the wave. */
+uint32_t rc_cuda_bound(rc_renderer *r);
 
-/* Clear the frame's counters and timings. */
-void rc_cuda_frame_begin(rc_renderer *r);
+/* Start a frame: clear its counters and timings and, in the graph loop, start capturing it or
+ * find it captured (c->replay). */
+void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st);
+/* End a capture that a failed phase left open. */
+void rc_cuda_frame_abort(rc_renderer *r);
+/* Set the camera generate reads (device copy; waits for the stream: not per frame). */
+void rc_cuda_set_camera(rc_renderer *r, const rc_camera *cam);
 /* Wait for shade of `bounce` and copy its counters to h_counts[bounce]: the next launches'
  * size and the removal list's length k. One 16-byte read-back per bounce. */
 int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *err);
+/* Wait for the stream; the first error noted since the last check, as "CUDA error WHAT: ...". */
+int rc_cuda_sync(rc_renderer *r, const char *what, rc_error *err);
 /* Wait for the frame, fill the timings, and check that each compaction's device count
  * (d_kept) matches what shade kept. */
 int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err);
@@ -70,11 +104,12 @@ int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err);
 /* The alive-ray mask (mask.cu): r->mask in device memory, cleared and written on the stream. */
 int rc_cuda_mask_alloc(rc_renderer *r, rc_error *err);
 void rc_cuda_mask_clear(rc_renderer *r);
-void rc_cuda_mask_record(rc_renderer *r);
+void rc_cuda_mask_record(rc_renderer *r, uint32_t bounce);
 int rc_cuda_mask_read(rc_renderer *r, uint8_t *mask, rc_error *err);
 void rc_cuda_mask_free(rc_renderer *r);
 
-/* Events around a phase; its GPU time is added to *dst at rc_cuda_frame_end. */
+/* Events around a phase; its GPU time is added to *dst (a field of the frame's stats) at
+ * rc_cuda_frame_end. */
 void rc_cuda_phase_begin(rc_renderer *r);
 void rc_cuda_phase_end(rc_renderer *r, double *dst);
 /* Record a CUDA error (cudaError_t as int) of a call or launch; the first one is kept. */

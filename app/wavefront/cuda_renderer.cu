@@ -1,5 +1,6 @@
-/* cuda_renderer.cu: the CUDA backend's state: scene upload, device stream buffers, per-bounce
- * counter read-back, phase timing with events, the film. */
+/* cuda_renderer.cu: the CUDA backend's state: scene upload, device stream buffers, the frame
+ * loops (per-bounce read-back, or device-resident and captured into a graph), phase timing with
+ * events, the film. */
 #include "cuda.h"
 
 #include <cuda_runtime.h>
@@ -53,7 +54,7 @@ typedef struct stream_buf {
     void **dst;
     size_t bytes;
 } stream_buf;
-#define STREAM_BUFS 9
+#define STREAM_BUFS 11
 
 static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     rc_cuda *c = rc_cuda_of(r);
@@ -70,6 +71,8 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
         {(void **)&c->flags, flags ? n : 0},
         {(void **)&c->removed, r->comp.input == RC_COMPACT_REMOVALS ? n * sizeof(uint32_t) : 0},
         {(void **)&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts)},
+        {(void **)&c->d_sample, sizeof(uint32_t)},
+        {(void **)&c->d_camera, sizeof(rc_camera)},
     };
     size_t total = 0;
     for (int i = 0; i < STREAM_BUFS; i++) {
@@ -100,6 +103,11 @@ static int alloc_stream(rc_renderer *r, rc_error *err) {
                        total_b >> 20);
     }
     if (e == cudaSuccess) e = cudaMemset(c->accum, 0, r->num_pixels * sizeof(rc_vec3));
+    if (e == cudaSuccess) e = cudaMemset(c->counts, 0, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
+    if (e == cudaSuccess)
+        e = cudaMemcpy(c->d_sample, &r->st.first_sample, sizeof(uint32_t), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(c->d_camera, &r->view.camera, sizeof(rc_camera), cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
         e = cudaMallocHost(&c->h_counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
     if (e != cudaSuccess) {
@@ -128,6 +136,19 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
     }
     if (alloc_stream(r, err) != 0) return -1;
     r->comp.opt.stream = c->stream;
+    c->device_loop = r->st.frame_loop != RC_LOOP_HOST;
+    int sms = 0, dev = 0;
+    e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return rc_fail(err, "CUDA backend: %s", cudaGetErrorString(e));
+    }
+    c->grid_cap = (uint32_t)sms * (2048u / RC_CUDA_BLOCK);
+    /* One call over the whole wave (with a device length of 0) before any frame: the library
+     * sizes its storage for the bound now, so no later call allocates or waits, and a frame can
+     * be captured into a graph. */
+    if (c->device_loop && rc_compact_warm(r, err) != 0) return -1;
     return 0;
 }
 
@@ -135,9 +156,10 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
     if (!c) return;
     if (c->stream) cudaStreamSynchronize(stream_of(c));
-    void *bufs[] = {c->paths,  c->paths_alt, c->queue,      c->queue_alt,
-                    c->flags,  c->removed,   c->sample_rgb, c->accum,
-                    c->counts, c->d_nodes,   c->d_prims,    c->d_materials};
+    if (c->graph_exec) cudaGraphExecDestroy((cudaGraphExec_t)c->graph_exec);
+    void *bufs[] = {c->paths,    c->paths_alt,  c->queue,   c->queue_alt,  c->flags,
+                    c->removed,  c->sample_rgb, c->accum,   c->counts,     c->d_sample,
+                    c->d_camera, c->d_nodes,    c->d_prims, c->d_materials};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
     cudaFreeHost(c->h_counts);
     for (int i = 0; i < 2 * RC_CUDA_MAX_TIMED; i++)
@@ -147,24 +169,107 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
     r->cuda = NULL;
 }
 
+/* An event on the stream; while capturing, an event node of the graph (recorded at each
+ * replay, so the replayed frame's phases are timed too). */
+static void record(rc_renderer *r, int i) {
+    rc_cuda *c = rc_cuda_of(r);
+    unsigned flags = c->capturing ? cudaEventRecordExternal : cudaEventRecordDefault;
+    rc_cuda_note(r, cudaEventRecordWithFlags((cudaEvent_t)c->events[i], stream_of(c), flags));
+}
+
 extern "C" void rc_cuda_phase_begin(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
     if (c->num_timed >= RC_CUDA_MAX_TIMED) return;
-    rc_cuda_note(r, cudaEventRecord((cudaEvent_t)c->events[2 * c->num_timed], stream_of(c)));
+    record(r, 2 * c->num_timed);
 }
 
 extern "C" void rc_cuda_phase_end(rc_renderer *r, double *dst) {
     rc_cuda *c = rc_cuda_of(r);
     if (c->num_timed >= RC_CUDA_MAX_TIMED) return;
-    rc_cuda_note(r, cudaEventRecord((cudaEvent_t)c->events[2 * c->num_timed + 1], stream_of(c)));
-    c->event_dst[c->num_timed++] = dst;
+    record(r, 2 * c->num_timed + 1);
+    c->event_dst[c->num_timed++] = (size_t)((char *)dst - (char *)c->frame);
 }
 
-extern "C" void rc_cuda_frame_begin(rc_renderer *r) {
+extern "C" uint32_t rc_cuda_bound(rc_renderer *r) {
+    return rc_cuda_of(r)->device_loop ? r->wave_now * r->num_pixels : r->n;
+}
+
+extern "C" unsigned rc_cuda_grid(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
+    uint32_t blocks = (rc_cuda_bound(r) + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK;
+    if (c->device_loop && blocks > c->grid_cap) blocks = c->grid_cap;
+    return blocks ? blocks : 1;
+}
+
+static void drop_graph(rc_cuda *c) {
+    if (c->graph_exec) cudaGraphExecDestroy((cudaGraphExec_t)c->graph_exec);
+    c->graph_exec = NULL;
+}
+
+extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
+    rc_cuda *c = rc_cuda_of(r);
+    c->frame = st;
+    c->replay = 0;
+    if (r->st.frame_loop == RC_LOOP_GRAPH) {
+        /* A graph holds one wave size and one watched bounce; the camera and the sample index
+         * are read on the device, so moving the camera or resetting the film keeps it. */
+        if (c->graph_exec && c->graph_wave == r->wave_now && c->graph_mask == r->mask_bounce) {
+            c->replay = 1;
+            return;
+        }
+        drop_graph(c);
+        cudaError_t e = cudaStreamBeginCapture(stream_of(c), cudaStreamCaptureModeThreadLocal);
+        rc_cuda_note(r, e);
+        c->capturing = e == cudaSuccess;
+        c->graph_wave = r->wave_now;
+        c->graph_mask = r->mask_bounce;
+    }
     c->num_timed = 0;
     rc_cuda_note(r, cudaMemsetAsync(c->counts, 0, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts),
                                     stream_of(c)));
+}
+
+extern "C" void rc_cuda_frame_abort(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    if (!c->capturing) return;
+    cudaGraph_t g = NULL;
+    (void)cudaStreamEndCapture(stream_of(c), &g);
+    if (g) cudaGraphDestroy(g);
+    (void)cudaGetLastError();
+    c->capturing = 0;
+}
+
+/* Graph loop: end the capture, instantiate it once, and launch it (every frame). */
+static void launch_graph(rc_renderer *r) {
+    rc_cuda *c = rc_cuda_of(r);
+    if (c->capturing) {
+        cudaGraph_t g = NULL;
+        c->capturing = 0;
+        cudaError_t e = cudaStreamEndCapture(stream_of(c), &g);
+        if (e == cudaSuccess && c->error == cudaSuccess) {
+            cudaGraphExec_t exec = NULL;
+            e = cudaGraphInstantiate(&exec, g, 0);
+            c->graph_exec = e == cudaSuccess ? exec : NULL;
+        }
+        if (g) cudaGraphDestroy(g);
+        rc_cuda_note(r, e);
+    }
+    if (c->graph_exec)
+        rc_cuda_note(r, cudaGraphLaunch((cudaGraphExec_t)c->graph_exec, stream_of(c)));
+}
+
+extern "C" void rc_cuda_set_camera(rc_renderer *r, const rc_camera *cam) {
+    rc_cuda *c = rc_cuda_of(r);
+    c->view.camera = *cam;
+    rc_cuda_note(r, cudaMemcpyAsync(c->d_camera, &c->view.camera, sizeof *cam,
+                                    cudaMemcpyHostToDevice, stream_of(c)));
+    /* c->view.camera is pageable and may change again before the copy runs */
+    rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
+}
+
+extern "C" int rc_cuda_sync(rc_renderer *r, const char *what, rc_error *err) {
+    rc_cuda_note(r, cudaStreamSynchronize(stream_of(rc_cuda_of(r))));
+    return take_error(r, what, err);
 }
 
 extern "C" int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *err) {
@@ -175,9 +280,29 @@ extern "C" int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *er
     return take_error(r, "in extend or shade", err);
 }
 
+/* Device loops: the per-bounce statistics from the counts read back once per frame. A bounce
+ * queued after every path had ended walked an empty stream. */
+static int device_loop_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
+    const rc_cuda_counts *h = rc_cuda_of(r)->h_counts;
+    st->bounces = r->st.max_depth;
+    for (uint32_t b = 0; b < st->bounces; b++) {
+        rc_bounce_stats *o = &st->bounce[b];
+        o->stream = b > 0 && h[b - 1].kept == 0 ? 0 : h[b].stream;
+        o->alive = h[b].alive;
+        o->kept = h[b].kept;
+        uint32_t want = r->comp.input == RC_COMPACT_NOTHING ? o->stream : h[b].kept;
+        if (h[b + 1].stream != want)
+            return rc_fail(err, "compaction '%s' left %u paths on the device at bounce %u, want %u",
+                           r->comp.name, h[b + 1].stream, b, want);
+    }
+    return 0;
+}
+
 extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
     rc_cuda *c = rc_cuda_of(r);
-    size_t bytes = (st->bounces + 1) * sizeof(rc_cuda_counts);
+    if (r->st.frame_loop == RC_LOOP_GRAPH) launch_graph(r);
+    uint32_t rows = c->device_loop ? r->st.max_depth : st->bounces;
+    size_t bytes = (rows + 1) * sizeof(rc_cuda_counts);
     rc_cuda_note(
         r, cudaMemcpyAsync(c->h_counts, c->counts, bytes, cudaMemcpyDeviceToHost, stream_of(c)));
     rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
@@ -185,10 +310,13 @@ extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *e
         float ms = 0.0f;
         rc_cuda_note(r, cudaEventElapsedTime(&ms, (cudaEvent_t)c->events[2 * i],
                                              (cudaEvent_t)c->events[2 * i + 1]));
-        *c->event_dst[i] += (double)ms;
+        *(double *)((char *)st + c->event_dst[i]) += (double)ms;
     }
-    c->num_timed = 0;
-    if (take_error(r, "in the frame", err) != 0) return -1;
+    if (take_error(r, "in the frame", err) != 0) {
+        drop_graph(c);
+        return -1;
+    }
+    if (c->device_loop) return device_loop_stats(r, st, err);
     for (uint32_t b = 0; b < st->bounces; b++) {
         const rc_cuda_counts *h = c->h_counts;
         uint32_t want = r->comp.input == RC_COMPACT_NOTHING ? h[b].stream : h[b].kept;
@@ -225,4 +353,7 @@ extern "C" int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err) {
 extern "C" void rc_cuda_reset(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
     rc_cuda_note(r, cudaMemsetAsync(c->accum, 0, r->num_pixels * sizeof(rc_vec3), stream_of(c)));
+    /* the next wave starts at the first sample again; the source never changes */
+    rc_cuda_note(r, cudaMemcpyAsync(c->d_sample, &r->st.first_sample, sizeof(uint32_t),
+                                    cudaMemcpyHostToDevice, stream_of(c)));
 }

@@ -8,7 +8,7 @@ void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) {
         rc_cuda_phase_begin(r);
-        rc_cuda_extend(r);
+        rc_cuda_extend(r, bounce);
         rc_cuda_phase_end(r, &st->bounce[bounce].extend_ms);
         return;
     }

@@ -51,7 +51,7 @@ void rc_mask_record(rc_renderer *r, uint32_t bounce) {
     if (r->mask_bounce != (int)bounce) return;
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) {
-        rc_cuda_mask_record(r);
+        rc_cuda_mask_record(r, bounce);
         return;
     }
 #endif

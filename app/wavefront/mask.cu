@@ -1,15 +1,19 @@
 /* mask.cu: the alive-ray mask on the GPU, one thread per stream slot (see mask.c). */
-#include "cuda.h"
+#include "kernels.cuh"
 
 #include <cuda_runtime.h>
 
 /* mask: mark the pixel of every live path in the stream. */
-__global__ void rc_mask_kernel(uint32_t n, const rc_path *paths, const uint32_t *queue,
+__global__ void rc_mask_kernel(const rc_cuda_counts *counts, uint32_t bounce, uint32_t bound,
+                               int device, const rc_path *paths, const uint32_t *queue,
                                uint8_t *mask) {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const rc_path *p = queue ? &paths[queue[i]] : &paths[i];
-    if (rc_path_alive(p)) mask[p->pixel] = 1;
+    uint32_t n = rc_stream_len(counts, bounce, bound, device);
+    RC_FOR_BLOCKS(base, n) {
+        uint32_t i = base + threadIdx.x;
+        if (i >= n) break;
+        const rc_path *p = queue ? &paths[queue[i]] : &paths[i];
+        if (rc_path_alive(p)) mask[p->pixel] = 1;
+    }
 }
 
 extern "C" int rc_cuda_mask_alloc(rc_renderer *r, rc_error *err) {
@@ -30,12 +34,12 @@ extern "C" void rc_cuda_mask_clear(rc_renderer *r) {
     rc_cuda_note(r, cudaMemsetAsync(r->mask, 0, r->num_pixels, (cudaStream_t)c->stream));
 }
 
-extern "C" void rc_cuda_mask_record(rc_renderer *r) {
+extern "C" void rc_cuda_mask_record(rc_renderer *r, uint32_t bounce) {
     rc_cuda *c = rc_cuda_of(r);
-    uint32_t n = r->n;
-    if (n == 0) return;
-    rc_mask_kernel<<<(n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK, RC_CUDA_BLOCK, 0,
-                     (cudaStream_t)c->stream>>>(n, c->paths, c->queue, r->mask);
+    uint32_t bound = rc_cuda_bound(r);
+    if (bound == 0) return;
+    rc_mask_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
+        c->counts, bounce, bound, c->device_loop, c->paths, c->queue, r->mask);
     rc_cuda_note(r, cudaGetLastError());
 }
 

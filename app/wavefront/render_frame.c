@@ -16,18 +16,24 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     r->wave_now = samples;
     st->samples = samples;
 
-    rc_frame_begin(r);
-    rc_mask_begin(r);
-    rc_generate(r, st); /* one camera ray per pixel and sample */
-    for (uint32_t bounce = 0; bounce < r->st.max_depth && rc_stream_live(r); bounce++) {
-        rc_mask_record(r, bounce); /* the viewer's alive-ray mask, when it shows one */
-        rc_extend(r, bounce, st);  /* nearest hit of every live ray */
-        rc_shade(r, bounce, st);   /* emission or background, scatter, roulette */
-        if (rc_compact(r, bounce, st, err) != 0) return -1; /* drop the ended paths */
-        st->bounces = bounce + 1;
+    rc_frame_begin(r, st); /* CUDA graph loop: capture this frame, or replay the captured one */
+    if (!rc_frame_replay(r)) {
+        rc_mask_begin(r);
+        rc_generate(r, st); /* one camera ray per pixel and sample */
+        for (uint32_t bounce = 0; bounce < r->st.max_depth && rc_stream_live(r); bounce++) {
+            rc_mask_record(r, bounce); /* the viewer's alive-ray mask, when it shows one */
+            rc_extend(r, bounce, st);  /* nearest hit of every live ray */
+            rc_shade(r, bounce, st);   /* emission or background, scatter, roulette */
+            if (rc_compact(r, bounce, st, err) != 0) { /* drop the ended paths */
+                rc_frame_abort(r);
+                return -1;
+            }
+            st->bounces = bounce + 1;
+        }
+        rc_accumulate(r, st); /* film += this wave's samples, in sample order */
     }
-    rc_accumulate(r, st); /* film += this wave's samples, in sample order */
-    if (rc_frame_finish(r, st, err) != 0) return -1;
+    if (rc_frame_finish(r, st, err) != 0) return -1; /* counts and times come back once */
+    r->frames += samples;
 
     st->total_ms = rc_now_ms() - t0;
     return 0;

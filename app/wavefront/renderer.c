@@ -34,6 +34,20 @@ int rc_mode_parse(const char *s, rc_mode *out) {
         return -1;
     return 0;
 }
+const char *rc_frame_loop_name(rc_frame_loop l) {
+    return l == RC_LOOP_HOST ? "host" : l == RC_LOOP_STREAM ? "stream" : "graph";
+}
+int rc_frame_loop_parse(const char *s, rc_frame_loop *out) {
+    if (strcmp(s, "graph") == 0)
+        *out = RC_LOOP_GRAPH;
+    else if (strcmp(s, "stream") == 0)
+        *out = RC_LOOP_STREAM;
+    else if (strcmp(s, "host") == 0)
+        *out = RC_LOOP_HOST;
+    else
+        return -1;
+    return 0;
+}
 int rc_backend_parse(const char *s, rc_backend *out) {
     if (strcmp(s, "cpu") == 0)
         *out = RC_BACKEND_CPU;
@@ -139,6 +153,8 @@ static int check_settings(const rc_settings *st, rc_error *err) {
                        "%llu samples per wave of %ux%u pixels is too many paths for one stream "
                        "(at most 2^27 = %u)",
                        (unsigned long long)wave, st->width, st->height, 1u << 27);
+    if ((int)st->frame_loop < RC_LOOP_GRAPH || st->frame_loop > RC_LOOP_HOST)
+        return rc_fail(err, "unknown frame loop %d", (int)st->frame_loop);
     if (st->max_depth < 1 || st->max_depth > RC_MAX_DEPTH)
         return rc_fail(err, "max depth %u is out of range (1..%u)", st->max_depth, RC_MAX_DEPTH);
     if (st->backend == RC_BACKEND_CUDA && !rc_have_cuda_backend())
@@ -153,6 +169,8 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     rc_renderer *r = calloc(1, sizeof *r);
     if (!r) return rc_fail(err, "out of memory");
     r->st = *st;
+    /* The library's own phase timings wait for each call: a graph cannot hold that. */
+    if (st->library_timing && r->st.frame_loop == RC_LOOP_GRAPH) r->st.frame_loop = RC_LOOP_STREAM;
     r->mask_bounce = -1;
     r->num_pixels = st->width * st->height;
     r->wave = st->samples_per_wave ? st->samples_per_wave : 1;
@@ -222,7 +240,7 @@ void rc_renderer_reset(rc_renderer *r) {
 void rc_renderer_set_camera(rc_renderer *r, const rc_camera *cam) {
     r->view.camera = *cam;
 #ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_of(r)->view.camera = *cam;
+    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_set_camera(r, cam);
 #endif
 }
 
@@ -234,9 +252,26 @@ int rc_renderer_film_to_device(rc_renderer *r, void *d_rgb, rc_error *err) {
     return rc_fail(err, "%s: the film is not in device memory", rc_backend_name(r->st.backend));
 }
 
-void rc_frame_begin(rc_renderer *r) {
+void rc_frame_begin(rc_renderer *r, rc_frame_stats *st) {
+    st->loop = r->st.backend == RC_BACKEND_CUDA ? r->st.frame_loop : RC_LOOP_HOST;
 #ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_frame_begin(r);
+    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_frame_begin(r, st);
+#else
+    (void)r;
+#endif
+}
+
+int rc_frame_replay(rc_renderer *r) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_of(r)->replay;
+#endif
+    (void)r;
+    return 0;
+}
+
+void rc_frame_abort(rc_renderer *r) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_frame_abort(r);
 #else
     (void)r;
 #endif
@@ -253,6 +288,8 @@ int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
 }
 
 int rc_stream_live(const rc_renderer *r) {
+    /* The device loops queue every bounce: the kernels find the length on the device. */
+    if (r->st.backend == RC_BACKEND_CUDA && r->st.frame_loop != RC_LOOP_HOST) return 1;
     return r->live > 0;
 }
 

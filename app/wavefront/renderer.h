@@ -71,8 +71,14 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st);
 void rc_mask_begin(rc_renderer *r);
 void rc_mask_record(rc_renderer *r, uint32_t bounce);
 void rc_mask_free(rc_renderer *r);
-/* Start a frame: clear the device's per-frame counters and timings (CUDA; CPU: nothing). */
-void rc_frame_begin(rc_renderer *r);
+/* Start a frame: clear the device's per-frame counters and timings (CUDA; CPU: nothing); the
+ * graph loop starts capturing the frame's launches, or finds them captured already. */
+void rc_frame_begin(rc_renderer *r, rc_frame_stats *st);
+/* 1 when this frame replays a captured graph: the phases launch nothing, rc_frame_finish runs
+ * the graph. */
+int rc_frame_replay(rc_renderer *r);
+/* A phase failed: end a capture in progress, so the stream stays usable. */
+void rc_frame_abort(rc_renderer *r);
 /* End a frame: wait for the device, collect its phase times, check its counts (CUDA). */
 int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err);
 /* 1 while some path may still be alive. */

@@ -1,6 +1,6 @@
 /* shade.cu: the shade phase on the GPU, one thread per stream slot (see shade.c). Besides
  * shading it writes the compaction's input and counts live and kept paths per block. */
-#include "cuda.h"
+#include "kernels.cuh"
 
 #include <cuda_runtime.h>
 
@@ -17,40 +17,46 @@ __device__ void rc_append_removed(int ended, uint32_t slot, uint32_t *removed, u
     if (ended) removed[base + __popc(mask & ((1u << lane) - 1u))] = slot;
 }
 
-/* shade: emission or background, scatter, roulette; then the flag or the removal entry. */
-__global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, uint32_t n, rc_path *paths,
+/* shade: emission or background, scatter, roulette; then the flag or the removal entry. The
+ * wave's first sample is read on the device (generate.cu). */
+__global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
+                                uint32_t bounce, uint32_t bound, int device, rc_path *paths,
                                 const uint32_t *queue, rc_vec3 *sample_rgb, int input,
-                                uint8_t *flags, uint32_t *removed, rc_cuda_counts *cnt) {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    int live = 0, kept = 0;
-    if (i < n) {
-        rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
-        live = rc_path_alive(slot);
-        if (live) {
-            rc_path p = *slot; /* 16-byte loads and stores (path.h) */
-            kept = rc_path_shade(&sc, &sp, &p, sample_rgb);
-            *slot = p;
+                                uint8_t *flags, uint32_t *removed, rc_cuda_counts *counts) {
+    rc_cuda_counts *cnt = &counts[bounce];
+    uint32_t n = rc_stream_len(counts, bounce, bound, device);
+    sp.sample = *d_sample;
+    uint32_t block_live = 0, block_kept = 0;
+    RC_FOR_BLOCKS(base, n) {
+        uint32_t i = base + threadIdx.x;
+        int live = 0, kept = 0;
+        if (i < n) {
+            rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
+            live = rc_path_alive(slot);
+            if (live) {
+                rc_path p = *slot; /* 16-byte loads and stores (path.h) */
+                kept = rc_path_shade(&sc, &sp, &p, sample_rgb);
+                *slot = p;
+            }
+            if (input == RC_COMPACT_FLAGS) flags[i] = (uint8_t)kept;
         }
-        if (input == RC_COMPACT_FLAGS) flags[i] = (uint8_t)kept;
+        if (input == RC_COMPACT_REMOVALS)
+            rc_append_removed(i < n && !kept, i, removed, &cnt->removed);
+        block_live += (uint32_t)__syncthreads_count(live);
+        block_kept += (uint32_t)__syncthreads_count(kept);
     }
-    if (input == RC_COMPACT_REMOVALS) rc_append_removed(i < n && !kept, i, removed, &cnt->removed);
-    int block_live = __syncthreads_count(live);
-    int block_kept = __syncthreads_count(kept);
-    if (threadIdx.x == 0) {
-        atomicAdd(&cnt->alive, (uint32_t)block_live);
-        atomicAdd(&cnt->kept, (uint32_t)block_kept);
-    }
+    if (threadIdx.x == 0 && block_live) atomicAdd(&cnt->alive, block_live);
+    if (threadIdx.x == 0 && block_kept) atomicAdd(&cnt->kept, block_kept);
     /* `none`: the next bounce walks the same stream. */
-    if (input == RC_COMPACT_NOTHING && i == 0) cnt[1].stream = n;
+    if (input == RC_COMPACT_NOTHING && blockIdx.x == 0 && threadIdx.x == 0) cnt[1].stream = n;
 }
 
 extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     rc_cuda *c = rc_cuda_of(r);
-    uint32_t n = r->n;
-    if (n == 0) return;
-    rc_shade_kernel<<<(n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK, RC_CUDA_BLOCK, 0,
-                      (cudaStream_t)c->stream>>>(c->view, r->shade, n, c->paths, c->queue,
-                                                 c->sample_rgb, (int)r->comp.input, c->flags,
-                                                 c->removed, &c->counts[bounce]);
+    uint32_t bound = rc_cuda_bound(r);
+    if (bound == 0) return;
+    rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
+        c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->paths, c->queue,
+        c->sample_rgb, (int)r->comp.input, c->flags, c->removed, c->counts);
     rc_cuda_note(r, cudaGetLastError());
 }

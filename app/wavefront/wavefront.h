@@ -27,6 +27,21 @@ typedef enum rc_backend { RC_BACKEND_CPU = 0, RC_BACKEND_CUDA = 1 } rc_backend;
 /* What the compaction moves: the queue of 4-byte path indices, or the 64-byte records. */
 typedef enum rc_mode { RC_MODE_INDICES = 0, RC_MODE_PAYLOAD = 1 } rc_mode;
 
+/* How the CUDA backend drives a frame (the CPU backend has no launches to queue: it runs every
+ * phase in turn and ignores this).
+ *  graph:  the stream lengths stay on the device; every kernel reads its bounce's length there
+ *          and threads past it return; all max_depth bounces are queued; the frame's launches
+ *          are captured once into a CUDA graph and replayed every frame; the per-bounce counts
+ *          and phase times come back once, at the end of the frame.
+ *  stream: the same device-resident frame, launched call by call every frame (no graph).
+ *  host:   after each bounce the host reads the counts back and waits, and sizes the next
+ *          launches from them (one round trip per bounce; the loop stops when no path lives). */
+typedef enum rc_frame_loop {
+    RC_LOOP_GRAPH = 0,
+    RC_LOOP_STREAM = 1,
+    RC_LOOP_HOST = 2
+} rc_frame_loop;
+
 typedef struct rc_settings {
     uint32_t width, height;
     uint32_t max_depth; /* 1 .. RC_MAX_DEPTH */
@@ -36,16 +51,19 @@ typedef struct rc_settings {
     rc_backend backend;
     uint32_t first_sample;     /* the n-th sample of a pixel has sample index first_sample + n */
     uint32_t samples_per_wave; /* samples per pixel in one frame's stream; 0 = 1 */
-    int library_timing;        /* also record the library's own phases (CUDA: one sync per call) */
+    int library_timing;        /* also record the library's own phases (CUDA: one sync per call,
+                                  so a graph frame loop runs as `stream`) */
+    rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
 } rc_settings;
 
 /* Defaults: the scene's size and depth, algorithm "scan-scatter", indices, CPU, one sample
- * per wave. */
+ * per wave, the graph frame loop. */
 void rc_settings_init(rc_settings *st, const rc_scene *scene);
 
 /* One bounce of one frame. */
 typedef struct rc_bounce_stats {
-    uint32_t stream; /* rays in: the stream length extend and shade walked */
+    uint32_t stream; /* rays in: the stream length extend and shade walked (0 for a bounce the
+                        device loop queued after every path had ended) */
     uint32_t alive;  /* live rays among them (smaller than stream only for `none`) */
     uint32_t kept;   /* rays still alive after shade: the rest were removed */
     double extend_ms, shade_ms, compact_ms;
@@ -53,8 +71,11 @@ typedef struct rc_bounce_stats {
 
 /* Everything one frame measured; feeds --stats, the bench table and its JSON. */
 typedef struct rc_frame_stats {
-    uint32_t samples; /* samples per pixel this frame rendered (its wave) */
-    uint32_t bounces; /* bounces run (stops early when every path has ended) */
+    uint32_t samples;   /* samples per pixel this frame rendered (its wave) */
+    uint32_t bounces;   /* bounces run: the host loop stops when every path has ended; the
+                           device loops (graph, stream) run max_depth, empty ones cost launches */
+    rc_frame_loop loop; /* the loop that ran the frame (settings.frame_loop, or stream when a
+                           graph cannot hold it) */
     double generate_ms, accumulate_ms;
     double total_ms; /* wall time of the whole frame */
     rc_bounce_stats bounce[RC_MAX_DEPTH];
@@ -103,9 +124,11 @@ int rc_renderer_film_to_device(rc_renderer *r, void *d_rgb, rc_error *err);
 int rc_have_cuda_backend(void);
 const char *rc_backend_name(rc_backend b);
 const char *rc_mode_name(rc_mode m);
-/* Parse "indices"/"payload", "cpu"/"cuda"; 0 or -1. */
+const char *rc_frame_loop_name(rc_frame_loop l);
+/* Parse "indices"/"payload", "cpu"/"cuda", "graph"/"stream"/"host"; 0 or -1. */
 int rc_mode_parse(const char *s, rc_mode *out);
 int rc_backend_parse(const char *s, rc_backend *out);
+int rc_frame_loop_parse(const char *s, rc_frame_loop *out);
 
 #ifdef __cplusplus
 }
