@@ -139,6 +139,14 @@ typedef struct sc_options {
                            device check (saves an n-bit map and its atomics) */
     sc_trace_fn trace;  /* CPU: receives the algorithm's intermediate arrays, pass by pass */
     void *trace_user;
+    const uint32_t *d_n; /* if set: the element count, read at run time (CUDA: device pointer; CPU:
+                            host pointer read when the call runs). `n` is then the upper bound: it
+                            sizes grids and temporary storage; *d_n must be <= n (larger values are
+                            clamped to n). Kernels run over the bound and blocks past *d_n return
+                            at once, so a call on a nearly empty stream costs its launches. */
+    const uint32_t *d_k; /* removal lists: the same for the number of listed indices; `k` is the
+                            bound (*d_k is also clamped to the run-time n). The listed indices
+                            must be < *d_n. */
 } sc_options;
 
 /* Fill `opt` with defaults (tile 256, default scan/RLZ, no timing, default stream). */
@@ -155,6 +163,24 @@ void sc_context_destroy(sc_context *ctx);
 sc_backend sc_context_backend(const sc_context *ctx);
 /* Bytes of temporary storage the context holds now (grows, never shrinks). */
 size_t sc_context_temp_bytes(const sc_context *ctx);
+/* Grow the context's storage up front for calls of `algo` (whose input must be `input`) on up
+ * to `n` elements of `elem_size` bytes (removal lists: up to n listed indices) with these
+ * options, without running anything, so that later calls within that bound allocate nothing
+ * (CUB: assumes 16-byte aligned element pointers, as cudaMalloc gives). CPU: validates only. */
+sc_status sc_context_reserve(sc_context *ctx, sc_algorithm algo, sc_input input, size_t n,
+                             size_t elem_size, const sc_options *opt);
+
+/* CUDA graphs. A CUDA call can be captured (cudaStreamBeginCapture on opt.stream) when
+ *   - the count stays on the device: opt.d_kept set, `kept` NULL (a host count synchronises);
+ *   - opt.timing is 0 (timing records events and synchronises);
+ *   - the context's storage covers the call: an earlier call (or sc_context_reserve) with the
+ *     same algorithm, an n (and k) at least as large and the same element size.
+ * Such a call makes no host synchronisation and no allocation, and its kernels' arguments do
+ * not change from call to call, so a graph replays it correctly any number of times; with
+ * opt.d_n / opt.d_k the sizes may change between replays. Every algorithm qualifies. The graph
+ * holds the addresses of the context's storage: a later call that grows the storage (a larger
+ * bound) frees it, and graphs captured before must not be replayed after that. One context per
+ * stream still applies: graphs of one context must not run concurrently. */
 
 /* Largest n a backend accepts. CPU: SIZE_MAX / SC_ELEM_MAX. CUDA: 2^32 - 1 (32-bit element
  * indices on the device). Removal lists (uint32_t indices): 2^32 - 1 on both. */

@@ -284,7 +284,25 @@ static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, sc_inp
     if (!kept && !(ctx->backend == SC_BACKEND_CUDA && job->opt.d_kept))
         return SC_ERR_INVALID_ARGUMENT;
     job->host_kept = kept != NULL;
+#ifdef SC_HAVE_CUDA
+    if (ctx->backend == SC_BACKEND_CUDA) {
+        /* run-time counts are read by the kernels: they must be device-readable */
+        if (job->opt.d_n && sc_cuda_check_device_pointer(job->opt.d_n) != SC_OK)
+            return SC_ERR_INVALID_ARGUMENT;
+        if (input == SC_INPUT_REMOVAL_LIST && job->opt.d_k &&
+            sc_cuda_check_device_pointer(job->opt.d_k) != SC_OK)
+            return SC_ERR_INVALID_ARGUMENT;
+    }
+#endif
+    if (input != SC_INPUT_REMOVAL_LIST) job->opt.d_k = NULL;
     return SC_OK;
+}
+
+/* CPU backend: the run-time count opt.d_n (a host pointer) read at call start, clamped to the
+ * bound; the call then runs as one on that many elements. */
+static size_t host_count(const uint32_t *p, size_t bound) {
+    if (!p) return bound;
+    return (size_t)*p < bound ? (size_t)*p : bound;
 }
 
 /* Run a prepared job; timings and *kept only on success. */
@@ -310,6 +328,7 @@ sc_status sc_compact_flagged(sc_context *ctx, sc_algorithm algo, const void *in,
     job.in = in;
     job.flags = flags;
     job.out = out;
+    if (ctx->backend == SC_BACKEND_CPU) job.n = host_count(job.opt.d_n, n);
     return run(&job, fn, kept);
 }
 
@@ -345,6 +364,11 @@ sc_status sc_remove_indices(sc_context *ctx, sc_algorithm algo, void *data, size
     if (ctx->backend == SC_BACKEND_CPU) {
         if (ranges_overlap(data, n * elem_size, removed, k * sizeof *removed))
             return SC_ERR_INVALID_ARGUMENT;
+        /* run-time counts (host pointers): from here on the call is one on n and k elements */
+        n = host_count(job.opt.d_n, n);
+        k = host_count(job.opt.d_k, k);
+        if (k > n) k = n;
+        job.n = n;
         s = check_removal_list(ctx, removed, k, n);
         if (s != SC_OK) return s;
     }
@@ -352,4 +376,22 @@ sc_status sc_remove_indices(sc_context *ctx, sc_algorithm algo, void *data, size
     job.removed = removed;
     job.k = k;
     return run(&job, fn, kept);
+}
+
+sc_status sc_context_reserve(sc_context *ctx, sc_algorithm algo, sc_input input, size_t n,
+                             size_t elem_size, const sc_options *opt) {
+    sc_job job;
+    sc_impl_fn fn;
+    size_t dummy;
+    sc_status s = prepare(&job, ctx, algo, input, n, elem_size, opt, &dummy, &fn);
+    if (s != SC_OK) return s;
+    if (input == SC_INPUT_REMOVAL_LIST && n > (size_t)UINT32_MAX) return SC_ERR_INVALID_ARGUMENT;
+    if (ctx->backend == SC_BACKEND_CPU || n == 0) return SC_OK; /* the CPU grows as it goes */
+    job.host_kept = 0;
+    job.opt.timing = 0;
+    job.opt.d_kept = NULL;
+    job.k = input == SC_INPUT_REMOVAL_LIST ? n : 0; /* the largest list n allows */
+    job.reserve = 1;
+    s = fn(&job);
+    return job.reserve_done || s == SC_OK ? SC_OK : s;
 }

@@ -28,6 +28,11 @@ typedef struct sc_job {
     sc_rlz_variant rlz;
     sc_options opt;
     int host_kept; /* 1 if the caller passed a `kept` pointer (CUDA: read the count back) */
+    /* sc_context_reserve: the backend grows its storage for n (and k) and launches nothing.
+     * CUDA: sc_cuda_temp (or the algorithm) sets reserve_done and returns a non-OK status to
+     * stop the algorithm there; the front end turns that into SC_OK. */
+    int reserve;
+    int reserve_done;
     /* result */
     size_t kept;
 } sc_job;
@@ -70,6 +75,8 @@ sc_status sc_cpu_redzone_block(sc_job *job);
 sc_status sc_cuda_context_init(sc_context *ctx);
 void sc_cuda_context_free(sc_context *ctx);
 size_t sc_cuda_temp_bytes(const sc_context *ctx);
+/* SC_OK if `p` can be read by the device (opt.d_n, opt.d_k); a cheap host-side query. */
+sc_status sc_cuda_check_device_pointer(const void *p);
 sc_status sc_cuda_scan_scatter(sc_job *job);
 sc_status sc_cuda_horn(sc_job *job);
 sc_status sc_cuda_jumping_jack(sc_job *job);

@@ -2,7 +2,9 @@
  * in one 32-bit load), counts the chunk's kept elements with a warp scan, reserves that many
  * output slots with one atomicAdd on a global counter, and writes them there. Chunks land in
  * the order their atomics win, so the output order varies from run to run. The counter is the
- * kept-count slot itself: it holds the count when the kernel ends. */
+ * kept-count slot itself: it holds the count when the kernel ends.
+ * Run-time length (opt.d_n): the grid is sized for the bound; the warps stride over the chunks
+ * below *d_n only. */
 #include "common.cuh"
 #include "primitives.cuh"
 
@@ -25,8 +27,9 @@ static __device__ __forceinline__ unsigned chunk_mask(const uint8_t *flags, size
 
 /* append: warp-aggregated atomic append, one atomicAdd per warp and chunk. */
 __global__ void __launch_bounds__(AT_BLOCK)
-    append_kernel(const void *in, const uint8_t *flags, void *out, uint32_t n, unsigned elem_size,
-                  int flags_vec, uint32_t *counter) {
+    append_kernel(const void *in, const uint8_t *flags, void *out, uint32_t bound,
+                  const uint32_t *d_n, unsigned elem_size, int flags_vec, uint32_t *counter) {
+    const uint32_t n = sc_dev_count(d_n, bound);
     size_t chunks = ((size_t)n + AT_CHUNK - 1) / AT_CHUNK;
     size_t warps = (size_t)gridDim.x * (AT_BLOCK / SC_WARP);
     unsigned lane = sc_lane();
@@ -46,6 +49,7 @@ __global__ void __launch_bounds__(AT_BLOCK)
 }
 
 extern "C" sc_status sc_cuda_atomic(sc_job *job) {
+    if (job->reserve) return sc_cuda_reserved(job); /* no temporary storage */
     uint32_t *d_count = sc_cuda_count_slot(job);
     const sc_cuda_state *st = sc_cuda_state_of(job->ctx);
     cudaStream_t stream = sc_cuda_stream(job);
@@ -56,7 +60,7 @@ extern "C" sc_status sc_cuda_atomic(sc_job *job) {
     unsigned resident = (unsigned)st->sm_count * (2048 / AT_BLOCK);
     if (blocks > resident) blocks = resident;
     append_kernel<<<blocks, AT_BLOCK, 0, stream>>>(job->in, job->flags, job->out, (uint32_t)job->n,
-                                                   (unsigned)job->elem_size,
+                                                   job->opt.d_n, (unsigned)job->elem_size,
                                                    ((uintptr_t)job->flags & 3) == 0, d_count);
     SC_CUDA_LAUNCHED();
     sc_cuda_timing_phase(job, "append");

@@ -9,7 +9,9 @@
  * move: each warp walks its sequence again, 4 elements per lane per step; a warp scan of the
  * lanes' counts (__shfl_up_sync, the blog's "modern" rewrite of the shared-memory scan) gives
  * each kept element its slot; 4-byte elements are read as one uint4 per lane, 8-byte ones as
- * two. */
+ * two.
+ * Run-time length (opt.d_n): the sequences are cut from the bound; each warp ends its sequence
+ * at *d_n, so the warps past it count 0 and move nothing. */
 #include "common.cuh"
 #include "primitives.cuh"
 
@@ -19,9 +21,16 @@
 #define BL_SEQUENCES 2048 /* at most: the prefix is a single scan tile */
 
 typedef struct bl_seq {
-    uint32_t n;
-    uint32_t len; /* elements per sequence, a multiple of 4 * BL_CHUNK */
+    uint32_t n;          /* the bound */
+    uint32_t len;        /* elements per sequence, a multiple of 4 * BL_CHUNK */
+    const uint32_t *d_n; /* run-time count, or NULL */
 } bl_seq;
+
+/* The end of the warp's sequence [begin, begin + len) under the run-time count. */
+static __device__ __forceinline__ size_t seq_end(const bl_seq &sq, size_t begin) {
+    const uint32_t n = sc_dev_count(sq.d_n, sq.n);
+    return begin + sq.len < n ? begin + sq.len : n;
+}
 
 /* Bit b set for each nonzero byte b of w. */
 static __device__ __forceinline__ unsigned nonzero_bytes(uint32_t w) {
@@ -34,7 +43,7 @@ __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
     count_kernel(const uint8_t *flags, bl_seq sq, int vec, uint32_t *counts) {
     uint32_t seq = blockIdx.x * BL_WARPS + sc_warp_id();
     size_t begin = (size_t)seq * sq.len;
-    size_t end = begin + sq.len < sq.n ? begin + sq.len : sq.n;
+    size_t end = seq_end(sq, begin);
     uint32_t count = 0;
     for (size_t i = begin + sc_lane() * 16; i < end; i += SC_WARP * 16) {
         if (vec && i + 16 <= end) {
@@ -75,7 +84,7 @@ __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
                 int vec, const uint32_t *offsets) {
     uint32_t seq = blockIdx.x * BL_WARPS + sc_warp_id();
     size_t begin = (size_t)seq * sq.len;
-    size_t end = begin + sq.len < sq.n ? begin + sq.len : sq.n;
+    size_t end = seq_end(sq, begin);
     uint32_t slot = offsets[seq];
     for (size_t c = begin; c < end; c += BL_CHUNK) {
         size_t i = c + sc_lane() * BL_ITEMS;
@@ -110,6 +119,7 @@ static sc_status move(sc_job *job, unsigned blocks, bl_seq sq, int vec, const ui
 extern "C" sc_status sc_cuda_billeter(sc_job *job) {
     bl_seq sq;
     sq.n = (uint32_t)job->n;
+    sq.d_n = job->opt.d_n;
     /* As few sequences as give every warp slot of the device one, each whole chunks long. */
     size_t step = 4 * BL_CHUNK;
     size_t len = (job->n + BL_SEQUENCES - 1) / BL_SEQUENCES;

@@ -54,7 +54,8 @@ static __global__ void __launch_bounds__(SC_TILE_THREADS(TILE)) bt_kernel(sc_til
     __shared__ uint32_t s_kept[TILE / 32];
     __shared__ uint16_t s_tree[TILE];
     const uint32_t t = blockIdx.x, base = t * TILE;
-    const uint32_t m = a.n - base < TILE ? a.n - base : TILE;
+    const uint32_t m = sc_tile_len<TILE>(a, base);
+    if (m == 0) return; /* past the run-time count */
 
     /* reduction: leaves = kept flags (padding 0), then node = left child + right child */
     sc_tile_store_bits<ITEMS>(s_kept, sc_tile_kept_bits<ITEMS>(a.flags, base, m));

@@ -9,7 +9,9 @@
  *       out[tile offset + i]. That write is the concatenation of Fig. 6: the GPU can scatter,
  *       so the compacted tile needs no intermediate copy (Roger et al.'s suggestion).
  * Helpers for the tile kernels: the tile's flags as a bit set in shared memory, the per-thread
- * items, the block scan variant of job->scan, packed 16-bit stores, and the gather-write. */
+ * items, the block scan variant of job->scan, packed 16-bit stores, and the gather-write.
+ * Run-time length (opt.d_n): every kernel is launched over the bound; chunks past *d_n write a
+ * zero total and return, tiles past it return at once (sc_tile_len). */
 #ifndef SC_CUDA_BLOCKS_CUH
 #define SC_CUDA_BLOCKS_CUH
 
@@ -35,7 +37,8 @@ typedef struct sc_tile_args {
     unsigned char *out;
     const uint32_t *local;     /* tile offset inside its chunk */
     const uint32_t *chunk_off; /* exclusive scan of the chunk totals */
-    uint32_t n;
+    uint32_t n;                /* the bound */
+    const uint32_t *d_n;       /* run-time count, or NULL */
     uint32_t elem_size;
     uint32_t fast; /* 4, 8 or 16: aligned elements of that size; 0: any size */
     int scan;      /* SC_SCAN_HILLIS_STEELE or SC_SCAN_BLELLOCH */
@@ -66,9 +69,14 @@ static __device__ __forceinline__ uint32_t sc_count_kept32(const uint8_t *flags,
  * gives the first group of every tile its tile's offset inside the chunk; the chunk scan later
  * adds the chunk's offset. */
 static __global__ void __launch_bounds__(SC_BLK_THREADS)
-    sc_blocks_count_kernel(const uint8_t *flags, uint32_t n, uint32_t tile_shift, uint32_t *local,
-                           uint32_t *chunk_sum) {
+    sc_blocks_count_kernel(const uint8_t *flags, uint32_t bound, const uint32_t *d_n,
+                           uint32_t tile_shift, uint32_t *local, uint32_t *chunk_sum) {
     __shared__ uint32_t tmp[SC_BLK_THREADS / SC_WARP + 1];
+    const uint32_t n = sc_dev_count(d_n, bound);
+    if (((size_t)blockIdx.x << SC_BLK_SHIFT) >= n && blockIdx.x > 0) { /* past the run-time n */
+        if (threadIdx.x == 0) chunk_sum[blockIdx.x] = 0;
+        return;
+    }
     const size_t first =
         ((size_t)blockIdx.x << SC_BLK_SHIFT) + (size_t)threadIdx.x * SC_BLK_GROUP * SC_BLK_GROUPS;
     uint32_t c[SC_BLK_GROUPS], sum = 0, total;
@@ -132,7 +140,6 @@ static __global__ void __launch_bounds__(SC_BLK_SCAN)
 /* Host side of the framework, first in the call: temp storage, the tile scan ("tile scan"
  * phase), and the arguments of the tile kernel. *d_count receives the kept count. */
 static inline sc_status sc_blocks_prepare(sc_job *job, sc_tile_args *a, uint32_t **d_count) {
-    sc_cuda_timing_begin(job);
     cudaStream_t stream = sc_cuda_stream(job);
     const uint32_t n = (uint32_t)job->n, tile = (uint32_t)job->tile;
     const uint32_t tiles = (uint32_t)(((size_t)n + tile - 1) / tile);
@@ -140,6 +147,7 @@ static inline sc_status sc_blocks_prepare(sc_job *job, sc_tile_args *a, uint32_t
     void *temp;
     sc_status s = sc_cuda_temp(job, ((size_t)tiles + 2 * (size_t)chunks + 2) * 4, &temp);
     if (s != SC_OK) return s;
+    sc_cuda_timing_begin(job);
     uint32_t *local = (uint32_t *)temp, *chunk_sum = local + tiles, *chunk_off = chunk_sum + chunks;
     *d_count = sc_cuda_count_slot(job);
     const size_t es = job->elem_size;
@@ -150,14 +158,15 @@ static inline sc_status sc_blocks_prepare(sc_job *job, sc_tile_args *a, uint32_t
     a->local = local;
     a->chunk_off = chunk_off;
     a->n = n;
+    a->d_n = job->opt.d_n;
     a->elem_size = (uint32_t)es;
     a->fast = (es == 4 || es == 8 || es == 16) && align % es == 0 ? (uint32_t)es : 0;
     a->scan = job->scan;
     a->rlz = job->rlz;
     if (n > 0) {
         const uint32_t tile_shift = 31 - (uint32_t)__builtin_clz(tile);
-        sc_blocks_count_kernel<<<chunks, SC_BLK_THREADS, 0, stream>>>(job->flags, n, tile_shift,
-                                                                      local, chunk_sum);
+        sc_blocks_count_kernel<<<chunks, SC_BLK_THREADS, 0, stream>>>(job->flags, n, job->opt.d_n,
+                                                                      tile_shift, local, chunk_sum);
         SC_CUDA_LAUNCHED();
     }
     sc_blocks_scan_kernel<<<1, SC_BLK_SCAN, 0, stream>>>(chunk_sum, chunks, chunk_off, *d_count,
@@ -168,6 +177,14 @@ static inline sc_status sc_blocks_prepare(sc_job *job, sc_tile_args *a, uint32_t
 }
 
 /* ---- helpers for the tile kernels (one block per tile) ---- */
+
+/* The length of tile t (at `base`) under the run-time count: 0 for a tile past it, whose block
+ * returns at once (tile 0 of an empty stream too: the scan kernel wrote the count). */
+template <unsigned TILE>
+static __device__ __forceinline__ uint32_t sc_tile_len(const sc_tile_args &a, uint32_t base) {
+    const uint32_t n = sc_dev_count(a.d_n, a.n);
+    return base < n ? (n - base < TILE ? n - base : TILE) : 0u;
+}
 
 /* Output offset of tile t. */
 static __device__ __forceinline__ uint32_t sc_tile_offset(const sc_tile_args &a, uint32_t t,

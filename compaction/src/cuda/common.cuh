@@ -30,10 +30,16 @@ static inline sc_status sc_cuda_status(cudaError_t e) {
 
 /* Tile states of a decoupled look-back (Merrill & Garland 2016), one 64-bit word per tile:
  * bits 63..34 epoch of the call, 33..32 status, 31..0 value. A word whose epoch is not the
- * current call's reads as "not ready", so the buffer is never cleared between calls. */
-#define SC_LB_AGGREGATE 1u /* value = the tile's own count */
-#define SC_LB_PREFIX    2u /* value = count of this tile and every tile before it */
-#define SC_LB_EPOCH_MAX ((1u << 30) - 1)
+ * current call's reads as "not ready", so the buffer is never cleared between calls. The epoch
+ * and the ticket counter live on the device (SC_LB_CTL_*), so a call's kernel arguments are the
+ * same every call and a captured graph replays correctly. */
+#define SC_LB_AGGREGATE  1u /* value = the tile's own count */
+#define SC_LB_PREFIX     2u /* value = count of this tile and every tile before it */
+#define SC_LB_EPOCH_MAX  ((1u << 30) - 1)
+#define SC_LB_CTL_TICKET 0 /* control words after the tile states: tickets handed out this call */
+#define SC_LB_CTL_EPOCH  1 /* the epoch of the next call */
+#define SC_LB_CTL_DONE   2 /* blocks finished, counted only in the call that wraps the epoch */
+#define SC_LB_CTL_WORDS  4
 
 typedef struct sc_cuda_state {
     int device;
@@ -46,11 +52,9 @@ typedef struct sc_cuda_state {
     uint32_t *h_kept;     /* pinned, mapped host slot for the kept count */
     uint32_t *dh_kept;    /* the same slot as kernels address it */
     int kept_mapped;      /* 1 when this call's kernel writes the count into h_kept itself */
-    uint64_t *d_lookback; /* look-back tile states, then one word of ticket counter */
+    uint64_t *d_lookback; /* look-back tile states, then SC_LB_CTL_WORDS control words */
     size_t lookback_words;
-    uint32_t lb_epoch;   /* epoch of the last call that used d_lookback */
-    uint32_t lb_tickets; /* tickets handed out so far (the counter's value, mod 2^32) */
-    int lb_dirty;        /* a launch failed: clear states and counter before the next use */
+    int lb_dirty; /* a launch failed: clear states and control words before the next use */
     cudaEvent_t events[SC_MAX_PHASES + 1];
     const char *phase_names[SC_MAX_PHASES];
     int num_events;
@@ -65,8 +69,24 @@ static inline cudaStream_t sc_cuda_stream(const sc_job *job) {
 }
 
 /* Device temporary storage of at least `bytes` (aligned to 256). Grows by 1.5x; when it
- * grows it synchronises the device (cudaFree), so steady-state calls never allocate. */
+ * grows it synchronises the device (cudaFree), so steady-state calls never allocate.
+ * For sc_context_reserve (job->reserve) it grows, then stops the call (see sc_cuda_reserved). */
 sc_status sc_cuda_temp(sc_job *job, size_t bytes, void **out);
+
+/* sc_context_reserve: the call's storage is in place; mark it done and return the status that
+ * stops the algorithm before its first launch (the front end reports SC_OK). */
+static inline sc_status sc_cuda_reserved(sc_job *job) {
+    job->reserve_done = 1;
+    return SC_ERR_UNSUPPORTED;
+}
+
+/* The run-time element count: *d_n clamped to the bound, or the bound without d_n. Kernels
+ * launched over the bound read it and let the blocks past it return at once. */
+static __device__ __forceinline__ uint32_t sc_dev_count(const uint32_t *d_n, uint32_t bound) {
+    if (!d_n) return bound;
+    uint32_t v = *d_n;
+    return v < bound ? v : bound;
+}
 
 /* Per-phase timing with events (no-ops when opt.timing is 0). Call begin once, first in
  * every call (it also resets the call's count state), then
@@ -89,14 +109,15 @@ uint32_t *sc_cuda_count_slot(sc_job *job);
  * only synchronises). NULL otherwise. */
 uint32_t *sc_cuda_host_count(sc_job *job);
 
-/* Look-back state for one call over `tiles` tiles (see SC_LB_*). Tile ticket t of this call
- * is atomicAdd(d_ticket, 1) - base (mod 2^32), so tiles start in launch order whatever order
- * the blocks are scheduled in. Call sc_cuda_lookback_failed if the launch fails. */
+/* Look-back state for one call over `tiles` tiles (see SC_LB_*). Each block takes its tile by
+ * ticket (atomicAdd on the control word), so tiles start in launch order whatever order the blocks
+ * are scheduled in; the block with the last ticket resets the counter and advances the epoch on
+ * the device (single_pass.cu). Nothing here changes from call to call. Call
+ * sc_cuda_lookback_failed if the launch fails. */
 typedef struct sc_cuda_lookback {
     uint64_t *d_status;
-    uint32_t *d_ticket;
-    uint32_t epoch;
-    uint32_t base;
+    uint32_t *d_ctl; /* SC_LB_CTL_WORDS control words */
+    uint32_t words;  /* tile states held (cleared on the device when the epoch wraps) */
 } sc_cuda_lookback;
 sc_status sc_cuda_lookback_begin(sc_job *job, size_t tiles, sc_cuda_lookback *lb);
 void sc_cuda_lookback_failed(sc_job *job);

@@ -77,7 +77,19 @@ sc_status sc_cuda_temp(sc_job *job, size_t bytes, void **out) {
         st->temp_bytes = grow;
     }
     *out = st->d_temp;
-    return SC_OK;
+    return job->reserve ? sc_cuda_reserved(job) : SC_OK;
+}
+
+sc_status sc_cuda_check_device_pointer(const void *p) {
+    cudaPointerAttributes attr;
+    cudaError_t e = cudaPointerGetAttributes(&attr, p);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return SC_ERR_INVALID_ARGUMENT;
+    }
+    /* device and managed memory, or pinned host memory the device can address */
+    return attr.type == cudaMemoryTypeUnregistered || !attr.devicePointer ? SC_ERR_INVALID_ARGUMENT
+                                                                          : SC_OK;
 }
 
 uint32_t *sc_cuda_count_slot(sc_job *job) {
@@ -92,18 +104,21 @@ uint32_t *sc_cuda_host_count(sc_job *job) {
     return st->dh_kept;
 }
 
-/* Grow the look-back buffer to `words` tile states plus the ticket word, cleared. */
+/* Bytes of the look-back buffer for `words` tile states and the control words. */
+static size_t lookback_bytes(size_t words) {
+    return words * sizeof(uint64_t) + SC_LB_CTL_WORDS * sizeof(uint32_t);
+}
+
+/* Grow the look-back buffer to `words` tile states plus the control words, cleared. */
 static sc_status lookback_grow(sc_cuda_state *st, size_t words, cudaStream_t stream) {
     size_t grow = st->lookback_words + st->lookback_words / 2;
     if (grow < words) grow = words;
     SC_CUDA_TRY(cudaFree(st->d_lookback)); /* synchronises: no call still uses it */
     st->d_lookback = NULL;
     st->lookback_words = 0;
-    SC_CUDA_TRY(cudaMalloc(&st->d_lookback, (grow + 1) * sizeof(uint64_t)));
-    SC_CUDA_TRY(cudaMemsetAsync(st->d_lookback, 0, (grow + 1) * sizeof(uint64_t), stream));
+    SC_CUDA_TRY(cudaMalloc(&st->d_lookback, lookback_bytes(grow)));
+    SC_CUDA_TRY(cudaMemsetAsync(st->d_lookback, 0, lookback_bytes(grow), stream));
     st->lookback_words = grow;
-    st->lb_epoch = 0;
-    st->lb_tickets = 0;
     st->lb_dirty = 0;
     return SC_OK;
 }
@@ -114,19 +129,16 @@ sc_status sc_cuda_lookback_begin(sc_job *job, size_t tiles, sc_cuda_lookback *lb
         sc_status s = lookback_grow(st, tiles, sc_cuda_stream(job));
         if (s != SC_OK) return s;
     }
-    if (st->lb_dirty || st->lb_epoch >= SC_LB_EPOCH_MAX) {
+    if (job->reserve) return sc_cuda_reserved(job);
+    if (st->lb_dirty) {
         /* Clearing on the stream orders it after every earlier call on the stream. */
-        SC_CUDA_TRY(cudaMemsetAsync(st->d_lookback, 0, (st->lookback_words + 1) * sizeof(uint64_t),
+        SC_CUDA_TRY(cudaMemsetAsync(st->d_lookback, 0, lookback_bytes(st->lookback_words),
                                     sc_cuda_stream(job)));
-        st->lb_epoch = 0;
-        st->lb_tickets = 0;
         st->lb_dirty = 0;
     }
     lb->d_status = st->d_lookback;
-    lb->d_ticket = (uint32_t *)(st->d_lookback + st->lookback_words);
-    lb->epoch = ++st->lb_epoch;
-    lb->base = st->lb_tickets;
-    st->lb_tickets += (uint32_t)tiles;
+    lb->d_ctl = (uint32_t *)(st->d_lookback + st->lookback_words);
+    lb->words = (uint32_t)st->lookback_words;
     return SC_OK;
 }
 

@@ -2,12 +2,16 @@
  * tuned by NVIDIA). CUB moves typed items, so each element size the pointers allow is one
  * item type: 1, 2, 4, 8 and 16 bytes as integer vectors, 12, 32 and 64 bytes as structs of
  * words. Any other size (or a misaligned pointer) selects the kept indices with a counting
- * iterator, then gathers the elements with one more kernel. */
+ * iterator, then gathers the elements with one more kernel.
+ * Run-time length (opt.d_n): CUB takes its item count from the host and has no device-side
+ * length, so the call runs over the bound with a flag iterator that reads 0 past *d_n: cub with
+ * d_n costs the bound, not *d_n. */
 #include "common.cuh"
 #include "primitives.cuh"
 
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 template <typename W, int N> struct sc_words { W w[N]; };
 
@@ -20,48 +24,81 @@ __global__ void gather_kernel(const void *in, const uint32_t *index, const uint3
         sc_move_elem(out, (uint32_t)j, in, index[j], elem_size);
 }
 
-/* Size query of one DeviceSelect::Flagged call (the item pointers only give the types). */
+/* Flag i as CUB reads it with opt.d_n: the caller's flag below *d_n, 0 from there to the bound. */
+struct sc_flags_upto {
+    const uint8_t *flags;
+    const uint32_t *d_n;
+    __host__ __device__ uint8_t operator()(uint32_t i) const {
+#ifdef __CUDA_ARCH__
+        return i < *d_n ? flags[i] : (uint8_t)0;
+#else
+        (void)i;
+        return 0; /* never called on the host */
+#endif
+    }
+};
+
+typedef thrust::transform_iterator<sc_flags_upto, thrust::counting_iterator<uint32_t>> sc_upto_it;
+
+static sc_upto_it flags_upto(const sc_job *job) {
+    sc_flags_upto f = {job->flags, job->opt.d_n};
+    return sc_upto_it(thrust::counting_iterator<uint32_t>(0), f);
+}
+
+/* One DeviceSelect::Flagged call (temp NULL: the size query only; the item pointers give the
+ * types), with the caller's flags or, with opt.d_n, the flags cut at the run-time count. */
 template <typename InT, typename OutT>
-static sc_status select_bytes(sc_job *job, InT in, OutT out, uint32_t *d_count, size_t *bytes) {
-    *bytes = 0;
-    SC_CUDA_TRY(cub::DeviceSelect::Flagged(NULL, *bytes, in, job->flags, out, d_count,
-                                           (int64_t)job->n, sc_cuda_stream(job)));
+static sc_status select(sc_job *job, void *temp, size_t *bytes, InT in, OutT out,
+                        uint32_t *d_count) {
+    if (job->opt.d_n)
+        SC_CUDA_TRY(cub::DeviceSelect::Flagged(temp, *bytes, in, flags_upto(job), out, d_count,
+                                               (int64_t)job->n, sc_cuda_stream(job)));
+    else
+        SC_CUDA_TRY(cub::DeviceSelect::Flagged(temp, *bytes, in, job->flags, out, d_count,
+                                               (int64_t)job->n, sc_cuda_stream(job)));
     return SC_OK;
 }
 
-template <typename InT, typename OutT>
-static sc_status select(sc_job *job, void *temp, size_t bytes, InT in, OutT out,
-                        uint32_t *d_count) {
-    SC_CUDA_TRY(cub::DeviceSelect::Flagged(temp, bytes, in, job->flags, out, d_count,
-                                           (int64_t)job->n, sc_cuda_stream(job)));
-    return SC_OK;
+/* Temporary storage of the index path: the index array, then CUB's own. */
+static size_t index_head(const sc_job *job) {
+    return ((job->n ? job->n : 1) * sizeof(uint32_t) + 255) & ~(size_t)255;
+}
+static sc_status index_bytes(sc_job *job, uint32_t *d_count, size_t *bytes) {
+    thrust::counting_iterator<uint32_t> first(0);
+    *bytes = 0;
+    return select(job, NULL, bytes, first, (uint32_t *)NULL, d_count);
 }
 
 template <typename T> static sc_status select_typed(sc_job *job, uint32_t *d_count) {
     const T *in = (const T *)job->in;
     T *out = (T *)job->out;
-    size_t bytes;
+    size_t bytes = 0, want, head_bytes = 0;
     void *temp;
-    sc_status s = select_bytes(job, in, out, d_count, &bytes);
-    if (s == SC_OK) s = sc_cuda_temp(job, bytes, &temp);
+    sc_status s = select(job, NULL, &bytes, in, out, d_count);
+    want = bytes;
+    /* sc_context_reserve: misaligned pointers would take the index path; cover it too */
+    if (s == SC_OK && job->reserve) s = index_bytes(job, d_count, &head_bytes);
+    if (s == SC_OK && job->reserve && index_head(job) + head_bytes > want)
+        want = index_head(job) + head_bytes;
+    if (s == SC_OK) s = sc_cuda_temp(job, want, &temp);
     if (s != SC_OK) return s;
     sc_cuda_timing_begin(job);
-    return select(job, temp, bytes, in, out, d_count);
+    return select(job, temp, &bytes, in, out, d_count);
 }
 
 /* Any size: select the indices of the kept elements (at the head of the temporary storage),
  * then gather. */
 static sc_status select_indices(sc_job *job, uint32_t *d_count) {
     thrust::counting_iterator<uint32_t> first(0);
-    size_t head = ((job->n ? job->n : 1) * sizeof(uint32_t) + 255) & ~(size_t)255;
+    size_t head = index_head(job);
     size_t bytes;
     void *temp;
-    sc_status s = select_bytes(job, first, (uint32_t *)NULL, d_count, &bytes);
+    sc_status s = index_bytes(job, d_count, &bytes);
     if (s == SC_OK) s = sc_cuda_temp(job, head + bytes, &temp);
     if (s != SC_OK) return s;
     uint32_t *index = (uint32_t *)temp;
     sc_cuda_timing_begin(job);
-    s = select(job, (char *)temp + head, bytes, first, index, d_count);
+    s = select(job, (char *)temp + head, &bytes, first, index, d_count);
     if (s != SC_OK) return s;
     const sc_cuda_state *st = sc_cuda_state_of(job->ctx);
     gather_kernel<<<st->sm_count * 8, 256, 0, sc_cuda_stream(job)>>>(

@@ -46,7 +46,8 @@ static __global__ void __launch_bounds__(SC_TILE_THREADS(TILE)) horn_kernel(sc_t
     __shared__ __align__(16) uint16_t s_psum[TILE];
     __shared__ uint32_t s_scan[2 * T];
     const uint32_t t = blockIdx.x, base = t * TILE;
-    const uint32_t m = a.n - base < TILE ? a.n - base : TILE;
+    const uint32_t m = sc_tile_len<TILE>(a, base);
+    if (m == 0) return; /* past the run-time count */
 
     /* prefix sum: pSum[j] = invalid elements in [0, j] (items past m count as neither) */
     const uint32_t kept = sc_tile_kept_bits<ITEMS>(a.flags, base, m);

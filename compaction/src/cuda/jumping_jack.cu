@@ -29,7 +29,8 @@ static __global__ void __launch_bounds__(SC_TILE_THREADS(TILE)) jj_kernel(sc_til
     __shared__ __align__(16) uint16_t s_mas[TILE];
     __shared__ uint32_t s_scan[2 * T];
     const uint32_t t = blockIdx.x, base = t * TILE;
-    const uint32_t s = a.n - base < TILE ? a.n - base : TILE;
+    const uint32_t s = sc_tile_len<TILE>(a, base);
+    if (s == 0) return; /* past the run-time count */
 
     /* prefix sum, then Eq. 1: MAS[i] = s - pSum[i] */
     const uint32_t kept = sc_tile_kept_bits<ITEMS>(a.flags, base, s);

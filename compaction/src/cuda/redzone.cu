@@ -9,7 +9,10 @@
  * 63-block cooperative grid, since no phase needs a grid-wide barrier inside a kernel; and each
  * batch pairs its own orphans at the end of phase 2 (§6, last optimisation), so phase 3 moves
  * only the surplus of each batch. Phase 1 costs k atomics on the n-bit map; they, not the
- * scattered writes of phase 2, set Redzone apart from k plain scattered writes. */
+ * scattered writes of phase 2, set Redzone apart from k plain scattered writes.
+ * Run-time lengths (opt.d_n, opt.d_k): |P| and the storage come from the bound k; s comes from
+ * the run-time k (rz_batch_size), so a small k fills the first batches, and the others record
+ * empty batches and return. */
 #include "redzone.cuh"
 
 #define RZ_THREADS    256
@@ -18,6 +21,7 @@
 
 /* mark: phase 1 over the grid; any bad index raises the error flag for the later kernels. */
 static __global__ void __launch_bounds__(RZ_THREADS) rz_mark_kernel(rz_args a) {
+    rz_resolve(a);
     size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (rz_mark(a, first, (size_t)gridDim.x * blockDim.x)) *a.err = 1;
 }
@@ -35,12 +39,17 @@ static __device__ __forceinline__ void rz_batch(uint32_t k, uint32_t s, uint32_t
  * left[2P + p] the number it paired itself. */
 template <typename V, bool FAST>
 static __global__ void __launch_bounds__(RZ_THREADS, RZ_BLOCKS_SM)
-    rz_pair_kernel(rz_args a, uint32_t s, uint32_t *left) {
+    rz_pair_kernel(rz_args a, uint32_t *left) {
     __shared__ uint32_t s_jk[2];
     if (rz_list_bad(a)) return; /* the list check failed: write nothing */
-    const uint32_t p = blockIdx.x, P = gridDim.x;
+    rz_resolve(a);
+    const uint32_t p = blockIdx.x, P = gridDim.x, s = rz_batch_size(a.k, P);
     size_t from, to;
     rz_batch(a.k, s, p, &from, &to);
+    if (from == to) { /* an empty batch (the run-time k is below the bound) */
+        if (threadIdx.x == 0) left[p] = left[P + p] = left[2 * P + p] = 0;
+        return;
+    }
     if (threadIdx.x < 2) s_jk[threadIdx.x] = 0;
     __syncthreads();
     rz_pair_batch<V, FAST>(a, from, to, s_jk);
@@ -91,9 +100,11 @@ static __device__ __forceinline__ uint32_t rz_load_balance(const uint32_t *S, ui
  * A'[R'[x]] <- Z'[y] (line 21), the runs c of line 18 being a grid-stride loop. Also writes the
  * kept count. */
 static __global__ void __launch_bounds__(RZ_THREADS)
-    rz_orphans_kernel(rz_args a, uint32_t s, uint32_t P, const uint32_t *left) {
+    rz_orphans_kernel(rz_args a, uint32_t P, const uint32_t *left) {
     extern __shared__ uint32_t sh[]; /* J[P + 1] | K[P + 1] | M[P] */
     __shared__ uint32_t tmp[RZ_THREADS / SC_WARP + 1];
+    rz_resolve(a);
+    const uint32_t s = rz_batch_size(a.k, P);
     const int bad = rz_list_bad(a);
     if (blockIdx.x == 0 && threadIdx.x == 0) rz_write_count(a, bad);
     if (bad) return;
@@ -115,27 +126,26 @@ static __global__ void __launch_bounds__(RZ_THREADS)
     }
 }
 
-static sc_status rz_launch_pair(const sc_job *job, const rz_args &a, uint32_t P, uint32_t s,
-                                uint32_t *left) {
+static sc_status rz_launch_pair(const sc_job *job, const rz_args &a, uint32_t P, uint32_t *left) {
     cudaStream_t stream = sc_cuda_stream(job);
     switch (rz_fast_size(job)) {
     case 1:
-        rz_pair_kernel<uint8_t, true><<<P, RZ_THREADS, 0, stream>>>(a, s, left);
+        rz_pair_kernel<uint8_t, true><<<P, RZ_THREADS, 0, stream>>>(a, left);
         break;
     case 2:
-        rz_pair_kernel<uint16_t, true><<<P, RZ_THREADS, 0, stream>>>(a, s, left);
+        rz_pair_kernel<uint16_t, true><<<P, RZ_THREADS, 0, stream>>>(a, left);
         break;
     case 4:
-        rz_pair_kernel<uint32_t, true><<<P, RZ_THREADS, 0, stream>>>(a, s, left);
+        rz_pair_kernel<uint32_t, true><<<P, RZ_THREADS, 0, stream>>>(a, left);
         break;
     case 8:
-        rz_pair_kernel<uint2, true><<<P, RZ_THREADS, 0, stream>>>(a, s, left);
+        rz_pair_kernel<uint2, true><<<P, RZ_THREADS, 0, stream>>>(a, left);
         break;
     case 16:
-        rz_pair_kernel<uint4, true><<<P, RZ_THREADS, 0, stream>>>(a, s, left);
+        rz_pair_kernel<uint4, true><<<P, RZ_THREADS, 0, stream>>>(a, left);
         break;
     default:
-        rz_pair_kernel<uint8_t, false><<<P, RZ_THREADS, 0, stream>>>(a, s, left);
+        rz_pair_kernel<uint8_t, false><<<P, RZ_THREADS, 0, stream>>>(a, left);
     }
     SC_CUDA_LAUNCHED();
     return SC_OK;
@@ -147,42 +157,48 @@ extern "C" sc_status sc_cuda_redzone(sc_job *job) {
     cudaStream_t stream = sc_cuda_stream(job);
     rz_args a = rz_make_args(job);
     const uint32_t k = a.k;
-    SC_CUDA_TRY(cudaMemsetAsync(a.err, 0, sizeof(uint32_t), stream));
     if (k == 0) { /* Alg. 1 line 1: nothing to check or move */
+        SC_CUDA_TRY(cudaMemsetAsync(a.err, 0, sizeof(uint32_t), stream));
         rz_count_kernel<<<1, 1, 0, stream>>>(a);
         SC_CUDA_LAUNCHED();
         return sc_cuda_finish_count(job, a.count);
     }
     /* Alg. 2 line 0: |P| blocks fill the GPU, s = ceil(k / |P|); no block is left without pairs.
-     * k == n runs too: the list must still be checked, and every pair is then case B. */
+     * k == n runs too: the list must still be checked, and every pair is then case B. The
+     * kernels take s from the run-time k (rz_batch_size); for the bound it gives this P. */
     uint32_t P = (uint32_t)st->sm_count * RZ_BLOCKS_SM, want = sc_cuda_blocks(k, RZ_THREADS);
     if (P > want) P = want;
     if (P > RZ_MAX_BLOCKS) P = RZ_MAX_BLOCKS;
     const uint32_t s = (uint32_t)(((size_t)k + P - 1) / P);
     P = (uint32_t)(((size_t)k + s - 1) / s);
+    /* Storage for the most batches any k may take (k + 3P words would not grow with k), so that
+     * a smaller k than an earlier call's never allocates. */
+    const uint32_t P_max = (uint32_t)st->sm_count * RZ_BLOCKS_SM < RZ_MAX_BLOCKS
+                               ? (uint32_t)st->sm_count * RZ_BLOCKS_SM
+                               : RZ_MAX_BLOCKS;
     const size_t map_bytes = (((size_t)a.n + 31) / 32 * 4 + 255) & ~(size_t)255;
     void *temp;
-    sc_status rc = sc_cuda_temp(job, map_bytes + ((size_t)k + 3 * (size_t)P) * 4, &temp);
+    sc_status rc = sc_cuda_temp(job, map_bytes + ((size_t)k + 3 * (size_t)P_max) * 4, &temp);
     if (rc != SC_OK) return rc;
     a.bits = (uint32_t *)temp;
     a.orphans = (uint32_t *)((char *)temp + map_bytes);
     uint32_t *left = a.orphans + k;
 
-    size_t first_word, words;
-    rz_map_words(a, &first_word, &words);
-    SC_CUDA_TRY(cudaMemsetAsync(a.bits + first_word, 0, words * 4, stream));
+    SC_CUDA_TRY(cudaMemsetAsync(a.err, 0, sizeof(uint32_t), stream));
+    rc = rz_clear_map(job, a);
+    if (rc != SC_OK) return rc;
     unsigned mark_blocks = sc_cuda_blocks(k, (size_t)RZ_THREADS * RZ_ITEMS);
     if (mark_blocks > (unsigned)st->sm_count * 8) mark_blocks = (unsigned)st->sm_count * 8;
     rz_mark_kernel<<<mark_blocks, RZ_THREADS, 0, stream>>>(a);
     SC_CUDA_LAUNCHED();
     sc_cuda_timing_phase(job, "mark");
 
-    rc = rz_launch_pair(job, a, P, s, left);
+    rc = rz_launch_pair(job, a, P, left);
     if (rc != SC_OK) return rc;
     sc_cuda_timing_phase(job, "pair");
 
     size_t smem = (3 * (size_t)P + 2) * sizeof(uint32_t);
-    rz_orphans_kernel<<<(unsigned)st->sm_count, RZ_THREADS, smem, stream>>>(a, s, P, left);
+    rz_orphans_kernel<<<(unsigned)st->sm_count, RZ_THREADS, smem, stream>>>(a, P, left);
     SC_CUDA_LAUNCHED();
     sc_cuda_timing_phase(job, "orphans");
     return rz_check_result(job, sc_cuda_finish_count(job, a.count));

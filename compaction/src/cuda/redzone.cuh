@@ -13,7 +13,11 @@
  * all (each pair is at most one orphan), so the two lists share one k-word array: Z' grows up
  * from `from`, R' grows down from to - 1 (§4.1: "we could conceivably intersperse Z' and R'").
  * With storage of their own, phase 2 needs no barrier between reading pair i and writing orphan
- * j <= i (§4.4). */
+ * j <= i (§4.4).
+ *
+ * Run-time lengths (opt.d_n, opt.d_k). The host sizes grids and storage from the bounds; every
+ * kernel first reads the counts (rz_resolve), so the red zone [n - k, n) is computed on the
+ * device, and the map is cleared by a kernel that reads them too (rz_clear_kernel). */
 #ifndef SC_CUDA_REDZONE_CUH
 #define SC_CUDA_REDZONE_CUH
 
@@ -34,8 +38,25 @@ typedef struct rz_args {
     uint32_t *host_count;    /* sc_cuda_host_count: mapped host slot, or NULL */
     uint32_t n, k, z;        /* z = n - k: the red zone is [z, n) */
     uint32_t elem_size;
-    uint32_t trusted; /* opt.trusted_list: mark the red zone only, no check */
+    uint32_t trusted;    /* opt.trusted_list: mark the red zone only, no check */
+    const uint32_t *d_n; /* run-time counts, or NULL: n and k are then the bounds */
+    const uint32_t *d_k;
 } rz_args;
+
+/* First in every kernel: n and k from the run-time counts (clamped to the bounds, k to n), and
+ * the red zone's start z = n - k. */
+static __device__ __forceinline__ void rz_resolve(rz_args &a) {
+    a.n = sc_dev_count(a.d_n, a.n);
+    a.k = sc_dev_count(a.d_k, a.k);
+    if (a.k > a.n) a.k = a.n;
+    a.z = a.n - a.k;
+}
+
+/* Pairs per batch for P batches (Alg. 2 line 0: s = ceil(k / |P|)), from the run-time k; with a
+ * smaller k than the bound the trailing batches are empty. */
+static __device__ __forceinline__ uint32_t rz_batch_size(uint32_t k, uint32_t P) {
+    return (uint32_t)(((size_t)k + P - 1) / P);
+}
 
 /* Phase 1 (Alg. 1 lines 3-4) over the list items first, first + step, ... < k: set bit r of the
  * map for every r = R[i]. Returns 1 if this thread met an index >= n or one whose bit was
@@ -153,7 +174,17 @@ static __device__ __forceinline__ void rz_write_count(const rz_args &a, int bad)
 
 /* count: k = 0, nothing to check or move; only the count is written. */
 static __global__ void rz_count_kernel(rz_args a) {
+    rz_resolve(a);
     rz_write_count(a, 0);
+}
+
+/* Clearing the map with run-time counts: the words of rz_map_words, from *d_n and *d_k. */
+static __global__ void rz_clear_kernel(rz_args a) {
+    rz_resolve(a);
+    const size_t first = a.trusted ? a.z / 32 : 0, words = ((size_t)a.n + 31) / 32;
+    for (size_t w = first + (size_t)blockIdx.x * blockDim.x + threadIdx.x; w < words;
+         w += (size_t)gridDim.x * blockDim.x)
+        a.bits[w] = 0;
 }
 
 /* The arguments every Redzone call starts from; call after sc_cuda_timing_begin. */
@@ -172,6 +203,8 @@ static inline rz_args rz_make_args(sc_job *job) {
     a.z = a.n - a.k;
     a.elem_size = (uint32_t)job->elem_size;
     a.trusted = job->opt.trusted_list != 0;
+    a.d_n = job->opt.d_n;
+    a.d_k = job->opt.d_k;
     return a;
 }
 
@@ -181,6 +214,24 @@ static inline void rz_map_words(const rz_args &a, size_t *first, size_t *count) 
     size_t words = ((size_t)a.n + 31) / 32;
     *first = a.trusted ? a.z / 32 : 0;
     *count = words - *first;
+}
+
+/* Clear the map's words for this call: a memset of the words rz_map_words gives, or with
+ * run-time counts a kernel that reads them (grid from the bound, capped; the words past the
+ * count are left alone). */
+static inline sc_status rz_clear_map(const sc_job *job, const rz_args &a) {
+    cudaStream_t stream = sc_cuda_stream(job);
+    if (a.d_n || a.d_k) {
+        unsigned blocks = sc_cuda_blocks(((size_t)a.n + 31) / 32, 256);
+        unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * 8;
+        rz_clear_kernel < <<blocks<cap ? blocks : cap, 256, 0, stream>>>(a);
+        SC_CUDA_LAUNCHED();
+        return SC_OK;
+    }
+    size_t first_word, words;
+    rz_map_words(a, &first_word, &words);
+    SC_CUDA_TRY(cudaMemsetAsync(a.bits + first_word, 0, words * 4, stream));
+    return SC_OK;
 }
 
 /* After sc_cuda_finish_count: a failed list check reads back as RZ_BAD_LIST. With only a device

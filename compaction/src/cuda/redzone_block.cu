@@ -23,6 +23,7 @@ template <typename V, bool FAST>
 static __global__ void __launch_bounds__(RZB_THREADS, 1)
     rzb_kernel(rz_args a, unsigned long long *stamps) {
     __shared__ uint32_t s_jk[2];
+    rz_resolve(a); /* run-time n and k, and the red zone [n - k, n) */
     rzb_stamp(stamps, 0);
     if (threadIdx.x < 2) s_jk[threadIdx.x] = 0;
     /* phase 1, lines 3-4; the barrier makes the marks visible to phase 2 */
@@ -87,8 +88,8 @@ extern "C" sc_status sc_cuda_redzone_block(sc_job *job) {
     const uint32_t n = a.n, k = a.k;
     unsigned long long *stamps =
         job->opt.timing ? (unsigned long long *)(st->d_counters + 2 * RZB_STAMPS) : NULL;
-    SC_CUDA_TRY(cudaMemsetAsync(a.err, 0, sizeof(uint32_t), stream));
     if (k == 0) { /* line 1: nothing to check or move */
+        SC_CUDA_TRY(cudaMemsetAsync(a.err, 0, sizeof(uint32_t), stream));
         rz_count_kernel<<<1, 1, 0, stream>>>(a);
         SC_CUDA_LAUNCHED();
         return sc_cuda_finish_count(job, a.count);
@@ -99,9 +100,9 @@ extern "C" sc_status sc_cuda_redzone_block(sc_job *job) {
     if (rc != SC_OK) return rc;
     a.bits = (uint32_t *)temp;
     a.orphans = (uint32_t *)((char *)temp + bits_bytes);
-    size_t first_word, clear_words;
-    rz_map_words(a, &first_word, &clear_words);
-    SC_CUDA_TRY(cudaMemsetAsync(a.bits + first_word, 0, clear_words * 4, stream));
+    SC_CUDA_TRY(cudaMemsetAsync(a.err, 0, sizeof(uint32_t), stream));
+    rc = rz_clear_map(job, a);
+    if (rc != SC_OK) return rc;
     sc_cuda_timing_phase(job, "mark"); /* clearing the map; the kernel's phases follow */
     rc = rzb_launch(job, a, stamps);
     if (rc != SC_OK) return rc;

@@ -107,7 +107,8 @@ static __global__ void __launch_bounds__(SC_TILE_THREADS(TILE)) rlz_kernel(sc_ti
     __shared__ __align__(16) uint16_t s_ds[2 * TILE];
     __shared__ uint32_t s_scan[2 * T];
     const uint32_t t = blockIdx.x, base = t * TILE;
-    const uint32_t m = a.n - base < TILE ? a.n - base : TILE;
+    const uint32_t m = sc_tile_len<TILE>(a, base);
+    if (m == 0) return; /* past the run-time count */
 
     /* run lengths: discriminate, then Alg. 2 or Alg. 3-4 */
     const uint32_t removed =

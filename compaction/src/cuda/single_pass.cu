@@ -6,7 +6,11 @@
  * kept indices sits in shared memory, so both the gather from `in` and the store to `out` run in
  * order over whole vectors, and the gather of the first words is issued before the look-back, which
  * hides the wait. Elements of any size move as 16-, 8-, 4-, 2- or 1-byte words, whichever the size
- * and the pointers allow. */
+ * and the pointers allow.
+ * Run-time length (opt.d_n): the grid covers the bound; blocks whose tile lies past *d_n take
+ * their ticket and return, the last live tile writes the count. The epoch and the ticket
+ * counter of the look-back live on the device (lb_begin), so every call's arguments are the
+ * same: a captured graph replays it correctly. */
 #include "common.cuh"
 #include "primitives.cuh"
 
@@ -18,12 +22,13 @@ typedef struct sp_args {
     const char *in;
     const uint8_t *flags;
     char *out;
-    uint32_t n;
+    uint32_t n;          /* the bound */
+    const uint32_t *d_n; /* run-time count, or NULL */
     unsigned elem_size;
     unsigned wpe;      /* words per element */
     uint32_t magic;    /* q / wpe == __umulhi(q, magic) for every q < 2^24 (wpe > 1) */
     int flags_vec;     /* flags is 16-byte aligned */
-    uint32_t tiles;    /* the last tile writes the kept count */
+    uint32_t tiles;    /* tiles of the bound: the grid */
     uint32_t *d_count; /* device slot for the kept count */
     uint32_t *h_count; /* mapped host slot, or NULL */
     sc_cuda_lookback lb;
@@ -37,15 +42,15 @@ static __device__ __forceinline__ unsigned nonzero_bytes(uint32_t w) {
 }
 
 /* Keep mask of the 16 flags from `first`: one 16-byte load inside the stream, bytes at its end. */
-static __device__ __forceinline__ unsigned flag_mask(const sp_args &a, size_t first) {
-    if (a.flags_vec && first + SP_FLAGS <= a.n) {
+static __device__ __forceinline__ unsigned flag_mask(const sp_args &a, uint32_t n, size_t first) {
+    if (a.flags_vec && first + SP_FLAGS <= n) {
         uint4 f = __ldg((const uint4 *)(a.flags + first));
         return nonzero_bytes(f.x) | nonzero_bytes(f.y) << 4 | nonzero_bytes(f.z) << 8 |
                nonzero_bytes(f.w) << 12;
     }
     unsigned m = 0;
     for (unsigned b = 0; b < SP_FLAGS; b++)
-        if (first + b < a.n && a.flags[first + b]) m |= 1u << b;
+        if (first + b < n && a.flags[first + b]) m |= 1u << b;
     return m;
 }
 
@@ -55,22 +60,64 @@ static __device__ __forceinline__ uint64_t lb_load(const uint64_t *p) {
     return v;
 }
 
+/* Thread 0 of each block, first: this call's epoch, then the block's tile by ticket. Every block
+ * reads the epoch before it takes its ticket (the fence orders the two), so when the block with
+ * the last ticket sees the counter at gridDim.x - 1, every block of the call holds both: it
+ * resets the counter for the next call (which the stream starts after this kernel) and advances
+ * the epoch. In the call whose epoch is SC_LB_EPOCH_MAX the epoch stays, and lb_end clears. */
+static __device__ __forceinline__ void lb_begin(const sc_cuda_lookback &lb, uint32_t *tile,
+                                                uint32_t *epoch) {
+    const uint32_t e = *(volatile const uint32_t *)(lb.d_ctl + SC_LB_CTL_EPOCH);
+    __threadfence();
+    const uint32_t t = atomicAdd(lb.d_ctl + SC_LB_CTL_TICKET, 1u);
+    if (t == gridDim.x - 1) {
+        __threadfence();
+        atomicExch(lb.d_ctl + SC_LB_CTL_TICKET, 0u);
+        if (e < SC_LB_EPOCH_MAX) atomicExch(lb.d_ctl + SC_LB_CTL_EPOCH, e + 1);
+    }
+    *tile = t;
+    *epoch = e;
+}
+
+/* Every thread, last: in the call that used the last epoch, the last block to finish (no block
+ * reads a tile state any more) clears every state and restarts the epochs at 0, so a state left
+ * by a call 2^30 calls ago can never read as this epoch's. Other calls do nothing here. */
+static __device__ __forceinline__ void lb_end(const sc_cuda_lookback &lb, uint32_t epoch,
+                                              uint32_t *s_flag) {
+    if (epoch != SC_LB_EPOCH_MAX) return;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        *s_flag = atomicAdd(lb.d_ctl + SC_LB_CTL_DONE, 1u) == gridDim.x - 1;
+        __threadfence();
+    }
+    __syncthreads();
+    if (!*s_flag) return;
+    for (uint32_t i = threadIdx.x; i < lb.words; i += blockDim.x) lb.d_status[i] = 0;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        lb.d_ctl[SC_LB_CTL_DONE] = 0;
+        lb.d_ctl[SC_LB_CTL_EPOCH] = 0;
+    }
+}
+
 /* Publish a tile state; status and value share one word, so no fence is needed. */
-static __device__ __forceinline__ void lb_store(const sc_cuda_lookback &lb, uint32_t tile,
-                                                unsigned status, uint32_t value) {
-    uint64_t w = (uint64_t)lb.epoch << 34 | (uint64_t)status << 32 | value;
+static __device__ __forceinline__ void lb_store(const sc_cuda_lookback &lb, uint32_t epoch,
+                                                uint32_t tile, unsigned status, uint32_t value) {
+    uint64_t w = (uint64_t)epoch << 34 | (uint64_t)status << 32 | value;
     asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(lb.d_status + tile), "l"(w)
                  : "memory");
 }
 
 /* State of tile t as (status, value); 0 = not ready. Before tile 0: an empty prefix. */
-static __device__ __forceinline__ void lb_read(const sc_cuda_lookback &lb, long long t,
-                                               unsigned *status, uint32_t *value) {
+static __device__ __forceinline__ void lb_read(const sc_cuda_lookback &lb, uint32_t epoch,
+                                               long long t, unsigned *status, uint32_t *value) {
     *status = SC_LB_PREFIX;
     *value = 0;
     if (t >= 0) {
         uint64_t w = lb_load(lb.d_status + t);
-        *status = (uint32_t)(w >> 34) == lb.epoch ? (unsigned)(w >> 32) & 3u : 0u;
+        *status = (uint32_t)(w >> 34) == epoch ? (unsigned)(w >> 32) & 3u : 0u;
         *value = (uint32_t)w;
     }
 }
@@ -78,18 +125,19 @@ static __device__ __forceinline__ void lb_read(const sc_cuda_lookback &lb, long 
 /* Look-back by one warp: lane l inspects tile (window - l); wait until the 32 states are
  * ready, add the aggregates up to the nearest inclusive prefix, or all 32 and move the window.
  * Returns the tile's exclusive prefix and publishes its inclusive one. */
-static __device__ uint32_t look_back_warp(const sc_cuda_lookback &lb, uint32_t tile, uint32_t agg) {
+static __device__ uint32_t look_back_warp(const sc_cuda_lookback &lb, uint32_t epoch, uint32_t tile,
+                                          uint32_t agg) {
     unsigned lane = sc_lane(), status;
     uint32_t excl = 0, value;
     for (long long window = (long long)tile - 1;; window -= SC_WARP) {
-        do lb_read(lb, window - lane, &status, &value);
+        do lb_read(lb, epoch, window - lane, &status, &value);
         while (__any_sync(SC_FULL_MASK, status == 0));
         unsigned prefixes = __ballot_sync(SC_FULL_MASK, status == SC_LB_PREFIX);
         unsigned stop = prefixes ? (unsigned)__ffs(prefixes) - 1 : SC_WARP - 1;
         excl += sc_warp_sum(lane <= stop ? value : 0);
         if (prefixes) break;
     }
-    if (lane == 0) lb_store(lb, tile, SC_LB_PREFIX, excl + agg);
+    if (lane == 0) lb_store(lb, epoch, tile, SC_LB_PREFIX, excl + agg);
     return excl;
 }
 
@@ -97,12 +145,12 @@ static __device__ uint32_t look_back_warp(const sc_cuda_lookback &lb, uint32_t t
  * resident the tiles reach their look-back together, few prefixes exist yet, and a warp would walk
  * tile / 32 rounds back to tile 0 where the block needs tile / SP_BLOCK. With many waves the
  * nearest prefix is close and the warp's version, without block barriers, is faster. */
-static __device__ uint32_t look_back_block(const sc_cuda_lookback &lb, uint32_t tile, uint32_t agg,
-                                           uint32_t *s_red) {
+static __device__ uint32_t look_back_block(const sc_cuda_lookback &lb, uint32_t epoch,
+                                           uint32_t tile, uint32_t agg, uint32_t *s_red) {
     unsigned status;
     uint32_t excl = 0, value;
     for (long long window = (long long)tile - 1;; window -= SP_BLOCK) {
-        do lb_read(lb, window - threadIdx.x, &status, &value);
+        do lb_read(lb, epoch, window - threadIdx.x, &status, &value);
         while (__syncthreads_or(status == 0));
         unsigned prefixes = __ballot_sync(SC_FULL_MASK, status == SC_LB_PREFIX);
         if (sc_lane() == 0)
@@ -117,7 +165,7 @@ static __device__ uint32_t look_back_block(const sc_cuda_lookback &lb, uint32_t 
         excl += sum;
         if (stop < SP_BLOCK) break;
     }
-    if (threadIdx.x == 0) lb_store(lb, tile, SC_LB_PREFIX, excl + agg);
+    if (threadIdx.x == 0) lb_store(lb, epoch, tile, SC_LB_PREFIX, excl + agg);
     return excl;
 }
 
@@ -141,20 +189,15 @@ static __device__ __forceinline__ W *dst_word(const sp_args &a, size_t excl, uin
 /* compact: one tile per block; W is the copy word, PREF the words per thread gathered before
  * the look-back, BLOCK_LB the look-back by the whole block (grids of a few tiles per SM). */
 template <typename W, int PREF, bool BLOCK_LB>
-__global__ void __launch_bounds__(SP_BLOCK) single_pass_kernel(sp_args a) {
-    __shared__ uint16_t s_src[SP_TILE]; /* output slot j of the tile takes tile element s_src[j] */
-    __shared__ uint32_t s_warp[SP_BLOCK / SC_WARP + 1];
-    __shared__ uint32_t s_tile, s_excl;
-
-    if (threadIdx.x == 0) s_tile = atomicAdd(a.lb.d_ticket, 1u) - a.lb.base;
-    __syncthreads();
-    const uint32_t tile = s_tile;
+static __device__ __forceinline__ void compact_tile(const sp_args &a, uint32_t n, uint32_t tile,
+                                                    uint32_t epoch, uint16_t *s_src,
+                                                    uint32_t *s_warp, uint32_t *s_excl) {
     const size_t base = (size_t)tile * SP_TILE;
-
-    unsigned mask = flag_mask(a, base + threadIdx.x * SP_FLAGS);
+    unsigned mask = flag_mask(a, n, base + threadIdx.x * SP_FLAGS);
     uint32_t agg;
     uint32_t off = sc_block_scan_warps<SP_BLOCK>((uint32_t)__popc(mask), s_warp, &agg);
-    if (threadIdx.x == 0) lb_store(a.lb, tile, tile == 0 ? SC_LB_PREFIX : SC_LB_AGGREGATE, agg);
+    if (threadIdx.x == 0)
+        lb_store(a.lb, epoch, tile, tile == 0 ? SC_LB_PREFIX : SC_LB_AGGREGATE, agg);
     for (; mask; mask &= mask - 1)
         s_src[off++] = (uint16_t)(threadIdx.x * SP_FLAGS + __ffs(mask) - 1);
     __syncthreads();
@@ -168,14 +211,14 @@ __global__ void __launch_bounds__(SP_BLOCK) single_pass_kernel(sp_args a) {
     }
     size_t excl = 0;
     if (BLOCK_LB) {
-        if (tile > 0) excl = look_back_block(a.lb, tile, agg, s_warp);
+        if (tile > 0) excl = look_back_block(a.lb, epoch, tile, agg, s_warp);
     } else {
         if (threadIdx.x < SC_WARP) {
-            uint32_t e = tile == 0 ? 0 : look_back_warp(a.lb, tile, agg);
-            if (threadIdx.x == 0) s_excl = e;
+            uint32_t e = tile == 0 ? 0 : look_back_warp(a.lb, epoch, tile, agg);
+            if (threadIdx.x == 0) *s_excl = e;
         }
         __syncthreads();
-        excl = s_excl;
+        excl = *s_excl;
     }
 #pragma unroll
     for (int k = 0; k < PREF; k++) {
@@ -195,10 +238,28 @@ __global__ void __launch_bounds__(SP_BLOCK) single_pass_kernel(sp_args a) {
             if (q < words) *dst_word<W>(a, excl, q) = u[k];
         }
     }
-    if (tile == a.tiles - 1 && threadIdx.x == 0) {
+    /* the last live tile (tile 0 of an empty stream) writes the kept count */
+    const uint32_t live = n ? (uint32_t)(((size_t)n + SP_TILE - 1) / SP_TILE) : 1u;
+    if (tile == live - 1 && threadIdx.x == 0) {
         *a.d_count = (uint32_t)excl + agg;
         if (a.h_count) *(volatile uint32_t *)a.h_count = (uint32_t)excl + agg;
     }
+}
+
+template <typename W, int PREF, bool BLOCK_LB>
+__global__ void __launch_bounds__(SP_BLOCK) single_pass_kernel(sp_args a) {
+    __shared__ uint16_t s_src[SP_TILE]; /* output slot j of the tile takes tile element s_src[j] */
+    __shared__ uint32_t s_warp[SP_BLOCK / SC_WARP + 1];
+    __shared__ uint32_t s_tile, s_epoch, s_excl;
+
+    if (threadIdx.x == 0) lb_begin(a.lb, &s_tile, &s_epoch);
+    __syncthreads();
+    const uint32_t tile = s_tile, epoch = s_epoch;
+    const uint32_t n = sc_dev_count(a.d_n, a.n);
+    /* tiles past the run-time count: nothing to count, nobody looks back at them */
+    if ((size_t)tile * SP_TILE < n || tile == 0)
+        compact_tile<W, PREF, BLOCK_LB>(a, n, tile, epoch, s_src, s_warp, &s_excl);
+    lb_end(a.lb, epoch, &s_excl);
 }
 
 template <typename W, int PREF> static sc_status launch(sc_job *job, const sp_args &a) {
@@ -231,6 +292,7 @@ extern "C" sc_status sc_cuda_single_pass(sc_job *job) {
     a.flags = job->flags;
     a.out = (char *)job->out;
     a.n = (uint32_t)job->n;
+    a.d_n = job->opt.d_n;
     a.elem_size = (unsigned)job->elem_size;
     unsigned w = word_bytes(job);
     a.wpe = a.elem_size / w;

@@ -6,14 +6,21 @@
  * bit-sliced scan of the warp totals (one ballot per bit plane); element i goes to
  * blockOffset + warpOffset + laneOffset.
  * A block has at most 1024 threads, so a tile of 2048 runs as two chunks of 1024, the second
- * after the first's count: the paper's block and tile are the same, ours may hold 2 chunks. */
+ * after the first's count: the paper's block and tile are the same, ours may hold 2 chunks.
+ * Run-time length (opt.d_n): the grid covers the bound; blocks past *d_n count 0 and return,
+ * the scan runs over the bound's block counts. */
 #include "common.cuh"
 #include "primitives.cuh"
 
 /* Phase 1: block counts (paper: computeBlockCounts). */
-__global__ void count_kernel(const uint8_t *flags, uint32_t n, uint32_t tile,
-                             uint32_t *block_counts) {
+__global__ void count_kernel(const uint8_t *flags, uint32_t bound, const uint32_t *d_n,
+                             uint32_t tile, uint32_t *block_counts) {
+    const uint32_t n = sc_dev_count(d_n, bound);
     size_t first = (size_t)blockIdx.x * tile;
+    if (first >= n) { /* past the run-time n (a block-uniform test) */
+        if (threadIdx.x == 0) block_counts[blockIdx.x] = 0;
+        return;
+    }
     uint32_t count = 0;
     for (uint32_t c = 0; c < tile; c += blockDim.x) {
         size_t i = first + c + threadIdx.x;
@@ -41,12 +48,15 @@ static __device__ uint32_t bit_sliced_scan(uint32_t *warp_totals, unsigned warps
 }
 
 /* Phase 3: move the kept elements of one tile to blockOffset + warp offset + lane offset. */
-__global__ void move_kernel(const void *in, const uint8_t *flags, void *out, uint32_t n,
-                            uint32_t tile, unsigned elem_size, const uint32_t *block_offsets) {
+__global__ void move_kernel(const void *in, const uint8_t *flags, void *out, uint32_t bound,
+                            const uint32_t *d_n, uint32_t tile, unsigned elem_size,
+                            const uint32_t *block_offsets) {
     __shared__ uint32_t warp_totals[SC_WARP];
     __shared__ uint32_t chunk_total;
     const unsigned w_i = sc_warp_id(), w_l = sc_lane(), warps = blockDim.x / SC_WARP;
+    const uint32_t n = sc_dev_count(d_n, bound);
     size_t first = (size_t)blockIdx.x * tile;
+    if (first >= n) return; /* past the run-time n */
     uint32_t offset = block_offsets[blockIdx.x];
     for (uint32_t c = 0; c < tile; c += blockDim.x) {
         size_t i = first + c + threadIdx.x;
@@ -79,8 +89,8 @@ extern "C" sc_status sc_cuda_spataro(sc_job *job) {
     cudaStream_t stream = sc_cuda_stream(job);
     sc_cuda_timing_begin(job);
 
-    count_kernel<<<(unsigned)blocks, threads, 0, stream>>>(job->flags, (uint32_t)n, (uint32_t)tile,
-                                                           counts);
+    count_kernel<<<(unsigned)blocks, threads, 0, stream>>>(job->flags, (uint32_t)n, job->opt.d_n,
+                                                           (uint32_t)tile, counts);
     SC_CUDA_LAUNCHED();
     sc_cuda_timing_phase(job, "count");
 
@@ -89,7 +99,7 @@ extern "C" sc_status sc_cuda_spataro(sc_job *job) {
     sc_cuda_timing_phase(job, "scan");
 
     move_kernel<<<(unsigned)blocks, threads, 0, stream>>>(job->in, job->flags, job->out,
-                                                          (uint32_t)n, (uint32_t)tile,
+                                                          (uint32_t)n, job->opt.d_n, (uint32_t)tile,
                                                           (unsigned)job->elem_size, counts);
     SC_CUDA_LAUNCHED();
     sc_cuda_timing_phase(job, "move");
