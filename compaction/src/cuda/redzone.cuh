@@ -223,8 +223,9 @@ static inline sc_status rz_clear_map(const sc_job *job, const rz_args &a) {
     cudaStream_t stream = sc_cuda_stream(job);
     if (a.d_n || a.d_k) {
         unsigned blocks = sc_cuda_blocks(((size_t)a.n + 31) / 32, 256);
-        unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * 8;
-        rz_clear_kernel < <<blocks<cap ? blocks : cap, 256, 0, stream>>>(a);
+        const unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * 8;
+        if (blocks > cap) blocks = cap;
+        rz_clear_kernel<<<blocks, 256, 0, stream>>>(a);
         SC_CUDA_LAUNCHED();
         return SC_OK;
     }
