@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# gpu_frame.sh OUTDIR [tests|bench|all]: on a machine with a CUDA GPU, build (sm_90) and check the
+# device-resident frame loop: the app's GPU tests, the library's graph-capture and quick GPU tests,
+# compute-sanitizer on the new kernels, then the frame-loop benchmarks (host against graph in one
+# run, every shipped scene at one sample per wave, the megakernel baselines, compact bench --graph).
+# Logs and JSON go to OUTDIR; a summary is printed. Unpacked Debian packages under .deps/root are
+# used when present (see gpu_check.sh).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: gpu_frame.sh OUTDIR [tests|bench|all]}
+what=${2:-all}
+mkdir -p "$out"
+args=()
+root=$PWD/.deps/root/usr
+if [ -d "$root" ]; then
+    sed -i "s|\"/usr|\"$root|g" "$root"/lib/x86_64-linux-gnu/cmake/cJSON/*.cmake
+    export CPATH="$root/include${CPATH:+:$CPATH}"
+    export LD_LIBRARY_PATH="$root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    args+=(-DCMAKE_PREFIX_PATH="$root")
+fi
+b=build-gpu
+t0=$SECONDS
+cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DRAYCOMPACT_CUDA=ON -DRAYCOMPACT_WERROR=ON "${args[@]}" >"$out/build.log" 2>&1 &&
+    cmake --build $b -j "$(nproc)" >>"$out/build.log" 2>&1 ||
+    { grep -B2 -A8 -E "error|Error" "$out/build.log" | head -60; exit 1; }
+echo "built in $((SECONDS - t0)) s"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+log=$out/tests.log
+if [ "$what" != bench ]; then
+    echo "== tests"
+    ctest --test-dir $b -L gpu -R '^app\.gpu_agree|graph' --output-on-failure >"$log" 2>&1
+    echo "ctest app+graph rc=$?"
+    grep -E "tests passed|failed out of|\(Failed\)|check failed|differs" "$log" | head -20
+    for t in test_gpu_flagged test_gpu_remove; do
+        $b/compaction/tests/$t --quick >>"$log" 2>&1
+        echo "$t --quick rc=$? $(tail -1 "$log")"
+    done
+    for t in $b/compaction/tests/test_gpu_graph; do
+        [ -x "$t" ] || continue
+        for tool in memcheck racecheck; do
+            "$san" --tool $tool --error-exitcode 1 "$t" --quick >"$out/san.log" 2>&1
+            echo "$tool $(basename "$t") --quick rc=$? $(tail -1 "$out/san.log")"
+            cat "$out/san.log" >>"$log"
+        done
+    done
+    for l in graph stream host; do
+        "$san" --tool memcheck --error-exitcode 1 $b/tests/test_gpu_agree scenes/spheres.json \
+            24 16 2 1 >"$out/san.log" 2>&1
+        echo "memcheck test_gpu_agree spheres 24x16 rc=$? $(tail -1 "$out/san.log")"
+        cat "$out/san.log" >>"$log"
+        break
+    done
+    rm -f "$out/san.log"
+fi
+[ "$what" = tests ] && exit 0
+rc=$b/app/raycompact
+bench() {
+    local name=$1
+    shift
+    "$rc" bench --backend cuda "$@" --json "$out/$name.json" >"$out/$name.log" 2>&1
+    echo "== $name rc=$?: raycompact bench $*"
+    sed -n '/ frame ms /,$p' "$out/$name.log"
+    cat "$out/$name.log" >>"$out/bench.log"
+    rm -f "$out/$name.log"
+}
+algos=none,single-pass,cub,scan-scatter,atomic,billeter,redzone,horn
+for s in knot spheres cornell; do
+    bench "${s}_1spp" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 --frames 15 \
+        --warmup 3 --algos $algos --modes indices,payload --frame-loop host,stream,graph
+done
+bench spheres_720p --scene scenes/spheres.json --width 1280 --height 720 --max-depth 16 \
+    --samples-per-wave 1 --frames 15 --warmup 3 --algos none,single-pass --modes indices \
+    --frame-loop host,graph
+bench mega --scene scenes/spheres.json --width 1200 --height 800 --max-depth 50 \
+    --samples-per-wave 10 --frames 3 --warmup 1 --megakernel objects,flat \
+    --algos none,single-pass --modes indices --frame-loop host,graph
+c=$b/compaction/tools/compact
+if $c bench --help 2>&1 | grep -q -- --graph; then
+    $c bench --backend cuda --algos cub,single-pass,scan-scatter,redzone --n 2^20 --elem 4 \
+        --removed 0.1,0.5 --graph --json "$out/compact_graph.json" >"$out/compact_graph.log" 2>&1
+    echo "== compact bench --graph rc=$?"
+    tail -20 "$out/compact_graph.log"
+fi
