@@ -211,6 +211,27 @@ sc_status sc_remove_indices(sc_context *ctx, sc_algorithm algo, void *data, size
                             size_t elem_size, const uint32_t *removed, size_t k,
                             const sc_options *opt, size_t *kept);
 
+/* ---- k-way partition (a stable split by a small key: flagged compaction generalised) ----
+ * out[0 ..) receives every element whose key is 0, then every element whose key is 1, ...,
+ * each group in input order; counts[j] = the size of group j (num_keys entries). Flagged
+ * compaction is the case num_keys = 2, key = (flag == 0). keys[i] < num_keys <= 16; `out` must
+ * hold n elements and must not overlap `in`. opt.d_n (a run-time length) is honoured on CUDA.
+ * CPU: keys out of range are SC_ERR_INVALID_ARGUMENT with nothing written.
+ * CUDA: keys are checked on the device while they are counted; a bad key gives
+ * SC_ERR_INVALID_ARGUMENT when `counts` is given (out is then unspecified); with `counts` NULL
+ * and opt.d_kept set, d_kept[0 .. num_keys) receive the counts on the device (no host sync;
+ * d_kept[0] reads SC_BAD_LIST after a bad key).
+ * Algorithms: serial and scan-scatter (CPU: the specification: a histogram, then one exclusive
+ * scan per key), single-pass (CUDA: a key histogram, then one pass of tiles whose per-key
+ * offsets come from a decoupled look-back) and cub (CUDA: cub::DeviceRadixSort on the keys,
+ * the vendor baseline). Others: SC_ERR_UNSUPPORTED. */
+#define SC_PARTITION_MAX_KEYS 16u
+sc_status sc_partition(sc_context *ctx, sc_algorithm algo, const void *in, const uint8_t *keys,
+                       void *out, size_t n, size_t elem_size, unsigned num_keys,
+                       const sc_options *opt, size_t *counts);
+/* 1 if `backend` implements sc_partition with `algo` in this build. */
+int sc_partition_available(sc_algorithm algo, sc_backend backend);
+
 /* Per-phase timings of the last successful call on this context. */
 #define SC_MAX_PHASES 8
 typedef struct sc_phase_timing {

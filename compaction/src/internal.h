@@ -33,6 +33,11 @@ typedef struct sc_job {
      * stop the algorithm there; the front end turns that into SC_OK. */
     int reserve;
     int reserve_done;
+    /* k-way partition (partition.c): keys[i] < num_keys; the groups' sizes come back in
+     * part_counts */
+    const uint8_t *keys;
+    unsigned num_keys;
+    size_t part_counts[SC_PARTITION_MAX_KEYS];
     /* result */
     size_t kept;
 } sc_job;
@@ -69,6 +74,8 @@ sc_status sc_cpu_billeter(sc_job *job);
 sc_status sc_cpu_atomic(sc_job *job);
 sc_status sc_cpu_redzone(sc_job *job);
 sc_status sc_cpu_redzone_block(sc_job *job);
+sc_status sc_cpu_partition_serial(sc_job *job);
+sc_status sc_cpu_partition_scan(sc_job *job);
 
 /* ---- CUDA backend (compaction/src/cuda/), present when SC_HAVE_CUDA ---- */
 #ifdef SC_HAVE_CUDA
@@ -89,6 +96,8 @@ sc_status sc_cuda_redzone(sc_job *job);
 sc_status sc_cuda_redzone_block(sc_job *job);
 sc_status sc_cuda_cub(sc_job *job);
 sc_status sc_cuda_single_pass(sc_job *job);
+sc_status sc_cuda_partition_single_pass(sc_job *job);
+sc_status sc_cuda_partition_cub(sc_job *job);
 #endif
 
 #ifdef __cplusplus
