@@ -9,7 +9,8 @@
  * kept untouched; removal lists, data[0..n-k) the survivors as a multiset and data[n..BOUND)
  * untouched. The same calls also run uncaptured with the counts on the device, once with the
  * count read back on the host; a list with an index >= *d_n must be rejected. The storage must
- * not grow after the reserve. Usage: test_gpu_graph [ALGO...]
+ * not grow after the reserve. Usage: test_gpu_graph [--quick] [ALGO...]
+ *   --quick  (for the sanitizers) 4-byte elements, the default tile, 2 replays
  * Exits 77 (skipped) when the build or the machine has no CUDA device. */
 #include "test.h"
 
@@ -27,6 +28,8 @@
 
 #define BOUND   100003u /* 3 chunks of the block framework and a part, 25 single-pass tiles */
 #define REPLAYS 4
+
+static int replays = REPLAYS, quick = 0;
 
 /* The run-time n values, spread over the calls: empty, one, the tile edges of the algorithms
  * (32, 256, 2048 scan tiles, 4096 single-pass tiles, 32768 chunks), the bound. */
@@ -260,7 +263,7 @@ static void run_graph(sc_context *ctx, const sc_algorithm_info *a, bufs *b, cons
     }
     ASSERT_TRUE(sc_context_temp_bytes(ctx) == temp, "%s: storage grew under capture", a->name);
     CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-    for (int r = 0; r < REPLAYS; r++) {
+    for (int r = 0; r < replays; r++) {
         draw(b, r, seed);
         upload(b, a->input == SC_INPUT_REMOVAL_LIST);
         CUDA_OK(cudaGraphLaunch(exec, b->stream));
@@ -301,6 +304,11 @@ int main(int argc, char **argv) {
     const sc_algorithm_info *algos[SC_ALGO_COUNT];
     int count = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) {
+            quick = 1;
+            replays = 2;
+            continue;
+        }
         const sc_algorithm_info *a = sc_algorithm_find(argv[i]);
         if (!a) {
             fprintf(stderr, "test_gpu_graph: unknown algorithm '%s'\n", argv[i]);
@@ -308,7 +316,8 @@ int main(int argc, char **argv) {
         }
         algos[count++] = a;
     }
-    for (int i = 0; argc == 1 && i < SC_ALGO_COUNT; i++)
+    const int named = count;
+    for (int i = 0; !named && i < SC_ALGO_COUNT; i++)
         if (sc_algorithm_available((sc_algorithm)i, SC_BACKEND_CUDA))
             algos[count++] = sc_algorithm_get((sc_algorithm)i);
     { /* a run-time count in plain host memory cannot be read by the kernels */
@@ -327,7 +336,7 @@ int main(int argc, char **argv) {
     }
     static const size_t es_list[] = {4, 12};
     uint64_t seed = 20261123;
-    for (size_t e = 0; e < sizeof es_list / sizeof es_list[0]; e++) {
+    for (size_t e = 0; e < (quick ? 1 : sizeof es_list / sizeof es_list[0]); e++) {
         bufs b;
         alloc_bufs(&b, es_list[e]);
         for (int i = 0; i < count; i++) {
@@ -335,7 +344,7 @@ int main(int argc, char **argv) {
             ASSERT_TRUE(sc_algorithm_available(a->id, SC_BACKEND_CUDA), "%s: not on CUDA", a->name);
             if (!sc_algorithm_available(a->id, SC_BACKEND_CUDA)) continue;
             test_config(ctx, a, &b, SC_TILE_DEFAULT, 0, &seed);
-            if (a->tunables & SC_TUNE_TILE) {
+            if ((a->tunables & SC_TUNE_TILE) && !quick) {
                 test_config(ctx, a, &b, SC_TILE_MIN, 0, &seed);
                 test_config(ctx, a, &b, SC_TILE_MAX, 0, &seed);
             }
