@@ -174,7 +174,8 @@ sc_status sc_context_reserve(sc_context *ctx, sc_algorithm algo, sc_input input,
  *   - the count stays on the device: opt.d_kept set, `kept` NULL (a host count synchronises);
  *   - opt.timing is 0 (timing records events and synchronises);
  *   - the context's storage covers the call: an earlier call (or sc_context_reserve) with the
- *     same algorithm, an n (and k) at least as large and the same element size.
+ *     same algorithm, element size and options (tile) and an n (and k) at least as large;
+ *     storage only grows, so reserving for each configuration a program uses covers them all.
  * Such a call makes no host synchronisation and no allocation, and its kernels' arguments do
  * not change from call to call, so a graph replays it correctly any number of times; with
  * opt.d_n / opt.d_k the sizes may change between replays. Every algorithm qualifies. The graph
