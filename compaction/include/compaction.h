@@ -143,7 +143,10 @@ typedef struct sc_options {
                             host pointer read when the call runs). `n` is then the upper bound: it
                             sizes grids and temporary storage; *d_n must be <= n (larger values are
                             clamped to n). Kernels run over the bound and blocks past *d_n return
-                            at once, so a call on a nearly empty stream costs its launches. */
+                            at once, so a call on a nearly empty stream costs its launches (CUB
+                            has no device-side length: it runs over the bound). CUDA: memory the
+                            device can read (else SC_ERR_INVALID_ARGUMENT), read by the kernels
+                            when they run, so it may be written by earlier work on the stream. */
     const uint32_t *d_k; /* removal lists: the same for the number of listed indices; `k` is the
                             bound (*d_k is also clamped to the run-time n). The listed indices
                             must be < *d_n. */
