@@ -19,6 +19,14 @@
  *     sc_remove_indices(ctx, SC_ALGO_REDZONE, data, n, 4, dead, 3, NULL, &kept);
  *     // data[0 .. n-3) now holds exactly the survivors, in some order
  *
+ * Usage (CUDA, count on the device, captured in a graph; see "CUDA graphs" below):
+ *
+ *     opt.stream = stream; opt.d_n = d_live; opt.d_kept = d_next_live;  // device words
+ *     sc_context_reserve(ctx, SC_ALGO_SINGLE_PASS, SC_INPUT_FLAGS, n_max, 16, &opt);
+ *     cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+ *     sc_compact_flagged(ctx, SC_ALGO_SINGLE_PASS, in, flags, out, n_max, 16, &opt, NULL);
+ *     cudaStreamEndCapture(stream, &graph);   // replay: *d_live may change between replays
+ *
  * Conventions: "valid" = kept (flag != 0), "invalid" = removed. Stable algorithms keep
  * input order. Pointers are host pointers for SC_BACKEND_CPU and device pointers for
  * SC_BACKEND_CUDA. The library never prints and never exits; every call returns sc_status.
