@@ -65,3 +65,7 @@ $c bench --backend cuda --algos cub,horn,jumping-jack,rlz,binary-tree,spataro,bi
     --quiet 2>/dev/null | tail -60
 $c bench --backend cuda --algos redzone --n 2^28 --removed 0.02,0.1,0.5 --order random,slot \
     --json "$out/bench_redzone.json" --quiet 2>/dev/null | tail -30
+# Per call inside a captured CUDA graph, n read from the device (target: single-pass on 2^20
+# 4-byte elements <= 5 us per call).
+$c bench --backend cuda --algos cub,single-pass,redzone --n 2^20 --removed 0.1,0.5 --graph \
+    --json "$out/bench_graph.json" --quiet 2>/dev/null | tail -30

@@ -19,6 +19,14 @@
  *     sc_remove_indices(ctx, SC_ALGO_REDZONE, data, n, 4, dead, 3, NULL, &kept);
  *     // data[0 .. n-3) now holds exactly the survivors, in some order
  *
+ * Usage (CUDA, count on the device, captured in a graph; see "CUDA graphs" below):
+ *
+ *     opt.stream = stream; opt.d_n = d_live; opt.d_kept = d_next_live;  // device words
+ *     sc_context_reserve(ctx, SC_ALGO_SINGLE_PASS, SC_INPUT_FLAGS, n_max, 16, &opt);
+ *     cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+ *     sc_compact_flagged(ctx, SC_ALGO_SINGLE_PASS, in, flags, out, n_max, 16, &opt, NULL);
+ *     cudaStreamEndCapture(stream, &graph);   // replay: *d_live may change between replays
+ *
  * Conventions: "valid" = kept (flag != 0), "invalid" = removed. Stable algorithms keep
  * input order. Pointers are host pointers for SC_BACKEND_CPU and device pointers for
  * SC_BACKEND_CUDA. The library never prints and never exits; every call returns sc_status.
@@ -143,7 +151,10 @@ typedef struct sc_options {
                             host pointer read when the call runs). `n` is then the upper bound: it
                             sizes grids and temporary storage; *d_n must be <= n (larger values are
                             clamped to n). Kernels run over the bound and blocks past *d_n return
-                            at once, so a call on a nearly empty stream costs its launches. */
+                            at once, so a call on a nearly empty stream costs its launches (CUB
+                            has no device-side length: it runs over the bound). CUDA: memory the
+                            device can read (else SC_ERR_INVALID_ARGUMENT), read by the kernels
+                            when they run, so it may be written by earlier work on the stream. */
     const uint32_t *d_k; /* removal lists: the same for the number of listed indices; `k` is the
                             bound (*d_k is also clamped to the run-time n). The listed indices
                             must be < *d_n. */
@@ -174,7 +185,8 @@ sc_status sc_context_reserve(sc_context *ctx, sc_algorithm algo, sc_input input,
  *   - the count stays on the device: opt.d_kept set, `kept` NULL (a host count synchronises);
  *   - opt.timing is 0 (timing records events and synchronises);
  *   - the context's storage covers the call: an earlier call (or sc_context_reserve) with the
- *     same algorithm, an n (and k) at least as large and the same element size.
+ *     same algorithm, element size and options (tile) and an n (and k) at least as large;
+ *     storage only grows, so reserving for each configuration a program uses covers them all.
  * Such a call makes no host synchronisation and no allocation, and its kernels' arguments do
  * not change from call to call, so a graph replays it correctly any number of times; with
  * opt.d_n / opt.d_k the sizes may change between replays. Every algorithm qualifies. The graph

@@ -287,10 +287,11 @@ static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, sc_inp
 #ifdef SC_HAVE_CUDA
     if (ctx->backend == SC_BACKEND_CUDA) {
         /* run-time counts are read by the kernels: they must be device-readable */
-        if (job->opt.d_n && sc_cuda_check_device_pointer(job->opt.d_n) != SC_OK)
+        if (job->opt.d_n &&
+            sc_cuda_check_device_pointer(ctx, job->opt.d_n, job->opt.stream) != SC_OK)
             return SC_ERR_INVALID_ARGUMENT;
         if (input == SC_INPUT_REMOVAL_LIST && job->opt.d_k &&
-            sc_cuda_check_device_pointer(job->opt.d_k) != SC_OK)
+            sc_cuda_check_device_pointer(ctx, job->opt.d_k, job->opt.stream) != SC_OK)
             return SC_ERR_INVALID_ARGUMENT;
     }
 #endif
@@ -298,8 +299,8 @@ static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, sc_inp
     return SC_OK;
 }
 
-/* CPU backend: the run-time count opt.d_n (a host pointer) read at call start, clamped to the
- * bound; the call then runs as one on that many elements. */
+/* CPU backend: a run-time count (opt.d_n or opt.d_k, a host pointer) read at call start, clamped to
+ * the bound; the call then runs as one on that many elements. */
 static size_t host_count(const uint32_t *p, size_t bound) {
     if (!p) return bound;
     return (size_t)*p < bound ? (size_t)*p : bound;

@@ -82,8 +82,9 @@ sc_status sc_cpu_partition_scan(sc_job *job);
 sc_status sc_cuda_context_init(sc_context *ctx);
 void sc_cuda_context_free(sc_context *ctx);
 size_t sc_cuda_temp_bytes(const sc_context *ctx);
-/* SC_OK if `p` can be read by the device (opt.d_n, opt.d_k); a cheap host-side query. */
-sc_status sc_cuda_check_device_pointer(const void *p);
+/* SC_OK if `p` can be read by the device (opt.d_n, opt.d_k): a host-side query, skipped for
+ * the pointers last found good and while `stream` is being captured. */
+sc_status sc_cuda_check_device_pointer(sc_context *ctx, const void *p, void *stream);
 sc_status sc_cuda_scan_scatter(sc_job *job);
 sc_status sc_cuda_horn(sc_job *job);
 sc_status sc_cuda_jumping_jack(sc_job *job);

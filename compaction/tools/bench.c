@@ -82,6 +82,14 @@ static void bench_usage(FILE *f) {
             "                  scan, order, runs, sets, median_ms, min_ms, max_ms, gbps,\n"
             "                  x_cub, pct_copy, check, phases [{name, ms}]\n"
             "  --csv FILE      the same fields, one line per record (phases as name=ms;...)\n"
+            "  --graph         CUDA: time each run as one replay of a captured CUDA graph of\n"
+            "                  100 back-to-back calls (the times are per call): what a call\n"
+            "                  costs inside a graph, without launch overhead. The calls take\n"
+            "                  n (and k) from the device (sc_options.d_n, d_k; cub, which has\n"
+            "                  no device-side length, then reads its flags through an iterator\n"
+            "                  that reads 0 past n); in-place ones run on the previous call's\n"
+            "                  output, not refilled. thrust returns its count on the host and\n"
+            "                  cannot be captured: it is timed as without --graph\n"
             "  --quiet         no progress lines or notices on stderr\n"
             "  --report DIR    run the fixed set of sweeps that tests the papers' claims (each\n"
             "                  one's command line is in DIR/README.md), write DIR/bench.json,\n"
@@ -257,6 +265,7 @@ static int parse_int(const char *opt, const char *v, int min, int *out) {
 }
 
 static void set_defaults(bench_opts *o) {
+    bench_graph_calls = 0;
     memset(o, 0, sizeof *o);
 #ifdef SC_HAVE_CUDA
     o->backend = SC_BACKEND_CUDA;
@@ -319,7 +328,7 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
                 "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
                 "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
                 "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --quiet, "
-                "--help)\n",
+                "--graph, --help)\n",
                 a);
         return -1;
     }
@@ -378,6 +387,10 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
             o->quick = 1;
             continue;
         }
+        if (!strcmp(a, "--graph")) {
+            bench_graph_calls = BENCH_GRAPH_CALLS;
+            continue;
+        }
         if (is_sweep_option(a) && !sweep_option) sweep_option = a;
         if (a[0] == '-' && i + 1 >= argc && !is_option(a)) return parse_option(o, a, "");
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
@@ -388,9 +401,15 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         if (parse_option(o, a, argv[++i])) return -1;
     }
     if (check_report(o, sweep_option)) return -1;
+    if (bench_graph_calls && (o->backend != SC_BACKEND_CUDA || o->report)) {
+        fprintf(stderr, "compact bench: --graph needs --backend cuda and no --report\n");
+        return -1;
+    }
     fill_defaults(o);
     return 0;
 }
+
+int bench_graph_calls = 0;
 
 int cmd_bench(int argc, char **argv) {
     static bench_opts o; /* large (patterns hold paths): not on the stack */

@@ -229,6 +229,11 @@ bench_report *bench_session_report(bench_session *s);
 /* Close; returns the exit code its errors and mismatches give (0 if none). */
 int bench_session_close(bench_session *s);
 
+/* --graph: library calls per captured CUDA graph (0: off; bench.c sets it, bench_gpu.cu reads
+ * it). Each timed run is then one replay of a graph of that many back-to-back calls. */
+#define BENCH_GRAPH_CALLS 100
+extern int bench_graph_calls;
+
 /* Median, min and max of ms[0 .. count) (sorts ms). */
 void bench_stats(double *ms, int count, double *median, double *min, double *max);
 

@@ -25,6 +25,7 @@ struct bench_backend {
     unsigned char *d_stencil; /* thrust-remove-list's stencil, marked from the list each run */
     size_t in_stride, flags_stride, list_stride;
     uint32_t *d_kept;
+    uint32_t *d_len;           /* --graph: n and k on the device (sc_options.d_n, d_k) */
     cudaEvent_t *start, *stop; /* one pair per timed run */
     int num_events;
     void *d_flush; /* written between a refill and the timed run, to evict the refill from L2 */
@@ -349,6 +350,7 @@ static void gpu_close(bench_backend *b) {
     cudaFree(b->d_thrust);
     cudaFree(b->d_flush);
     cudaFree(b->d_kept);
+    cudaFree(b->d_len);
     if (b->stream) cudaStreamDestroy(b->stream);
     sc_context_destroy(b->ctx);
     free(b);
@@ -358,6 +360,7 @@ static sc_status open_state(bench_backend *b, bench_device *dev) {
     TRY_SC(sc_context_create(SC_BACKEND_CUDA, &b->ctx));
     TRY(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
     TRY(cudaMalloc(&b->d_kept, sizeof(uint32_t)));
+    TRY(cudaMalloc(&b->d_len, 2 * sizeof(uint32_t)));
     TRY_SC(describe(dev));
     b->flush_bytes = 2 * dev->cache_bytes;
     TRY(cudaMalloc(&b->d_flush, b->flush_bytes));
@@ -462,11 +465,66 @@ static sc_status refill(bench_backend *b, const bench_job *job, const gpu_set *s
     return SC_OK;
 }
 
+/* --graph: bench_graph_calls back-to-back calls on the sets in turn, captured once into a graph
+ * (the calls read n and k from the device, the count stays there); each run is one replay,
+ * bracketed by events, and reports the replay's time per call. One uncaptured call first grows
+ * the context's storage, so the capture allocates nothing. */
+static sc_status graph_time(bench_backend *b, const bench_job *job, int warmup, int runs,
+                            double *ms) {
+    const int calls = bench_graph_calls;
+    sc_options opt = job->opt;
+    opt.stream = b->stream;
+    opt.d_kept = b->d_kept;
+    opt.timing = 0;
+    opt.d_n = b->d_len;
+    opt.d_k = b->d_len + 1;
+    const uint32_t len[2] = {(uint32_t)b->n, (uint32_t)b->k};
+    TRY(cudaMemcpyAsync(b->d_len, len, sizeof len, cudaMemcpyHostToDevice, b->stream));
+    gpu_set s0 = set_of(b, 0);
+    TRY_SC(run_op(b, job, &opt, &s0, NULL));
+    TRY(cudaStreamSynchronize(b->stream));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    TRY(cudaStreamBeginCapture(b->stream, cudaStreamCaptureModeGlobal));
+    sc_status st = SC_OK;
+    for (int c = 0; c < calls && st == SC_OK; c++) {
+        gpu_set s = set_of(b, c % b->num_sets);
+        st = run_op(b, job, &opt, &s, NULL);
+    }
+    cudaError_t e = cudaStreamEndCapture(b->stream, &graph);
+    if (st != SC_OK) {
+        if (e == cudaSuccess) cudaGraphDestroy(graph);
+        (void)cudaGetLastError();
+        return st;
+    }
+    TRY(e);
+    e = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    TRY(e);
+    for (int i = 0; i < warmup + runs && e == cudaSuccess; i++) {
+        if (i >= warmup) e = cudaEventRecord(b->start[i - warmup], b->stream);
+        if (e == cudaSuccess) e = cudaGraphLaunch(exec, b->stream);
+        if (e == cudaSuccess && i >= warmup) e = cudaEventRecord(b->stop[i - warmup], b->stream);
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(b->stream);
+    cudaGraphExecDestroy(exec);
+    TRY(e);
+    for (int r = 0; r < runs; r++) {
+        float t = 0.f;
+        TRY(cudaEventElapsedTime(&t, b->start[r], b->stop[r]));
+        ms[r] = (double)t / calls;
+    }
+    return SC_OK;
+}
+
 /* All runs are queued back to back and timed by event pairs; library calls leave the kept count
  * on the device (opt.d_kept), so nothing inside the timed region waits for the host. */
 static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, int runs,
                           double *ms) {
     TRY_SC(ensure_events(b, runs));
+    /* thrust reads its count back on the host: it cannot be captured, and is timed as usual */
+    if (bench_graph_calls > 0 && job->op != BENCH_OP_THRUST && job->op != BENCH_OP_THRUST_LIST)
+        return graph_time(b, job, warmup, runs, ms);
     sc_options opt = job->opt;
     opt.stream = b->stream;
     opt.d_kept = b->d_kept;

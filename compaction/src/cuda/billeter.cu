@@ -127,9 +127,15 @@ extern "C" sc_status sc_cuda_billeter(sc_job *job) {
     size_t seqs = sc_cuda_blocks(job->n, sq.len);
     unsigned blocks = sc_cuda_blocks(seqs, BL_WARPS);
     seqs = (size_t)blocks * BL_WARPS; /* trailing warps count empty sequences */
+    /* Storage for the most sequences any n up to this one makes (at most one per 4 * BL_CHUNK
+     * elements, at most BL_SEQUENCES), so that it grows with n: a call with a smaller n than an
+     * earlier one never allocates (seqs itself drops where the sequence length steps up). */
+    size_t most = sc_cuda_blocks(sc_cuda_blocks(job->n, step), BL_WARPS) * (size_t)BL_WARPS;
+    if (most > BL_SEQUENCES) most = BL_SEQUENCES;
+    if (most < seqs) most = seqs;
     void *temp;
     sc_status s =
-        sc_cuda_temp(job, seqs * sizeof(uint32_t) + sc_cuda_scan_temp_bytes(seqs) + 256, &temp);
+        sc_cuda_temp(job, most * sizeof(uint32_t) + sc_cuda_scan_temp_bytes(most) + 256, &temp);
     if (s != SC_OK) return s;
     uint32_t *counts = (uint32_t *)temp;
     uint32_t *d_count = sc_cuda_count_slot(job);

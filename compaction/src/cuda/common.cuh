@@ -55,6 +55,7 @@ typedef struct sc_cuda_state {
     uint64_t *d_lookback; /* look-back tile states, then SC_LB_CTL_WORDS control words */
     size_t lookback_words;
     int lb_dirty; /* a launch failed: clear states and control words before the next use */
+    const void *good_ptr[2]; /* the last run-time count pointers found device-readable */
     cudaEvent_t events[SC_MAX_PHASES + 1];
     const char *phase_names[SC_MAX_PHASES];
     int num_events;

@@ -80,7 +80,16 @@ sc_status sc_cuda_temp(sc_job *job, size_t bytes, void **out) {
     return job->reserve ? sc_cuda_reserved(job) : SC_OK;
 }
 
-sc_status sc_cuda_check_device_pointer(const void *p) {
+sc_status sc_cuda_check_device_pointer(sc_context *ctx, const void *p, void *stream) {
+    sc_cuda_state *st = sc_cuda_state_of(ctx);
+    if (p == st->good_ptr[0] || p == st->good_ptr[1]) return SC_OK;
+    /* Under capture the query is left out: the capture must not be disturbed by it. */
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing((cudaStream_t)stream, &capture) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return SC_OK;
+    }
+    if (capture != cudaStreamCaptureStatusNone) return SC_OK;
     cudaPointerAttributes attr;
     cudaError_t e = cudaPointerGetAttributes(&attr, p);
     if (e != cudaSuccess) {
@@ -88,8 +97,11 @@ sc_status sc_cuda_check_device_pointer(const void *p) {
         return SC_ERR_INVALID_ARGUMENT;
     }
     /* device and managed memory, or pinned host memory the device can address */
-    return attr.type == cudaMemoryTypeUnregistered || !attr.devicePointer ? SC_ERR_INVALID_ARGUMENT
-                                                                          : SC_OK;
+    if (attr.type == cudaMemoryTypeUnregistered || !attr.devicePointer)
+        return SC_ERR_INVALID_ARGUMENT;
+    st->good_ptr[1] = st->good_ptr[0];
+    st->good_ptr[0] = p;
+    return SC_OK;
 }
 
 uint32_t *sc_cuda_count_slot(sc_job *job) {
