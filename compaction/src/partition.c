@@ -58,7 +58,7 @@ sc_status sc_partition(sc_context *ctx, sc_algorithm algo, const void *in, const
     }
 #ifdef SC_HAVE_CUDA
     if (job.opt.d_n && cuda) {
-        sc_status s = sc_cuda_check_device_pointer(job.opt.d_n);
+        sc_status s = sc_cuda_check_device_pointer(ctx, job.opt.d_n, job.opt.stream);
         if (s != SC_OK) return s;
     }
 #endif
