@@ -144,8 +144,10 @@ typedef struct bench_opts {
     double budget_ms; /* > 0: fewer runs (at least 3) where runs would take longer than this */
     size_t seed;
     const char *json, *csv;
-    const char *report; /* --report DIR: the fixed set of sweeps (bench_suite.c) */
-    double max_seconds; /* > 0: start no measurement after this long; write what was measured */
+    const char *report;   /* --report DIR: the fixed set of sweeps (bench_suite.c) */
+    double max_seconds;   /* > 0: start no measurement after this long; write what was measured */
+    int tune;             /* --tune: measure the grid and write auto's policy table */
+    const char *tune_out; /* --out FILE for the table (NULL: stdout) */
 } bench_opts;
 
 #define BENCH_PHASE_PASSES  5 /* the phase breakdown is the median of these timed passes */
@@ -163,6 +165,11 @@ int bench_sweep(const bench_opts *o);
 /* --report DIR: the fixed sweeps, DIR/bench.json, DIR/bench.csv and DIR/table.txt, then the
  * plot script for the PNG plots and DIR/README.md. Returns the exit code. */
 int bench_suite(const bench_opts *o);
+
+/* --tune: the grid's defaults for the lists left empty (before the sweep's own defaults), and
+ * the run that measures it and writes the table (bench_tune.c). Returns the exit code. */
+void bench_tune_defaults(bench_opts *o);
+int bench_tune(bench_opts *o);
 /* ---- results and reports ---- */
 #define BENCH_GBPS_DEFINITION                                                                      \
     "GB/s = (n*elem_size read + n flag bytes read + kept*elem_size written) / median time, "       \

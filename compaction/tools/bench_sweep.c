@@ -110,7 +110,8 @@ static void build_plan(sweep *sw) {
                    backend_name(sw), info->backends & (1u << sw->backend) ? " of this build" : "");
             continue;
         }
-        bench_op op = info->input == SC_INPUT_FLAGS ? BENCH_OP_FLAGGED : BENCH_OP_REMOVE;
+        /* auto runs as flagged compaction here (it chooses among the flag algorithms) */
+        bench_op op = info->input == SC_INPUT_REMOVAL_LIST ? BENCH_OP_REMOVE : BENCH_OP_FLAGGED;
         removal |= op == BENCH_OP_REMOVE;
         plan_add(sw, op, info, info->name);
     }
