@@ -14,7 +14,8 @@ typedef struct sc_auto {
     char *key;
     char error[384];
     char choice_policy[SC_POLICY_NAME_MAX];
-    sc_choice pending; /* this call's choice, published by sc_auto_record on success */
+    sc_choice pending;   /* this call's choice, published by sc_auto_record on success */
+    const char *builtin; /* the built-in table's name, found once per context */
 } sc_auto;
 
 static sc_auto *auto_of(sc_context *ctx) {
@@ -44,6 +45,11 @@ static const char *builtin_name(const sc_context *ctx) {
     return "cuda";
 }
 
+static const char *builtin_of(sc_context *ctx, sc_auto *a) {
+    if (!a->builtin) a->builtin = builtin_name(ctx);
+    return a->builtin;
+}
+
 /* The policy for this call: opt.policy, else $SC_POLICY, else the built-in table. Reloaded
  * only when that source changes. */
 static sc_status get_policy(sc_job *job, const sc_policy **out) {
@@ -54,7 +60,7 @@ static sc_status get_policy(sc_job *job, const sc_policy **out) {
     if (!path || !path[0]) path = getenv("SC_POLICY");
     if (path && !path[0]) path = NULL;
     char key[600];
-    const char *name = builtin_name(job->ctx);
+    const char *name = builtin_of(job->ctx, a);
     if (path)
         snprintf(key, sizeof key, "file:%s", path);
     else

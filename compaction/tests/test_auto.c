@@ -283,6 +283,7 @@ int main(void) {
     test_lists(ctx, &b);
     test_results(ctx, &b);
     sc_context_destroy(ctx);
+    remove(SYNTH_PATH);
     free(b.in);
     free(b.out);
     free(b.ref);
