@@ -26,7 +26,10 @@ typedef enum bench_op {
     /* The removal list the way Redzone §5.1 runs its competitors: "mark" (stencil[R[i]] = 0,
      * k scattered writes into a stencil refilled with ones untimed), then "remove"
      * (thrust::remove_if in place on out with that stencil). */
-    BENCH_OP_THRUST_LIST
+    BENCH_OP_THRUST_LIST,
+    /* "auto-list": sc_compact_any(auto) offered the flags and the removal list: in place on out
+     * (refilled from in untimed), or into one spare buffer when auto takes a flag algorithm */
+    BENCH_OP_AUTO_LIST
 } bench_op;
 
 typedef struct bench_job {

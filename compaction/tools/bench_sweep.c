@@ -18,7 +18,7 @@
 
 #define MAX_SETS    1024
 #define MAX_NOTICES 64
-#define MAX_PLAN    (SC_ALGO_COUNT + 4)
+#define MAX_PLAN    (SC_ALGO_COUNT + 5) /* + baselines and auto-list */
 
 static const char *const k_orders[] = {"random", "slot"};
 
@@ -114,6 +114,9 @@ static void build_plan(sweep *sw) {
         bench_op op = info->input == SC_INPUT_REMOVAL_LIST ? BENCH_OP_REMOVE : BENCH_OP_FLAGGED;
         removal |= op == BENCH_OP_REMOVE;
         plan_add(sw, op, info, info->name);
+        /* auto again, offered the removal list too: Redzone becomes one of its choices */
+        if (info->id == SC_ALGO_AUTO) plan_add(sw, BENCH_OP_AUTO_LIST, info, "auto-list");
+        removal |= info->id == SC_ALGO_AUTO;
     }
     if (removal) plan_add(sw, BENCH_OP_SCATTER, NULL, "scatter-limit");
     if (removal && cuda) plan_add(sw, BENCH_OP_THRUST_LIST, NULL, "thrust-remove-list");
@@ -121,7 +124,7 @@ static void build_plan(sweep *sw) {
 
 static int uses_order(const plan_item *it) {
     return it->op == BENCH_OP_REMOVE || it->op == BENCH_OP_SCATTER ||
-           it->op == BENCH_OP_THRUST_LIST;
+           it->op == BENCH_OP_THRUST_LIST || it->op == BENCH_OP_AUTO_LIST;
 }
 
 static unsigned tunables(const plan_item *it) {
@@ -234,7 +237,7 @@ static sc_status measure(sweep *sw, const plan_item *it) {
     job.opt.scan = sw->o->scan[sw->scan_i];
     /* The lists are distinct and in range by construction, as Redzone's paper assumes; the
      * check of the result still catches a wrong one. */
-    job.opt.trusted_list = it->op == BENCH_OP_REMOVE;
+    job.opt.trusted_list = it->op == BENCH_OP_REMOVE || it->op == BENCH_OP_AUTO_LIST;
     bench_record rec;
     init_record(sw, it, &rec);
     sc_status s = check(sw, it, &job, &rec);
