@@ -109,13 +109,14 @@ static void size_bounds(FILE *f, const char *key, const size_t *ax, int m, int i
     }
 }
 
-static void removed_bounds(FILE *f, const double *ax, int m, int i, int *first) {
-    if (i > 0) {
-        fprintf(f, "%s\"removed_min\": %.6g", *first ? "" : ", ", (ax[i - 1] + ax[i]) / 2);
+/* Points lo..hi of the fraction axis, which share one choice, as one range. */
+static void removed_bounds(FILE *f, const double *ax, int m, int lo, int hi, int *first) {
+    if (lo > 0) {
+        fprintf(f, "%s\"removed_min\": %.6g", *first ? "" : ", ", (ax[lo - 1] + ax[lo]) / 2);
         *first = 0;
     }
-    if (i + 1 < m) {
-        fprintf(f, "%s\"removed_max\": %.6g", *first ? "" : ", ", (ax[i] + ax[i + 1]) / 2);
+    if (hi + 1 < m) {
+        fprintf(f, "%s\"removed_max\": %.6g", *first ? "" : ", ", (ax[hi] + ax[hi + 1]) / 2);
         *first = 0;
     }
 }
@@ -123,22 +124,35 @@ static void removed_bounds(FILE *f, const double *ax, int m, int i, int *first) 
 typedef struct cell {
     const size_t *ns, *es;
     const double *rs;
-    int mn, me, mr, in, ie, ir;
+    int mn, me, mr, in, ie, ir, ir_hi; /* ir..ir_hi: the fractions one rule covers */
 } cell;
+
+/* What a grid point decides: with a list (when it beats both), fastest, fastest stable. */
+typedef struct point {
+    best any, stable, list;
+    int use_list;
+} point;
+
+static int same_point(const point *a, const point *b) {
+    return a->use_list == b->use_list && (!a->use_list || same_choice(a->list, b->list)) &&
+           same_choice(a->any, b->any) && same_choice(a->stable, b->stable);
+}
 
 static void rule(FILE *f, const cell *c, const char *extra, best b, const char *note, int *count) {
     int first = 1;
     fprintf(f, "%s    {\"when\": {", *count ? ",\n" : "");
     size_bounds(f, "n", c->ns, c->mn, c->in, &first);
     size_bounds(f, "elem", c->es, c->me, c->ie, &first);
-    removed_bounds(f, c->rs, c->mr, c->ir, &first);
+    removed_bounds(f, c->rs, c->mr, c->ir, c->ir_hi, &first);
     if (extra) fprintf(f, "%s%s", first ? "" : ", ", extra);
     fprintf(f, "}, \"algo\": \"%s\"", b.info->name);
     if (b.rec->tile && (b.info->tunables & SC_TUNE_TILE))
         fprintf(f, ", \"tile\": %zu", b.rec->tile);
     if (b.rec->scan && (b.info->tunables & SC_TUNE_SCAN) && strcmp(b.rec->scan, "default"))
         fprintf(f, ", \"scan\": \"%s\"", b.rec->scan);
-    fprintf(f, ", \"note\": \"%s %.4g ms\"}", note, b.rec->median_ms);
+    fprintf(f, ", \"note\": \"%s %.4g ms at %.3g removed", note, b.rec->median_ms, c->rs[c->ir]);
+    if (c->ir_hi > c->ir) fprintf(f, ", alike to %.3g", c->rs[c->ir_hi]);
+    fprintf(f, "\"}");
     (*count)++;
 }
 
@@ -152,15 +166,14 @@ static void list_json(FILE *f, const char *key, const size_t *v, int m) {
 static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     size_t ns[BENCH_MAX_LIST], es[BENCH_MAX_LIST];
     double rs[BENCH_MAX_LIST];
-    cell c = {ns,
-              es,
-              rs,
-              axis_size(o->n, o->num_n, ns),
-              axis_size(o->elem, o->num_elem, es),
-              axis_double(o->removed, o->num_removed, rs),
-              0,
-              0,
-              0};
+    cell c;
+    memset(&c, 0, sizeof c);
+    c.ns = ns;
+    c.es = es;
+    c.rs = rs;
+    c.mn = axis_size(o->n, o->num_n, ns);
+    c.me = axis_size(o->elem, o->num_elem, es);
+    c.mr = axis_double(o->removed, o->num_removed, rs);
     fprintf(f,
             "{\n  \"format\": \"raycompact-policy\", \"version\": 1,\n"
             "  \"name\": \"tuned-%s\", \"backend\": \"%s\",\n  \"device\": \"%s\",\n"
@@ -175,24 +188,34 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     fprintf(f, "]},\n  \"rules\": [\n");
     int count = 0;
     for (c.in = 0; c.in < c.mn; c.in++)
-        for (c.ie = 0; c.ie < c.me; c.ie++)
-            for (c.ir = 0; c.ir < c.mr; c.ir++) {
-                best any = find_best(r, ns[c.in], es[c.ie], rs[c.ir], WANT_FLAGS_ANY);
-                best stable = find_best(r, ns[c.in], es[c.ie], rs[c.ir], WANT_FLAGS_STABLE);
-                best list = find_best(r, ns[c.in], es[c.ie], rs[c.ir], WANT_LIST);
-                if (!any.rec || !stable.rec) {
+        for (c.ie = 0; c.ie < c.me; c.ie++) {
+            point pt[BENCH_MAX_LIST];
+            for (int i = 0; i < c.mr; i++) {
+                point *p = &pt[i];
+                p->any = find_best(r, ns[c.in], es[c.ie], rs[i], WANT_FLAGS_ANY);
+                p->stable = find_best(r, ns[c.in], es[c.ie], rs[i], WANT_FLAGS_STABLE);
+                p->list = find_best(r, ns[c.in], es[c.ie], rs[i], WANT_LIST);
+                if (!p->any.rec || !p->stable.rec) {
                     fprintf(stderr,
                             "compact bench: --tune: no stable flag algorithm measured at n=%zu "
                             "elem=%zu removed=%g\n",
-                            ns[c.in], es[c.ie], rs[c.ir]);
+                            ns[c.in], es[c.ie], rs[i]);
                     return -1;
                 }
-                if (list.rec && list.rec->median_ms < any.rec->median_ms)
-                    rule(f, &c, "\"list\": true, \"stable\": false", list, "list", &count);
-                if (!same_choice(any, stable))
-                    rule(f, &c, "\"stable\": false", any, "fastest", &count);
-                rule(f, &c, NULL, stable, "fastest stable", &count);
+                p->use_list = p->list.rec && p->list.rec->median_ms < p->any.rec->median_ms;
             }
+            /* neighbouring fractions that decide alike share one rule */
+            for (c.ir = 0; c.ir < c.mr; c.ir = c.ir_hi + 1) {
+                c.ir_hi = c.ir;
+                while (c.ir_hi + 1 < c.mr && same_point(&pt[c.ir], &pt[c.ir_hi + 1])) c.ir_hi++;
+                const point *p = &pt[c.ir];
+                if (p->use_list)
+                    rule(f, &c, "\"list\": true, \"stable\": false", p->list, "list", &count);
+                if (!same_choice(p->any, p->stable))
+                    rule(f, &c, "\"stable\": false", p->any, "fastest", &count);
+                rule(f, &c, NULL, p->stable, "fastest stable", &count);
+            }
+        }
     fprintf(f, "\n  ]\n}\n");
     return 0;
 }

@@ -25,7 +25,7 @@ string(JSON format GET "${json}" format)
 string(JSON backend GET "${json}" backend)
 string(JSON rules LENGTH "${json}" rules)
 string(JSON grid_n GET "${json}" grid n)
-if(NOT format STREQUAL "raycompact-policy" OR NOT backend STREQUAL "cpu" OR rules LESS 8
+if(NOT format STREQUAL "raycompact-policy" OR NOT backend STREQUAL "cpu" OR rules LESS 4
    OR NOT grid_n MATCHES "1024.*16384")
   message(FATAL_ERROR "tuned table: format ${format}, backend ${backend}, ${rules} rules, "
                       "grid n ${grid_n}")
