@@ -123,6 +123,8 @@ typedef struct bench_ops {
      * there; *kept: the count. With `timing`, phases[0 .. *num_phases) get the phase times. */
     sc_status (*run_once)(bench_backend *b, const bench_job *job, int timing, void *out,
                           size_t *kept, sc_phase_timing *phases, size_t *num_phases);
+    /* What the backend's last library call ran (sc_last_choice): auto's choice. */
+    sc_status (*last_choice)(bench_backend *b, sc_choice *out);
 } bench_ops;
 
 extern const bench_ops bench_cpu_ops;
@@ -194,6 +196,7 @@ typedef struct bench_record {
     double x_cub;      /* CUB's median / this median (> 1: faster than CUB); < 0: no CUB */
     double pct_copy;   /* copy's median / this median, in percent; < 0: no copy */
     const char *check; /* "ok", "MISMATCH", or "-" (not checked) */
+    char choice[48];   /* auto: what it chose in the checked run ("horn t256 blelloch"); "" */
     sc_phase_timing phases[SC_MAX_PHASES];
     size_t num_phases;
 } bench_record;

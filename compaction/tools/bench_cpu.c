@@ -255,6 +255,11 @@ static sc_status cpu_run_once(bench_backend *b, const bench_job *job, int timing
     return SC_OK;
 }
 
+static sc_status cpu_last_choice(bench_backend *b, sc_choice *out) {
+    return sc_last_choice(b->ctx, out);
+}
+
 const bench_ops bench_cpu_ops = {
-    SC_BACKEND_CPU, cpu_open, cpu_close, cpu_alloc, cpu_load, cpu_load_list, cpu_time, cpu_run_once,
+    SC_BACKEND_CPU, cpu_open, cpu_close,    cpu_alloc,       cpu_load,
+    cpu_load_list,  cpu_time, cpu_run_once, cpu_last_choice,
 };

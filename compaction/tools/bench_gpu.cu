@@ -544,7 +544,11 @@ static sc_status gpu_run_once(bench_backend *b, const bench_job *job, int timing
     return SC_OK;
 }
 
+static sc_status gpu_last_choice(bench_backend *b, sc_choice *out) {
+    return sc_last_choice(b->ctx, out);
+}
+
 extern "C" const bench_ops bench_gpu_ops = {
-    SC_BACKEND_CUDA, gpu_open,      gpu_close, gpu_alloc,
-    gpu_load,        gpu_load_list, gpu_time,  gpu_run_once,
+    SC_BACKEND_CUDA, gpu_open, gpu_close,    gpu_alloc,       gpu_load,
+    gpu_load_list,   gpu_time, gpu_run_once, gpu_last_choice,
 };

@@ -171,6 +171,15 @@ static sc_status check(sweep *sw, const plan_item *it, const bench_job *job, ben
     if (s != SC_OK) return s;
     char why[160], at[96];
     int stable = it->info ? it->info->stable : 1;
+    sc_choice c;
+    if (it->info && it->info->id == SC_ALGO_AUTO && sw->ops->last_choice(sw->b, &c) == SC_OK) {
+        const sc_algorithm_info *a = sc_algorithm_get(c.algo);
+        int n = snprintf(rec->choice, sizeof rec->choice, "%s", a->name);
+        if ((a->tunables & SC_TUNE_TILE) && n > 0 && (size_t)n < sizeof rec->choice)
+            n += snprintf(rec->choice + n, sizeof rec->choice - (size_t)n, " t%zu", c.tile);
+        if ((a->tunables & SC_TUNE_SCAN) && n > 0 && (size_t)n < sizeof rec->choice)
+            snprintf(rec->choice + n, sizeof rec->choice - (size_t)n, " %s", scan_name(c.scan));
+    }
     if (bench_input_check(&sw->in, kept, stable, why, sizeof why)) {
         rec->check = "ok";
         return SC_OK;
