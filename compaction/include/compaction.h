@@ -46,12 +46,14 @@ extern "C" {
 
 typedef enum sc_status {
     SC_OK = 0,
-    SC_ERR_INVALID_ARGUMENT, /* bad size, NULL, overlap, bad tile, bad removal list */
-    SC_ERR_UNSUPPORTED,      /* algorithm not available on this backend / build */
-    SC_ERR_OUT_OF_MEMORY,    /* host or device allocation failed */
-    SC_ERR_NO_DEVICE,        /* CUDA backend asked for, but no usable device */
-    SC_ERR_CUDA,             /* a CUDA call or kernel launch failed */
-    SC_ERR_UNKNOWN_ALGORITHM /* enum value out of range, or name not found */
+    SC_ERR_INVALID_ARGUMENT,  /* bad size, NULL, overlap, bad tile, bad removal list */
+    SC_ERR_UNSUPPORTED,       /* algorithm not available on this backend / build */
+    SC_ERR_OUT_OF_MEMORY,     /* host or device allocation failed */
+    SC_ERR_NO_DEVICE,         /* CUDA backend asked for, but no usable device */
+    SC_ERR_CUDA,              /* a CUDA call or kernel launch failed */
+    SC_ERR_UNKNOWN_ALGORITHM, /* enum value out of range, or name not found */
+    SC_ERR_POLICY             /* auto: the policy table is unreadable or malformed (see
+                                 sc_policy_error for the line that says why) */
 } sc_status;
 
 /* A short, static, human-readable description of a status. Never NULL. */
@@ -77,12 +79,15 @@ typedef enum sc_algorithm {
     SC_ALGO_REDZONE_BLOCK, /* Redzone Alg. 1: removal list, one block, in place. Unstable. */
     SC_ALGO_CUB,           /* cub::DeviceSelect::Flagged (CUDA only). Stable. */
     SC_ALGO_SINGLE_PASS,   /* one kernel, decoupled look-back (CUDA only). Stable. */
+    SC_ALGO_AUTO,          /* per call, the policy table's choice of the above (see below).
+                              Stable when opt.require_stable asks for it. */
     SC_ALGO_COUNT
 } sc_algorithm;
 
 typedef enum sc_input {
-    SC_INPUT_FLAGS = 0,   /* one byte per element, nonzero = keep; out of place */
-    SC_INPUT_REMOVAL_LIST /* k distinct indices < n to remove; in place */
+    SC_INPUT_FLAGS = 0,    /* one byte per element, nonzero = keep; out of place */
+    SC_INPUT_REMOVAL_LIST, /* k distinct indices < n to remove; in place */
+    SC_INPUT_ANY           /* auto: either, or both through sc_compact_any */
 } sc_input;
 
 /* Prefix-sum variant for algorithms built on a scan (both Moreira 2009 papers). */
@@ -158,9 +163,17 @@ typedef struct sc_options {
     const uint32_t *d_k; /* removal lists: the same for the number of listed indices; `k` is the
                             bound (*d_k is also clamped to the run-time n). The listed indices
                             must be < *d_n. */
+    /* auto (SC_ALGO_AUTO) */
+    size_t removed_hint; /* how many elements this call removes, when the caller knows it
+                            (exact or close); SC_UNKNOWN_COUNT (sc_options_init) = not known */
+    int require_stable;  /* 1: keep input order: auto chooses among stable algorithms only, and
+                            a fixed unstable algorithm is refused (SC_ERR_UNSUPPORTED) */
+    const char *policy;  /* path of a policy table (JSON); NULL: $SC_POLICY, else built-in */
 } sc_options;
 
-/* Fill `opt` with defaults (tile 256, default scan/RLZ, no timing, default stream). */
+#define SC_UNKNOWN_COUNT SIZE_MAX
+
+/* Fill `opt` with defaults (tile 256, default scan/RLZ, no timing, default stream, no hint). */
 void sc_options_init(sc_options *opt);
 
 typedef struct sc_context sc_context;
@@ -177,7 +190,9 @@ size_t sc_context_temp_bytes(const sc_context *ctx);
 /* Grow the context's storage up front for calls of `algo` (whose input must be `input`) on up
  * to `n` elements of `elem_size` bytes (removal lists: up to n listed indices) with these
  * options, without running anything, so that later calls within that bound allocate nothing
- * (CUB: assumes 16-byte aligned element pointers, as cudaMalloc gives). CPU: validates only. */
+ * (CUB: assumes 16-byte aligned element pointers, as cudaMalloc gives). auto reserves for every
+ * algorithm of the backend it could choose for `input` (SC_INPUT_ANY: both). CPU: validates only.
+ */
 sc_status sc_context_reserve(sc_context *ctx, sc_algorithm algo, sc_input input, size_t n,
                              size_t elem_size, const sc_options *opt);
 
@@ -243,6 +258,56 @@ sc_status sc_partition(sc_context *ctx, sc_algorithm algo, const void *in, const
                        const sc_options *opt, size_t *counts);
 /* 1 if `backend` implements sc_partition with `algo` in this build. */
 int sc_partition_available(sc_algorithm algo, sc_backend backend);
+/* Flag stencil and/or removal list: `flags` (n bytes, may be NULL) and `removed` (k indices,
+ * may be NULL) must describe the same removals. A flag algorithm compacts `data` into `out`
+ * (out of place; `data` is read only); a removal-list algorithm compacts `data` in place
+ * (`out` is untouched). *result = the buffer that holds the survivors (`out` or `data`).
+ * Meant for SC_ALGO_AUTO, which can then choose Redzone's O(k) moves where few elements go
+ * and a flag algorithm elsewhere; any algorithm whose input is given works. CPU: every listed
+ * index must have a zero flag, else SC_ERR_INVALID_ARGUMENT. */
+sc_status sc_compact_any(sc_context *ctx, sc_algorithm algo, void *data, const uint8_t *flags,
+                         void *out, size_t n, size_t elem_size, const uint32_t *removed, size_t k,
+                         const sc_options *opt, size_t *kept, void **result);
+
+/* ---- auto: one policy table per GPU ----
+ * Per call auto takes the removed fraction: exact from a removal list, else opt.removed_hint,
+ * else the previous call's on this context (when its count reached the host), else on the CPU
+ * backend an estimate from a sample of the flags, else the table's "unknown_removed" (CUDA
+ * never reads device data back inside a call). The first rule of the table whose conditions
+ * (n, elem_size, removed fraction, list available, stability required) hold and whose
+ * algorithm can run the call decides algorithm, tile and scan. Tables are JSON (format in
+ * compaction/src/policy.c and `compact bench --tune`); built in: "cpu", "sm_90" (H100) and
+ * "cuda" (other GPUs). */
+typedef enum sc_density_source {
+    SC_DENSITY_EXACT = 0, /* removal list: k / n */
+    SC_DENSITY_HINT,      /* opt.removed_hint */
+    SC_DENSITY_PREVIOUS,  /* the previous call on this context */
+    SC_DENSITY_SAMPLED,   /* a sample of the flags (CPU backend) */
+    SC_DENSITY_DEFAULT    /* the policy's "unknown_removed" */
+} sc_density_source;
+
+typedef struct sc_choice {
+    sc_algorithm algo; /* what ran (a fixed algorithm reports itself) */
+    size_t tile;       /* resolved tile and scan it ran with */
+    sc_scan scan;
+    int automatic;            /* 1 if auto chose it */
+    int rule;                 /* the policy rule that decided (0-based); -1: none matched, the
+                                 built-in fallback order decided; -2: not auto */
+    double removed;           /* the removed fraction the choice assumed */
+    sc_density_source source; /* where that fraction came from */
+    const char *policy;       /* the table's "name" (owned by the context), NULL if not auto */
+} sc_choice;
+
+/* The choice of the last successful call on this context. SC_ERR_INVALID_ARGUMENT if there
+ * was none (or `ctx`/`out` is NULL). */
+sc_status sc_last_choice(const sc_context *ctx, sc_choice *out);
+/* After SC_ERR_POLICY: one line that names the table and what is wrong; "" otherwise. */
+const char *sc_policy_error(const sc_context *ctx);
+/* Validate a policy table held in memory (`len` bytes, need not end in NUL) for `backend`:
+ * SC_OK, or SC_ERR_POLICY with the reason in msg (cap bytes). For tools, tests and fuzzing. */
+sc_status sc_policy_check(const char *json, size_t len, sc_backend backend, char *msg, size_t cap);
+/* The JSON text of a built-in table ("cpu", "sm_90", "cuda"); NULL if there is none. */
+const char *sc_policy_builtin(const char *name);
 
 /* Per-phase timings of the last successful call on this context. */
 #define SC_MAX_PHASES 8

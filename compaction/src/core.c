@@ -55,6 +55,11 @@ static const sc_algorithm_info k_algorithms[SC_ALGO_COUNT] = {
      "Merrill & Garland 2016",
      "one kernel: tile count, look-back for the tile offset, 16-byte stores", 1, 0, SC_INPUT_FLAGS,
      CUDA, 0, "compact"},
+    {SC_ALGO_AUTO, "auto", "Auto (policy table)",
+     "Moreira et al. 2009 §4, JJ paper §7 (future work there)",
+     "per call, a per-GPU table picks algorithm, tile and scan from n, element size, density, "
+     "list or not, stable or not",
+     0, 0, SC_INPUT_ANY, CPU | CUDA, 0, "the chosen algorithm's"},
 };
 
 const char *sc_status_string(sc_status status) {
@@ -73,6 +78,8 @@ const char *sc_status_string(sc_status status) {
         return "CUDA error";
     case SC_ERR_UNKNOWN_ALGORITHM:
         return "unknown algorithm";
+    case SC_ERR_POLICY:
+        return "bad policy table";
     }
     return "unknown status";
 }
@@ -135,7 +142,23 @@ static sc_impl_fn impl_for(sc_algorithm algo, sc_backend backend) {
     return NULL;
 }
 
+sc_impl_fn sc_impl_for(sc_algorithm algo, sc_backend backend) {
+    return impl_for(algo, backend);
+}
+
+/* auto has no function of its own: it is available wherever the backend is built. */
+static int is_auto(sc_algorithm algo) {
+    return algo == SC_ALGO_AUTO;
+}
+
 int sc_algorithm_available(sc_algorithm algo, sc_backend backend) {
+    if (is_auto(algo)) {
+#ifdef SC_HAVE_CUDA
+        return backend == SC_BACKEND_CPU || backend == SC_BACKEND_CUDA;
+#else
+        return backend == SC_BACKEND_CPU;
+#endif
+    }
     return impl_for(algo, backend) != NULL;
 }
 
@@ -143,6 +166,7 @@ void sc_options_init(sc_options *opt) {
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
     opt->tile = SC_TILE_DEFAULT;
+    opt->removed_hint = SC_UNKNOWN_COUNT;
 }
 
 size_t sc_max_elements(sc_backend backend) {
@@ -184,6 +208,7 @@ void sc_context_destroy(sc_context *ctx) {
 #ifdef SC_HAVE_CUDA
     if (ctx->backend == SC_BACKEND_CUDA) sc_cuda_context_free(ctx);
 #endif
+    sc_auto_free(ctx);
     free(ctx->scratch);
     free(ctx);
 }
@@ -277,9 +302,13 @@ static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, sc_inp
                     ? job->opt.scan
                     : (tile < 128 ? SC_SCAN_HILLIS_STEELE : SC_SCAN_BLELLOCH);
     job->rlz = job->opt.rlz != SC_RLZ_DEFAULT ? job->opt.rlz : SC_RLZ_RECURSIVE_DOUBLING;
-    if (job->info->input != input) return SC_ERR_UNSUPPORTED;
+    if (input != SC_INPUT_ANY && job->info->input != input && job->info->input != SC_INPUT_ANY)
+        return SC_ERR_UNSUPPORTED;
+    if (job->opt.require_stable && !job->info->stable && !is_auto(algo)) return SC_ERR_UNSUPPORTED;
+    /* auto's function is the one it chooses, once the inputs are known (sc_auto_choose) */
     *fn = impl_for(algo, ctx->backend);
-    if (!*fn) return SC_ERR_UNSUPPORTED;
+    if (!*fn && !(is_auto(algo) && sc_algorithm_available(algo, ctx->backend)))
+        return SC_ERR_UNSUPPORTED;
     /* the count goes to the host, or (CUDA) to the device only */
     if (!kept && !(ctx->backend == SC_BACKEND_CUDA && job->opt.d_kept))
         return SC_ERR_INVALID_ARGUMENT;
@@ -295,7 +324,7 @@ static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, sc_inp
             return SC_ERR_INVALID_ARGUMENT;
     }
 #endif
-    if (input != SC_INPUT_REMOVAL_LIST) job->opt.d_k = NULL;
+    if (input == SC_INPUT_FLAGS) job->opt.d_k = NULL;
     return SC_OK;
 }
 
@@ -306,13 +335,14 @@ static size_t host_count(const uint32_t *p, size_t bound) {
     return (size_t)*p < bound ? (size_t)*p : bound;
 }
 
-/* Run a prepared job; timings and *kept only on success. */
-static sc_status run(sc_job *job, sc_impl_fn fn, size_t *kept) {
+/* Run a prepared job; timings, the choice and *kept only on success. */
+static sc_status run(sc_job *job, sc_impl_fn fn, size_t *kept, int automatic) {
     sc_status s = fn(job);
     if (s != SC_OK) {
         job->ctx->num_timings = 0;
         return s;
     }
+    sc_auto_record(job, automatic);
     if (kept) *kept = job->kept;
     return SC_OK;
 }
@@ -330,7 +360,8 @@ sc_status sc_compact_flagged(sc_context *ctx, sc_algorithm algo, const void *in,
     job.flags = flags;
     job.out = out;
     if (ctx->backend == SC_BACKEND_CPU) job.n = host_count(job.opt.d_n, n);
-    return run(&job, fn, kept);
+    if (is_auto(algo) && (s = sc_auto_choose(&job, SC_OFFER_FLAGS, &fn)) != SC_OK) return s;
+    return run(&job, fn, kept, is_auto(algo));
 }
 
 /* Every index < n and none twice: one pass with an n-bit map in the context's scratch (CPU
@@ -376,11 +407,85 @@ sc_status sc_remove_indices(sc_context *ctx, sc_algorithm algo, void *data, size
     job.data = data;
     job.removed = removed;
     job.k = k;
-    return run(&job, fn, kept);
+    if (is_auto(algo) && (s = sc_auto_choose(&job, SC_OFFER_LIST, &fn)) != SC_OK) return s;
+    return run(&job, fn, kept, is_auto(algo));
+}
+
+/* CPU: the list and the flags describe the same removals (each listed index has flag 0). */
+static sc_status check_list_flags(const uint8_t *flags, const uint32_t *removed, size_t k) {
+    for (size_t i = 0; i < k; i++)
+        if (flags[removed[i]]) return SC_ERR_INVALID_ARGUMENT;
+    return SC_OK;
+}
+
+sc_status sc_compact_any(sc_context *ctx, sc_algorithm algo, void *data, const uint8_t *flags,
+                         void *out, size_t n, size_t elem_size, const uint32_t *removed, size_t k,
+                         const sc_options *opt, size_t *kept, void **result) {
+    sc_job job;
+    sc_impl_fn fn;
+    if (result) *result = NULL;
+    sc_status s = prepare(&job, ctx, algo, SC_INPUT_ANY, n, elem_size, opt, kept, &fn);
+    if (s != SC_OK) return s;
+    if (ctx->backend == SC_BACKEND_CPU) {
+        /* run-time counts (host pointers), as in the other entry points */
+        n = host_count(job.opt.d_n, n);
+        k = host_count(job.opt.d_k, k);
+        if (k > n) k = n;
+        job.n = n;
+    }
+    unsigned offer = (flags ? SC_OFFER_FLAGS : 0u) | (removed || !flags ? SC_OFFER_LIST : 0u);
+    if (n > (size_t)UINT32_MAX) offer &= ~SC_OFFER_LIST;
+    if (!result || !offer || k > n || (n > 0 && !data)) return SC_ERR_INVALID_ARGUMENT;
+    if ((offer & SC_OFFER_FLAGS) && n > 0 && !out) return SC_ERR_INVALID_ARGUMENT;
+    if ((offer & SC_OFFER_LIST) && k > 0 && !removed) return SC_ERR_INVALID_ARGUMENT;
+    job.in = data;
+    job.flags = flags;
+    job.out = out;
+    job.data = data;
+    job.removed = removed;
+    job.k = offer & SC_OFFER_LIST ? k : 0;
+    if (is_auto(algo)) {
+        if ((s = sc_auto_choose(&job, offer, &fn)) != SC_OK) return s;
+    } else if (!(offer & (job.info->input == SC_INPUT_FLAGS ? SC_OFFER_FLAGS : SC_OFFER_LIST))) {
+        return SC_ERR_INVALID_ARGUMENT; /* the algorithm's input was not given */
+    }
+    void *where;
+    if (job.info->input == SC_INPUT_FLAGS) {
+        if (ranges_overlap(data, n * elem_size, out, n * elem_size)) return SC_ERR_INVALID_ARGUMENT;
+        job.data = NULL;
+        job.removed = NULL;
+        job.k = 0;
+        where = out;
+    } else {
+        if (ctx->backend == SC_BACKEND_CPU) {
+            if (ranges_overlap(data, n * elem_size, removed, k * sizeof *removed))
+                return SC_ERR_INVALID_ARGUMENT;
+            if ((s = check_removal_list(ctx, removed, k, n)) != SC_OK) return s;
+            if (flags && (s = check_list_flags(flags, removed, k)) != SC_OK) return s;
+        }
+        job.in = NULL;
+        job.flags = NULL;
+        job.out = NULL;
+        where = data;
+    }
+    s = run(&job, fn, kept, is_auto(algo));
+    if (s == SC_OK) *result = where;
+    return s;
 }
 
 sc_status sc_context_reserve(sc_context *ctx, sc_algorithm algo, sc_input input, size_t n,
                              size_t elem_size, const sc_options *opt) {
+    if (ctx && is_auto(algo)) {
+        /* auto may take any algorithm the backend has for this input: reserve for each */
+        for (int a = 0; a < SC_ALGO_COUNT; a++) {
+            const sc_algorithm_info *info = sc_algorithm_get((sc_algorithm)a);
+            if (is_auto(info->id) || !sc_algorithm_available(info->id, ctx->backend)) continue;
+            if (input != SC_INPUT_ANY && info->input != input) continue;
+            sc_status s = sc_context_reserve(ctx, info->id, info->input, n, elem_size, opt);
+            if (s != SC_OK) return s;
+        }
+        return SC_OK;
+    }
     sc_job job;
     sc_impl_fn fn;
     size_t dummy;

@@ -54,7 +54,26 @@ struct sc_context {
     /* timings of the last call */
     sc_phase_timing timings[SC_MAX_PHASES];
     size_t num_timings;
+    /* auto (auto.c): its policy and last choice; the previous call's count, if on the host */
+    struct sc_auto *autos;
+    size_t prev_n, prev_kept;
+    int prev_known;
+    sc_choice choice; /* what the last successful call ran */
+    int has_choice;
 };
+
+/* ---- auto (auto.c, policy.c) ---- */
+/* Which inputs a call offers auto. */
+#define SC_OFFER_FLAGS 0x1u
+#define SC_OFFER_LIST  0x2u
+/* Replace job->info, tile and scan by the policy's choice for this call, and return the
+ * chosen backend function in *fn. job->flags / job->k must be set for what `offer` says. */
+sc_status sc_auto_choose(sc_job *job, unsigned offer, sc_impl_fn *fn);
+/* Record what ran (auto's choice or a fixed algorithm) after a successful call. */
+void sc_auto_record(sc_job *job, int automatic);
+void sc_auto_free(sc_context *ctx);
+/* The backend's function for an algorithm (core.c); NULL if not implemented there. */
+sc_impl_fn sc_impl_for(sc_algorithm algo, sc_backend backend);
 
 /* Host scratch of at least `bytes`, kept by the context (CPU backend). NULL on OOM. */
 void *sc_scratch(sc_context *ctx, size_t bytes);
@@ -99,6 +118,8 @@ sc_status sc_cuda_cub(sc_job *job);
 sc_status sc_cuda_single_pass(sc_job *job);
 sc_status sc_cuda_partition_single_pass(sc_job *job);
 sc_status sc_cuda_partition_cub(sc_job *job);
+/* Compute capability of the context's device as major * 10 + minor (arch.cu). */
+int sc_cuda_device_cc(const sc_context *ctx);
 #endif
 
 #ifdef __cplusplus

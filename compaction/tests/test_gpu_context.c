@@ -41,7 +41,8 @@ static int flag_algorithms(const sc_algorithm_info **out) {
     int count = 0;
     for (int i = 0; i < SC_ALGO_COUNT; i++) {
         const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
-        if (a->input == SC_INPUT_FLAGS && (a->backends & (1u << SC_BACKEND_CUDA))) out[count++] = a;
+        if (a->input != SC_INPUT_REMOVAL_LIST && (a->backends & (1u << SC_BACKEND_CUDA)))
+            out[count++] = a;
     }
     return count;
 }

@@ -49,6 +49,8 @@ typedef struct run_spec {
 
 /* Every recorded phase must be one of the algorithm's phase names. */
 static void check_phases(sc_context *ctx, const sc_algorithm_info *a) {
+    sc_choice c; /* auto: the phases are those of the algorithm it chose */
+    if (a->id == SC_ALGO_AUTO && sc_last_choice(ctx, &c) == SC_OK) a = sc_algorithm_get(c.algo);
     sc_phase_timing t[SC_MAX_PHASES];
     size_t nt = sc_last_timings(ctx, t, SC_MAX_PHASES);
     ASSERT_TRUE(nt > 0, "no phase timings recorded: %s", a->name);
@@ -399,7 +401,7 @@ static int pick_algorithms(int argc, char **argv, const sc_algorithm_info **out)
         if (argv[i][0] == '-') continue;
         named = 1;
         const sc_algorithm_info *a = sc_algorithm_find(argv[i]);
-        if (!a || a->input != SC_INPUT_FLAGS || !(a->backends & (1u << SC_BACKEND_CUDA))) {
+        if (!a || a->input == SC_INPUT_REMOVAL_LIST || !(a->backends & (1u << SC_BACKEND_CUDA))) {
             fprintf(stderr, "test_gpu_flagged: '%s' is not a CUDA flag-stencil algorithm\n",
                     argv[i]);
             return -1;
@@ -408,7 +410,8 @@ static int pick_algorithms(int argc, char **argv, const sc_algorithm_info **out)
     }
     for (int i = 0; !named && i < SC_ALGO_COUNT; i++) {
         const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
-        if (a->input == SC_INPUT_FLAGS && (a->backends & (1u << SC_BACKEND_CUDA))) out[count++] = a;
+        if (a->input != SC_INPUT_REMOVAL_LIST && (a->backends & (1u << SC_BACKEND_CUDA)))
+            out[count++] = a;
     }
     return count;
 }

@@ -110,6 +110,8 @@ done:
 
 /* 1 if the last call recorded exactly the table row's three phases. */
 static int phases_from_table(sc_context *ctx, const sc_algorithm_info *a) {
+    sc_choice c; /* auto: the phases are those of the algorithm it chose */
+    if (a->id == SC_ALGO_AUTO && sc_last_choice(ctx, &c) == SC_OK) a = sc_algorithm_get(c.algo);
     sc_phase_timing t[SC_MAX_PHASES];
     size_t nt = sc_last_timings(ctx, t, SC_MAX_PHASES);
     for (size_t i = 0; i < nt && i < SC_MAX_PHASES; i++)
@@ -153,6 +155,7 @@ static void run_stream(sc_context *ctx, size_t n, size_t es, test_pattern p) {
         /* a list the program built itself (opt.trusted_list): same survivors, no check */
         run_case(ctx, sc_algorithm_get(SC_ALGO_REDZONE), &s, (list_order)o, 1);
         run_case(ctx, sc_algorithm_get(SC_ALGO_REDZONE_BLOCK), &s, (list_order)o, 1);
+        run_case(ctx, sc_algorithm_get(SC_ALGO_AUTO), &s, (list_order)o, 1);
     }
     free_stream(&s);
 }

@@ -17,6 +17,9 @@ static void bench_usage(FILE *f) {
             "                     [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
             "       compact bench --report DIR [--backend cpu|cuda] [--quick] [--seed S]\n"
             "                     [--max-seconds S] [--quiet]\n"
+            "       compact bench --tune [--out FILE] [--backend cpu|cuda] [--n LIST]\n"
+            "                     [--elem LIST] [--removed LIST] [--tile LIST] [--scan LIST]\n"
+            "                     [--algos LIST] [--runs N] [--warmup N] [--quiet]\n"
             "\n"
             "Times compaction algorithms through the public API, one configuration or a sweep\n"
             "(the cartesian product of the lists; LIST is comma-separated), against baselines\n"
@@ -49,7 +52,9 @@ static void bench_usage(FILE *f) {
             "\n"
             "  --backend B     cpu | cuda (default: cuda in a CUDA build, else cpu)\n"
             "  --algos A       all (default) or names from 'compact list'; algorithms the\n"
-            "                  backend lacks are skipped with a notice\n"
+            "                  backend lacks are skipped with a notice. auto runs twice: 'auto'\n"
+            "                  with the flags only, 'auto-list' offered the removal list too\n"
+            "                  (sc_compact_any: Redzone in place, or a flag algorithm)\n"
             "  --n LIST        elements, 1 .. 2^32-1: 1000000, 2^24, 2^27+13 (default 2^24 on\n"
             "                  cuda, 2^20 on cpu)\n"
             "  --removed LIST  fraction removed, exactly round(f*n): 0.5, 30%%, or a range\n"
@@ -80,7 +85,8 @@ static void bench_usage(FILE *f) {
             "                  commit, sweep (--report), algorithm, kind, n, elem_size,\n"
             "                  removed, pattern, red_share (r), removed_count, kept, tile,\n"
             "                  scan, order, runs, sets, median_ms, min_ms, max_ms, gbps,\n"
-            "                  x_cub, pct_copy, check, phases [{name, ms}]\n"
+            "                  x_cub, pct_copy, check, phases [{name, ms}], choice (auto:\n"
+            "                  what it chose in the checked run)\n"
             "  --csv FILE      the same fields, one line per record (phases as name=ms;...)\n"
             "  --graph         CUDA: time each run as one replay of a captured CUDA graph of\n"
             "                  100 back-to-back calls (the times are per call): what a call\n"
@@ -101,6 +107,14 @@ static void bench_usage(FILE *f) {
             "  --quick         with --report: smaller streams, fewer points and runs\n"
             "  --max-seconds S with --report: start no measurement after S seconds; the files\n"
             "                  then hold what was measured, marked incomplete; exit status 1\n"
+            "  --tune          measure a grid (every algorithm but auto, with and without a\n"
+            "                  removal list, each --tile and --scan) and write auto's policy\n"
+            "                  table: per point the fastest algorithm, the fastest stable one,\n"
+            "                  and Redzone where a list beats both. Defaults: --n 2^16,2^20,\n"
+            "                  2^24 (cuda; 2^12,2^16,2^20 cpu) --elem 4,16,64 --removed\n"
+            "                  0.01,0.03,0.1,0.3,0.5,0.7,0.9 --tile 64,256,1024\n"
+            "  --out FILE      with --tune: the table's file (written to FILE.tmp, renamed;\n"
+            "                  default stdout). SC_POLICY=FILE or sc_options.policy uses it\n"
             "\n"
             "Parameters an algorithm does not read (tile, scan, order) are not swept for it.\n"
             "JSON and CSV are written to FILE.tmp, then renamed over FILE; a sweep that stopped\n"
@@ -133,6 +147,10 @@ static void bench_usage(FILE *f) {
             "  compact bench --algos rlz,binary-tree --pattern random,runs:64,blobs,"
             "mask:hand.png\n"
             "      one density, four structures\n"
+            "  compact bench --algos single-pass,auto --removed 0.01,0.5 --elem 4,64\n"
+            "      auto (the policy table's choice per call) beside a fixed algorithm\n"
+            "  compact bench --tune --out sm_90.json\n"
+            "      auto's policy table for this GPU, measured\n"
             "  compact bench --report docs/bench/h100\n"
             "      every sweep, the plots and the verdicts (about 5 minutes on an H100)\n",
             BENCH_PHASE_PASSES);
@@ -323,12 +341,14 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
         o->csv = v;
     else if (!strcmp(a, "--report"))
         o->report = v;
+    else if (!strcmp(a, "--out"))
+        o->tune_out = v;
     else {
         fprintf(stderr,
                 "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
                 "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
-                "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --quiet, "
-                "--graph, --help)\n",
+                "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --tune, "
+                "--out, --quiet, --graph, --help)\n",
                 a);
         return -1;
     }
@@ -351,6 +371,23 @@ static int check_report(const bench_opts *o, const char *sweep_option) {
     return 0;
 }
 
+/* --tune writes a table: not a report, not the sweep's JSON or CSV. */
+static int check_tune(const bench_opts *o) {
+    const char *other = o->report ? "--report" : o->json ? "--json" : o->csv ? "--csv" : NULL;
+    if (o->tune && other) {
+        fprintf(stderr,
+                "compact bench: --tune writes a policy table (--out FILE); %s does not go "
+                "with it\n",
+                other);
+        return -1;
+    }
+    if (o->tune_out && !o->tune) {
+        fprintf(stderr, "compact bench: --out goes with --tune\n");
+        return -1;
+    }
+    return 0;
+}
+
 static int is_sweep_option(const char *a) {
     static const char *const k[] = {"--algos", "--n",      "--removed",  "--pattern", "--elem",
                                     "--tile",  "--scan",   "--order",    "--json",    "--csv",
@@ -361,7 +398,7 @@ static int is_sweep_option(const char *a) {
 }
 
 static int is_option(const char *a) {
-    static const char *const k[] = {"--backend", "--seed", "--max-seconds", "--report"};
+    static const char *const k[] = {"--backend", "--seed", "--max-seconds", "--report", "--out"};
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (!strcmp(a, k[i])) return 1;
     return is_sweep_option(a);
@@ -391,6 +428,10 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
             bench_graph_calls = BENCH_GRAPH_CALLS;
             continue;
         }
+        if (!strcmp(a, "--tune")) {
+            o->tune = 1;
+            continue;
+        }
         if (is_sweep_option(a) && !sweep_option) sweep_option = a;
         if (a[0] == '-' && i + 1 >= argc && !is_option(a)) return parse_option(o, a, "");
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
@@ -400,11 +441,12 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         }
         if (parse_option(o, a, argv[++i])) return -1;
     }
-    if (check_report(o, sweep_option)) return -1;
+    if (check_report(o, sweep_option) || check_tune(o)) return -1;
     if (bench_graph_calls && (o->backend != SC_BACKEND_CUDA || o->report)) {
         fprintf(stderr, "compact bench: --graph needs --backend cuda and no --report\n");
         return -1;
     }
+    if (o->tune) bench_tune_defaults(o);
     fill_defaults(o);
     return 0;
 }
@@ -415,5 +457,6 @@ int cmd_bench(int argc, char **argv) {
     static bench_opts o; /* large (patterns hold paths): not on the stack */
     int p = bench_parse_args(&o, argc, argv);
     if (p) return p > 0 ? 0 : BENCH_EXIT_USAGE;
+    if (o.tune) return bench_tune(&o);
     return o.report ? bench_suite(&o) : bench_sweep(&o);
 }

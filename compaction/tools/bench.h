@@ -26,7 +26,10 @@ typedef enum bench_op {
     /* The removal list the way Redzone §5.1 runs its competitors: "mark" (stencil[R[i]] = 0,
      * k scattered writes into a stencil refilled with ones untimed), then "remove"
      * (thrust::remove_if in place on out with that stencil). */
-    BENCH_OP_THRUST_LIST
+    BENCH_OP_THRUST_LIST,
+    /* "auto-list": sc_compact_any(auto) offered the flags and the removal list: in place on out
+     * (refilled from in untimed), or into one spare buffer when auto takes a flag algorithm */
+    BENCH_OP_AUTO_LIST
 } bench_op;
 
 typedef struct bench_job {
@@ -120,6 +123,8 @@ typedef struct bench_ops {
      * there; *kept: the count. With `timing`, phases[0 .. *num_phases) get the phase times. */
     sc_status (*run_once)(bench_backend *b, const bench_job *job, int timing, void *out,
                           size_t *kept, sc_phase_timing *phases, size_t *num_phases);
+    /* What the backend's last library call ran (sc_last_choice): auto's choice. */
+    sc_status (*last_choice)(bench_backend *b, sc_choice *out);
 } bench_ops;
 
 extern const bench_ops bench_cpu_ops;
@@ -144,8 +149,10 @@ typedef struct bench_opts {
     double budget_ms; /* > 0: fewer runs (at least 3) where runs would take longer than this */
     size_t seed;
     const char *json, *csv;
-    const char *report; /* --report DIR: the fixed set of sweeps (bench_suite.c) */
-    double max_seconds; /* > 0: start no measurement after this long; write what was measured */
+    const char *report;   /* --report DIR: the fixed set of sweeps (bench_suite.c) */
+    double max_seconds;   /* > 0: start no measurement after this long; write what was measured */
+    int tune;             /* --tune: measure the grid and write auto's policy table */
+    const char *tune_out; /* --out FILE for the table (NULL: stdout) */
 } bench_opts;
 
 #define BENCH_PHASE_PASSES  5 /* the phase breakdown is the median of these timed passes */
@@ -163,6 +170,11 @@ int bench_sweep(const bench_opts *o);
 /* --report DIR: the fixed sweeps, DIR/bench.json, DIR/bench.csv and DIR/table.txt, then the
  * plot script for the PNG plots and DIR/README.md. Returns the exit code. */
 int bench_suite(const bench_opts *o);
+
+/* --tune: the grid's defaults for the lists left empty (before the sweep's own defaults), and
+ * the run that measures it and writes the table (bench_tune.c). Returns the exit code. */
+void bench_tune_defaults(bench_opts *o);
+int bench_tune(bench_opts *o);
 /* ---- results and reports ---- */
 #define BENCH_GBPS_DEFINITION                                                                      \
     "GB/s = (n*elem_size read + n flag bytes read + kept*elem_size written) / median time, "       \
@@ -184,6 +196,7 @@ typedef struct bench_record {
     double x_cub;      /* CUB's median / this median (> 1: faster than CUB); < 0: no CUB */
     double pct_copy;   /* copy's median / this median, in percent; < 0: no copy */
     const char *check; /* "ok", "MISMATCH", or "-" (not checked) */
+    char choice[48];   /* auto: what it chose in the checked run ("horn t256 blelloch"); "" */
     sc_phase_timing phases[SC_MAX_PHASES];
     size_t num_phases;
 } bench_record;

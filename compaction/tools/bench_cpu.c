@@ -18,6 +18,9 @@ struct bench_backend {
     size_t in_stride, flags_stride, list_stride;
     unsigned char *flush; /* written between a refill and the timed run, to evict the refill */
     size_t flush_bytes;
+    unsigned char *alt; /* auto-list's output when auto takes a flag algorithm */
+    size_t alt_bytes;
+    void *result; /* where auto-list's last result lies: a set's out, or alt */
 };
 
 typedef struct cpu_set {
@@ -123,6 +126,7 @@ static void cpu_close(bench_backend *b) {
     if (!b) return;
     free_sets(b);
     free(b->flush);
+    free(b->alt);
     sc_context_destroy(b->ctx);
     free(b);
 }
@@ -165,6 +169,18 @@ static sc_status cpu_load_list(bench_backend *b, const uint32_t *removed) {
     return SC_OK;
 }
 
+/* auto-list's spare output buffer, grown before the runs that need it. */
+static sc_status ensure_alt(bench_backend *b, const bench_job *job) {
+    size_t bytes = b->n * b->es + 64;
+    if (job->op != BENCH_OP_AUTO_LIST || bytes <= b->alt_bytes) return SC_OK;
+    free(b->alt);
+    b->alt_bytes = 0;
+    b->alt = malloc(bytes);
+    if (!b->alt) return SC_ERR_OUT_OF_MEMORY;
+    b->alt_bytes = bytes;
+    return SC_OK;
+}
+
 static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options *opt,
                         const cpu_set *s, size_t *kept) {
     size_t es = b->es;
@@ -182,6 +198,9 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
             memcpy(s->out + (size_t)s->list[i] * es, s->in + i * es, es);
         *kept = b->n - b->k;
         return SC_OK;
+    case BENCH_OP_AUTO_LIST:
+        return sc_compact_any(b->ctx, job->algo, s->out, s->flags, b->alt, b->n, es, s->list, b->k,
+                              opt, kept, &b->result);
     case BENCH_OP_THRUST:
     case BENCH_OP_THRUST_LIST:
         break;
@@ -192,6 +211,8 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
 static sc_status cpu_time(bench_backend *b, const bench_job *job, int warmup, int runs,
                           double *ms) {
     if (job->op == BENCH_OP_THRUST || job->op == BENCH_OP_THRUST_LIST) return SC_ERR_UNSUPPORTED;
+    sc_status e = ensure_alt(b, job);
+    if (e != SC_OK) return e;
     for (int i = 0; i < warmup + runs; i++) {
         cpu_set set = set_of(b, b->next), *s = &set;
         b->next = (b->next + 1) % b->num_sets;
@@ -214,21 +235,31 @@ static sc_status cpu_run_once(bench_backend *b, const bench_job *job, int timing
     cpu_set set = set_of(b, 0), *s = &set;
     sc_options opt = job->opt;
     opt.timing = timing;
+    sc_status e = ensure_alt(b, job);
+    if (e != SC_OK) return e;
+    if (job->op == BENCH_OP_AUTO_LIST) memset(b->alt, 0xA5, b->alt_bytes);
     if (bench_job_in_place(job))
         memcpy(s->out, s->in, b->n * b->es);
     else if (out) /* poison, so that a result left by an earlier operation cannot pass */
         memset(s->out, 0xA5, b->n * b->es);
     sc_status st = run_op(b, job, &opt, s, kept);
     if (st != SC_OK) return st;
-    if (out) memcpy(out, s->out, b->n * b->es);
+    const void *result = job->op == BENCH_OP_AUTO_LIST ? b->result : s->out;
+    if (out) memcpy(out, result, b->n * b->es);
     if (num_phases) {
-        int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE;
+        int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE ||
+                      job->op == BENCH_OP_AUTO_LIST;
         size_t got = library ? sc_last_timings(b->ctx, phases, SC_MAX_PHASES) : 0;
         *num_phases = got < SC_MAX_PHASES ? got : SC_MAX_PHASES;
     }
     return SC_OK;
 }
 
+static sc_status cpu_last_choice(bench_backend *b, sc_choice *out) {
+    return sc_last_choice(b->ctx, out);
+}
+
 const bench_ops bench_cpu_ops = {
-    SC_BACKEND_CPU, cpu_open, cpu_close, cpu_alloc, cpu_load, cpu_load_list, cpu_time, cpu_run_once,
+    SC_BACKEND_CPU, cpu_open, cpu_close,    cpu_alloc,       cpu_load,
+    cpu_load_list,  cpu_time, cpu_run_once, cpu_last_choice,
 };

@@ -33,6 +33,9 @@ struct bench_backend {
     char *d_thrust; /* thrust's temporary storage, kept between calls */
     size_t thrust_bytes;
     int thrust_busy;
+    unsigned char *d_alt; /* auto-list's output when auto takes a flag algorithm */
+    size_t alt_bytes;
+    void *result; /* where auto-list's last result lies: a set's out, or d_alt */
 };
 
 typedef struct gpu_set {
@@ -253,6 +256,19 @@ static sc_status thrust_list_phases(bench_backend *b, const gpu_set *s, size_t *
 
 /* ---- one operation on one set ---- */
 
+/* auto-list's spare output buffer, allocated before the runs that need it (only then: it
+ * costs one more stream of memory). */
+static sc_status ensure_alt(bench_backend *b, const bench_job *job) {
+    size_t bytes = round_up(b->n * b->es);
+    if (job->op != BENCH_OP_AUTO_LIST || bytes <= b->alt_bytes) return SC_OK;
+    cudaFree(b->d_alt);
+    b->d_alt = NULL;
+    b->alt_bytes = 0;
+    TRY(cudaMalloc(&b->d_alt, bytes));
+    b->alt_bytes = bytes;
+    return SC_OK;
+}
+
 static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options *opt,
                         const gpu_set *s, size_t *kept) {
     size_t es = b->es;
@@ -280,6 +296,9 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
     case BENCH_OP_SCATTER:
         if (kept) *kept = b->n - b->k;
         return run_scatter(b, s);
+    case BENCH_OP_AUTO_LIST:
+        return sc_compact_any(b->ctx, job->algo, s->out, s->flags, b->d_alt, b->n, es, s->list,
+                              b->k, opt, kept, &b->result);
     }
     return SC_ERR_UNSUPPORTED;
 }
@@ -334,7 +353,9 @@ static void free_sets(bench_backend *b) {
     cudaFree(b->d_flags);
     cudaFree(b->d_list);
     cudaFree(b->d_stencil);
-    b->d_in = b->d_out = b->d_flags = b->d_list = b->d_stencil = NULL;
+    cudaFree(b->d_alt);
+    b->d_in = b->d_out = b->d_flags = b->d_list = b->d_stencil = b->d_alt = NULL;
+    b->alt_bytes = 0;
     b->num_sets = 0;
 }
 
@@ -522,6 +543,7 @@ static sc_status graph_time(bench_backend *b, const bench_job *job, int warmup, 
 static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, int runs,
                           double *ms) {
     TRY_SC(ensure_events(b, runs));
+    TRY_SC(ensure_alt(b, job));
     /* thrust reads its count back on the host: it cannot be captured, and is timed as usual */
     if (bench_graph_calls > 0 && job->op != BENCH_OP_THRUST && job->op != BENCH_OP_THRUST_LIST)
         return graph_time(b, job, warmup, runs, ms);
@@ -554,6 +576,8 @@ static sc_status gpu_run_once(bench_backend *b, const bench_job *job, int timing
     opt.stream = b->stream;
     opt.timing = timing;
     opt.d_kept = NULL;
+    TRY_SC(ensure_alt(b, job));
+    if (job->op == BENCH_OP_AUTO_LIST) TRY(cudaMemsetAsync(b->d_alt, 0xA5, bytes, b->stream));
     if (bench_job_in_place(job))
         TRY_SC(refill_buffers(b, job, &s));
     else if (out) /* poison, so that a result left by an earlier operation cannot pass */
@@ -565,18 +589,24 @@ static sc_status gpu_run_once(bench_backend *b, const bench_job *job, int timing
         return SC_OK;
     }
     TRY_SC(run_op(b, job, &opt, &s, &got));
-    if (out) TRY(cudaMemcpyAsync(out, s.out, bytes, cudaMemcpyDeviceToHost, b->stream));
+    const void *result = job->op == BENCH_OP_AUTO_LIST ? b->result : s.out;
+    if (out) TRY(cudaMemcpyAsync(out, result, bytes, cudaMemcpyDeviceToHost, b->stream));
     TRY(cudaStreamSynchronize(b->stream));
     *kept = got;
     if (num_phases) {
-        int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE;
+        int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE ||
+                      job->op == BENCH_OP_AUTO_LIST;
         size_t count = library ? sc_last_timings(b->ctx, phases, SC_MAX_PHASES) : 0;
         *num_phases = count < SC_MAX_PHASES ? count : SC_MAX_PHASES;
     }
     return SC_OK;
 }
 
+static sc_status gpu_last_choice(bench_backend *b, sc_choice *out) {
+    return sc_last_choice(b->ctx, out);
+}
+
 extern "C" const bench_ops bench_gpu_ops = {
-    SC_BACKEND_CUDA, gpu_open,      gpu_close, gpu_alloc,
-    gpu_load,        gpu_load_list, gpu_time,  gpu_run_once,
+    SC_BACKEND_CUDA, gpu_open, gpu_close,    gpu_alloc,       gpu_load,
+    gpu_load_list,   gpu_time, gpu_run_once, gpu_last_choice,
 };

@@ -9,7 +9,7 @@
 
 int bench_job_in_place(const bench_job *job) {
     return job->op == BENCH_OP_REMOVE || job->op == BENCH_OP_THRUST ||
-           job->op == BENCH_OP_THRUST_LIST;
+           job->op == BENCH_OP_THRUST_LIST || job->op == BENCH_OP_AUTO_LIST;
 }
 
 /* Element i: its index in the first 4 bytes (elem_size >= 4) so that a result can be checked

@@ -73,7 +73,8 @@ void bench_report_ratios(bench_report *r) {
 static void variant(const bench_record *rec, char *buf, size_t cap) {
     char tile[24] = "";
     if (rec->tile) snprintf(tile, sizeof tile, "t%zu", rec->tile);
-    const char *parts[3] = {tile, rec->scan ? rec->scan : "", rec->order ? rec->order : ""};
+    const char *parts[3] = {rec->choice[0] ? rec->choice : tile, rec->scan ? rec->scan : "",
+                            rec->order ? rec->order : ""};
     buf[0] = 0;
     for (int i = 0; i < 3; i++) {
         if (!parts[i][0]) continue;
@@ -162,6 +163,8 @@ static void json_record(FILE *f, const bench_report *r, const bench_record *rec)
     json_string(f, rec->scan);
     fprintf(f, ", \"order\": ");
     json_string(f, rec->order);
+    fprintf(f, ", \"choice\": ");
+    json_string(f, rec->choice[0] ? rec->choice : NULL);
     fprintf(f, ",\n     \"runs\": %d, \"sets\": %d, \"median_ms\": %.6f, \"min_ms\": %.6f",
             rec->runs, rec->sets, rec->median_ms, rec->min_ms);
     fprintf(f, ", \"max_ms\": %.6f, \"gbps\": %.3f", rec->max_ms, rec->gbps);
@@ -261,13 +264,15 @@ static void csv_record(FILE *f, const bench_report *r, const bench_record *rec) 
     fprintf(f, ",%s,\"", rec->check);
     for (size_t p = 0; p < rec->num_phases; p++)
         fprintf(f, "%s%s=%.6f", p ? ";" : "", rec->phases[p].name, rec->phases[p].ms);
-    fprintf(f, "\"\n");
+    fprintf(f, "\",");
+    csv_string(f, rec->choice[0] ? rec->choice : NULL);
+    fprintf(f, "\n");
 }
 
 static void write_csv(FILE *f, const bench_report *r) {
     fprintf(f, "backend,device,driver,runtime,commit,sweep,algorithm,kind,n,elem_size,removed,"
                "pattern,red_share,removed_count,kept,tile,scan,order,runs,sets,median_ms,min_ms,"
-               "max_ms,gbps,x_cub,pct_copy,check,phases\n");
+               "max_ms,gbps,x_cub,pct_copy,check,phases,choice\n");
     for (size_t i = 0; i < r->count; i++) csv_record(f, r, &r->records[i]);
 }
 

@@ -18,7 +18,7 @@
 
 #define MAX_SETS    1024
 #define MAX_NOTICES 64
-#define MAX_PLAN    (SC_ALGO_COUNT + 4)
+#define MAX_PLAN    (SC_ALGO_COUNT + 5) /* + baselines and auto-list */
 
 static const char *const k_orders[] = {"random", "slot"};
 
@@ -110,9 +110,13 @@ static void build_plan(sweep *sw) {
                    backend_name(sw), info->backends & (1u << sw->backend) ? " of this build" : "");
             continue;
         }
-        bench_op op = info->input == SC_INPUT_FLAGS ? BENCH_OP_FLAGGED : BENCH_OP_REMOVE;
+        /* auto runs as flagged compaction here (it chooses among the flag algorithms) */
+        bench_op op = info->input == SC_INPUT_REMOVAL_LIST ? BENCH_OP_REMOVE : BENCH_OP_FLAGGED;
         removal |= op == BENCH_OP_REMOVE;
         plan_add(sw, op, info, info->name);
+        /* auto again, offered the removal list too: Redzone becomes one of its choices */
+        if (info->id == SC_ALGO_AUTO) plan_add(sw, BENCH_OP_AUTO_LIST, info, "auto-list");
+        removal |= info->id == SC_ALGO_AUTO;
     }
     if (removal) plan_add(sw, BENCH_OP_SCATTER, NULL, "scatter-limit");
     if (removal && cuda) plan_add(sw, BENCH_OP_THRUST_LIST, NULL, "thrust-remove-list");
@@ -120,7 +124,7 @@ static void build_plan(sweep *sw) {
 
 static int uses_order(const plan_item *it) {
     return it->op == BENCH_OP_REMOVE || it->op == BENCH_OP_SCATTER ||
-           it->op == BENCH_OP_THRUST_LIST;
+           it->op == BENCH_OP_THRUST_LIST || it->op == BENCH_OP_AUTO_LIST;
 }
 
 static unsigned tunables(const plan_item *it) {
@@ -167,6 +171,15 @@ static sc_status check(sweep *sw, const plan_item *it, const bench_job *job, ben
     if (s != SC_OK) return s;
     char why[160], at[96];
     int stable = it->info ? it->info->stable : 1;
+    sc_choice c;
+    if (it->info && it->info->id == SC_ALGO_AUTO && sw->ops->last_choice(sw->b, &c) == SC_OK) {
+        const sc_algorithm_info *a = sc_algorithm_get(c.algo);
+        int n = snprintf(rec->choice, sizeof rec->choice, "%s", a->name);
+        if ((a->tunables & SC_TUNE_TILE) && n > 0 && (size_t)n < sizeof rec->choice)
+            n += snprintf(rec->choice + n, sizeof rec->choice - (size_t)n, " t%zu", c.tile);
+        if ((a->tunables & SC_TUNE_SCAN) && n > 0 && (size_t)n < sizeof rec->choice)
+            snprintf(rec->choice + n, sizeof rec->choice - (size_t)n, " %s", scan_name(c.scan));
+    }
     if (bench_input_check(&sw->in, kept, stable, why, sizeof why)) {
         rec->check = "ok";
         return SC_OK;
@@ -233,7 +246,7 @@ static sc_status measure(sweep *sw, const plan_item *it) {
     job.opt.scan = sw->o->scan[sw->scan_i];
     /* The lists are distinct and in range by construction, as Redzone's paper assumes; the
      * check of the result still catches a wrong one. */
-    job.opt.trusted_list = it->op == BENCH_OP_REMOVE;
+    job.opt.trusted_list = it->op == BENCH_OP_REMOVE || it->op == BENCH_OP_AUTO_LIST;
     bench_record rec;
     init_record(sw, it, &rec);
     sc_status s = check(sw, it, &job, &rec);

@@ -9,6 +9,7 @@
 int cmd_list(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_policy(int argc, char **argv);
 
 /* Print "compact: unknown algorithm 'x' (valid: a, b, ...)" to stderr. */
 void cli_unknown_algorithm(const char *name);

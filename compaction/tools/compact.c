@@ -13,6 +13,7 @@ static void usage(FILE *f) {
                "  list               the algorithm table: paper, stable?, in place?, backends\n"
                "  explain ALGO ...   trace one algorithm pass by pass on a small stream\n"
                "  bench ...          time algorithms against CUB and the copy limit\n"
+               "  policy ...         show or check auto's policy tables\n"
                "\n"
                "Run 'compact <command> --help' for a command's options.\n");
 }
@@ -34,6 +35,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "list")) return cmd_list(argc - 1, argv + 1);
     if (!strcmp(cmd, "explain")) return cmd_explain(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
-    fprintf(stderr, "compact: unknown command '%s' (valid: list, explain, bench)\n", cmd);
+    if (!strcmp(cmd, "policy")) return cmd_policy(argc - 1, argv + 1);
+    fprintf(stderr, "compact: unknown command '%s' (valid: list, explain, bench, policy)\n", cmd);
     return 2;
 }

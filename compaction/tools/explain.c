@@ -10,6 +10,7 @@ static void explain_usage(FILE *f) {
     fprintf(f, "usage: compact explain ALGO (--mask BITS | --random N [--removed F] [--seed S])\n"
                "                       [--tile B] [--scan hillis-steele|blelloch] [--rlz "
                "doubling|tree]\n"
+               "                       [--list] [--stable] [--policy FILE]\n"
                "\n"
                "Runs ALGO on the CPU backend (the specification) and prints its passes: pSum,\n"
                "MAS and each jump, run lengths and pRLSum, tree levels and each traversal,\n"
@@ -24,7 +25,12 @@ static void explain_usage(FILE *f) {
                "  --scan V        hillis-steele | blelloch | default\n"
                "  --rlz V         RLZ run lengths: doubling (Alg. 2) | tree (Alg. 3-4)\n"
                "\n"
-               "Redzone algorithms take the removed indices (the 0s) as their removal list.\n");
+               "  --list          auto: offer the removal list too (Redzone becomes a choice)\n"
+               "  --stable        require a stable order (auto chooses a stable algorithm)\n"
+               "  --policy FILE   auto: the policy table to choose by (default: built in)\n"
+               "\n"
+               "Redzone algorithms take the removed indices (the 0s) as their removal list.\n"
+               "auto traces the algorithm it chose, then says which and why.\n");
 }
 
 static void print_line(void *user, const char *line) {
@@ -42,7 +48,7 @@ static void print_values(const char *label, const uint32_t *v, size_t n) {
 /* The options that take a value, so that a misspelt one is reported as unknown even last. */
 static int is_option(const char *a) {
     static const char *const k[] = {"--mask", "--random", "--removed", "--seed",
-                                    "--tile", "--scan",   "--rlz"};
+                                    "--tile", "--scan",   "--rlz",     "--policy"};
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (!strcmp(a, k[i])) return 1;
     return 0;
@@ -78,10 +84,32 @@ static int print_result(const sc_algorithm_info *info, const uint32_t *result, s
     return same;
 }
 
+static const char *const k_sources[] = {"exact, from the removal list", "the caller's hint",
+                                        "the previous call", "a sample of the flags",
+                                        "the policy's default"};
+
+/* auto: what it chose and why; returns the chosen algorithm's info. */
+static const sc_algorithm_info *print_choice(const sc_context *ctx) {
+    sc_choice c;
+    if (sc_last_choice(ctx, &c) != SC_OK) return sc_algorithm_get(SC_ALGO_AUTO);
+    const sc_algorithm_info *chosen = sc_algorithm_get(c.algo);
+    printf("  auto chose %s", chosen->name);
+    if (chosen->tunables & SC_TUNE_TILE) printf(", tile %zu", c.tile);
+    if (chosen->tunables & SC_TUNE_SCAN)
+        printf(", scan %s", c.scan == SC_SCAN_HILLIS_STEELE ? "hillis-steele" : "blelloch");
+    if (c.rule >= 0)
+        printf(" (policy %s, rule %d", c.policy ? c.policy : "?", c.rule);
+    else
+        printf(" (policy %s: no rule matched, fallback", c.policy ? c.policy : "?");
+    printf("; removed %.3f from %s)\n", c.removed, k_sources[c.source]);
+    return chosen;
+}
+
 int cmd_explain(int argc, char **argv) {
     const char *algo_name = NULL, *mask = NULL;
     size_t random_n = 0, seed = 1;
     double removed = 0.3;
+    int offer_list = 0;
     sc_options opt;
     sc_options_init(&opt);
     opt.tile = 32;
@@ -99,6 +127,13 @@ int cmd_explain(int argc, char **argv) {
                 return 2;
             }
             algo_name = a;
+            continue;
+        }
+        if (!strcmp(a, "--list") || !strcmp(a, "--stable")) {
+            if (a[2] == 'l')
+                offer_list = 1;
+            else
+                opt.require_stable = 1;
             continue;
         }
         if (!v && is_option(a)) {
@@ -139,6 +174,8 @@ int cmd_explain(int argc, char **argv) {
                         v);
                 return 2;
             }
+        } else if (!strcmp(a, "--policy")) {
+            opt.policy = v;
         } else if (!strcmp(a, "--rlz")) {
             if (cli_parse_rlz(v, &opt.rlz)) {
                 fprintf(stderr,
@@ -150,7 +187,7 @@ int cmd_explain(int argc, char **argv) {
         } else {
             fprintf(stderr,
                     "compact explain: unknown option '%s' (valid: --mask, --random, --removed, "
-                    "--seed, --tile, --scan, --rlz, --help)\n",
+                    "--seed, --tile, --scan, --rlz, --list, --stable, --policy, --help)\n",
                     a);
             return 2;
         }
@@ -209,9 +246,13 @@ int cmd_explain(int argc, char **argv) {
     printf("%s: %s\n", info->name, info->title);
     printf("paper       : %s\n", info->paper);
     printf("idea        : %s\n", info->summary);
-    printf("properties  : %s, %s, input = %s", info->stable ? "stable" : "unstable",
-           info->in_place ? "in place" : "out of place",
-           info->input == SC_INPUT_FLAGS ? "flag stencil" : "removal list");
+    if (info->input == SC_INPUT_ANY)
+        printf("properties  : chooses per call%s, input = flag stencil%s",
+               opt.require_stable ? " (stable asked)" : "", offer_list ? " and removal list" : "");
+    else
+        printf("properties  : %s, %s, input = %s", info->stable ? "stable" : "unstable",
+               info->in_place ? "in place" : "out of place",
+               info->input == SC_INPUT_FLAGS ? "flag stencil" : "removal list");
     if (info->tunables & SC_TUNE_TILE) printf(", tile %zu", opt.tile);
     printf("\n\ninput (%zu elements, element i holds the value i)\n", n);
     print_values("index", in, n);
@@ -226,21 +267,29 @@ int cmd_explain(int argc, char **argv) {
     sc_context *ctx = NULL;
     sc_status s = sc_context_create(SC_BACKEND_CPU, &ctx);
     opt.trace = print_line;
-    size_t kept = 0;
+    size_t kept = 0, k = 0;
+    char why[400] = "";
     const uint32_t *result = out;
-    if (s == SC_OK && info->input == SC_INPUT_FLAGS) {
+    for (size_t i = 0; i < n; i++)
+        if (!flags[i]) list[k++] = (uint32_t)i;
+    if (s == SC_OK && info->input == SC_INPUT_ANY) {
+        void *where = NULL;
+        s = sc_compact_any(ctx, info->id, in, flags, out, n, sizeof *in, offer_list ? list : NULL,
+                           k, &opt, &kept, &where);
+        result = where;
+        if (s == SC_OK) info = print_choice(ctx);
+        if (s == SC_ERR_POLICY) snprintf(why, sizeof why, "%s", sc_policy_error(ctx));
+    } else if (s == SC_OK && info->input == SC_INPUT_FLAGS) {
         s = sc_compact_flagged(ctx, info->id, in, flags, out, n, sizeof *in, &opt, &kept);
     } else if (s == SC_OK) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!flags[i]) list[k++] = (uint32_t)i;
         s = sc_remove_indices(ctx, info->id, in, n, sizeof *in, list, k, &opt, &kept);
         result = in;
     }
     sc_context_destroy(ctx);
     int same = 0;
     if (s != SC_OK)
-        fprintf(stderr, "compact explain: %s failed: %s\n", info->name, sc_status_string(s));
+        fprintf(stderr, "compact explain: %s failed: %s\n", info->name,
+                why[0] ? why : sc_status_string(s));
     else
         same = print_result(info, result, kept, out, ref, ref_kept);
     free(flags);

@@ -29,7 +29,9 @@ int cmd_list(int argc, char **argv) {
             printf("usage: compact list [--verbose]\n\n"
                    "Prints every algorithm: name, stable (keeps input order), in place, input\n"
                    "(flag stencil or removal list), backends in this build, tunables, paper.\n"
-                   "--verbose adds a one-line summary and the timed phases.\n");
+                   "--verbose adds a one-line summary and the timed phases.\n"
+                   "auto chooses per call among the others by a policy table (stable\n"
+                   "only when asked): see 'compact policy'.\n");
             return 0;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             verbose = 1;
@@ -52,8 +54,11 @@ int cmd_list(int argc, char **argv) {
         }
         tunables(a->tunables, tu, sizeof tu);
         printf("%-14s %-7s %-9s %-8s %-10s %-15s %s\n", a->name, a->stable ? "yes" : "no",
-               a->in_place ? "yes" : "no", a->input == SC_INPUT_FLAGS ? "flags" : "list", be, tu,
-               a->paper);
+               a->in_place ? "yes" : "no",
+               a->input == SC_INPUT_FLAGS ? "flags"
+               : a->input == SC_INPUT_ANY ? "any"
+                                          : "list",
+               be, tu, a->paper);
         if (verbose) printf("%14s %s\n%14s phases: %s\n", "", a->summary, "", a->phases);
     }
     int missing = 0;

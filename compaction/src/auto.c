@@ -1,0 +1,230 @@
+/* auto.c: SC_ALGO_AUTO, the chooser. Its "algorithm file" is a table (policy.c): per call it
+ * works out the removed fraction, walks the policy's rules, and hands the job to the chosen
+ * algorithm with the rule's tile and scan. Moreira et al. 2009 §4 and the Jumping Jack paper
+ * §7 propose such a density-driven meta-algorithm; the table holds the measured crossovers. */
+#include "policy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The policy a context uses, cached under the key it was loaded by (a path or "builtin:x"). */
+typedef struct sc_auto {
+    sc_policy *policy;
+    char *key;
+    char error[384];
+    char choice_policy[SC_POLICY_NAME_MAX];
+    sc_choice pending;   /* this call's choice, published by sc_auto_record on success */
+    const char *builtin; /* the built-in table's name, found once per context */
+} sc_auto;
+
+static sc_auto *auto_of(sc_context *ctx) {
+    if (!ctx->autos) ctx->autos = calloc(1, sizeof(sc_auto));
+    return ctx->autos;
+}
+
+void sc_auto_free(sc_context *ctx) {
+    sc_auto *a = ctx->autos;
+    if (!a) return;
+    sc_policy_free(a->policy);
+    free(a->key);
+    free(a);
+    ctx->autos = NULL;
+}
+
+const char *sc_policy_error(const sc_context *ctx) {
+    return ctx && ctx->autos ? ctx->autos->error : "";
+}
+
+/* The built-in table for the context: "cpu", "sm_90" on compute capability 9.0, else "cuda". */
+static const char *builtin_name(const sc_context *ctx) {
+    if (ctx->backend == SC_BACKEND_CPU) return "cpu";
+#ifdef SC_HAVE_CUDA
+    if (sc_cuda_device_cc(ctx) == 90) return "sm_90";
+#endif
+    return "cuda";
+}
+
+static const char *builtin_of(sc_context *ctx, sc_auto *a) {
+    if (!a->builtin) a->builtin = builtin_name(ctx);
+    return a->builtin;
+}
+
+/* The policy for this call: opt.policy, else $SC_POLICY, else the built-in table. Reloaded
+ * only when that source changes. */
+static sc_status get_policy(sc_job *job, const sc_policy **out) {
+    sc_auto *a = auto_of(job->ctx);
+    if (!a) return SC_ERR_OUT_OF_MEMORY;
+    a->error[0] = 0;
+    const char *path = job->opt.policy;
+    if (!path || !path[0]) path = getenv("SC_POLICY");
+    if (path && !path[0]) path = NULL;
+    char key[600];
+    const char *name = builtin_of(job->ctx, a);
+    if (path)
+        snprintf(key, sizeof key, "file:%s", path);
+    else
+        snprintf(key, sizeof key, "builtin:%s", name);
+    if (a->policy && a->key && !strcmp(a->key, key)) {
+        *out = a->policy;
+        return SC_OK;
+    }
+    sc_policy_free(a->policy);
+    a->policy = NULL;
+    free(a->key);
+    a->key = NULL;
+    sc_policy *p = NULL;
+    sc_status s;
+    if (path) {
+        s = sc_policy_load(path, job->ctx->backend, &p, a->error, sizeof a->error);
+    } else {
+        const char *text = sc_policy_builtin(name);
+        char why[256] = "";
+        s = text ? sc_policy_parse(text, strlen(text), job->ctx->backend, &p, why, sizeof why)
+                 : SC_ERR_POLICY;
+        if (s == SC_ERR_POLICY)
+            snprintf(a->error, sizeof a->error, "built-in policy %s: %s", name,
+                     text ? why : "missing");
+    }
+    if (s != SC_OK) return s;
+    size_t len = strlen(key) + 1;
+    a->key = malloc(len);
+    if (!a->key) {
+        sc_policy_free(p);
+        return SC_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(a->key, key, len);
+    a->policy = p;
+    *out = p;
+    return SC_OK;
+}
+
+/* A cheap estimate from up to 512 flags, one drawn at a hashed place in each of as many equal
+ * strata of the stream (CPU backend: the flags are host memory). */
+static double sample_removed(const uint8_t *flags, size_t n) {
+    const size_t m = n < 512 ? n : 512;
+    if (m == 0) return 0.0;
+    size_t zeros = 0, stratum = n / m;
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < m; i++) {
+        h ^= h >> 29;
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 32;
+        size_t at = i * stratum + (size_t)(h % stratum);
+        zeros += flags[at] == 0;
+    }
+    return (double)zeros / (double)m;
+}
+
+/* The removed fraction this call assumes, and where it comes from. */
+static double removed_fraction(const sc_job *job, unsigned offer, const sc_policy *p,
+                               sc_density_source *src) {
+    const sc_context *ctx = job->ctx;
+    const double n = (double)job->n;
+    if ((offer & SC_OFFER_LIST) && job->n) {
+        *src = SC_DENSITY_EXACT;
+        return (double)job->k / n;
+    }
+    if (job->opt.removed_hint != SC_UNKNOWN_COUNT && job->n) {
+        *src = SC_DENSITY_HINT;
+        double r = (double)job->opt.removed_hint / n;
+        return r > 1.0 ? 1.0 : r;
+    }
+    if (ctx->prev_known && ctx->prev_n) {
+        *src = SC_DENSITY_PREVIOUS;
+        return 1.0 - (double)ctx->prev_kept / (double)ctx->prev_n;
+    }
+    if (ctx->backend == SC_BACKEND_CPU && (offer & SC_OFFER_FLAGS) && job->flags && job->n) {
+        *src = SC_DENSITY_SAMPLED;
+        return sample_removed(job->flags, job->n);
+    }
+    *src = SC_DENSITY_DEFAULT;
+    return p->unknown_removed;
+}
+
+/* 1 if `algo` can run this call: on this backend, with an offered input, stable if asked. */
+static int usable(const sc_job *job, sc_algorithm algo, unsigned offer) {
+    const sc_algorithm_info *info = sc_algorithm_get(algo);
+    if (!info || algo == SC_ALGO_AUTO || !sc_impl_for(algo, job->ctx->backend)) return 0;
+    if (job->opt.require_stable && !info->stable) return 0;
+    if (info->input == SC_INPUT_FLAGS) return (offer & SC_OFFER_FLAGS) != 0;
+    return (offer & SC_OFFER_LIST) != 0;
+}
+
+static int matches(const sc_rule *r, const sc_job *job, unsigned offer, double removed) {
+    const int list = (offer & SC_OFFER_LIST) != 0, stable = job->opt.require_stable != 0;
+    return job->n >= r->n_min && job->n <= r->n_max && job->elem_size >= r->elem_min &&
+           job->elem_size <= r->elem_max && removed >= r->removed_min &&
+           removed <= r->removed_max && (r->list < 0 || r->list == list) &&
+           (r->stable < 0 || r->stable == stable);
+}
+
+/* When no rule decides: a stable flag algorithm, else Redzone on a list. */
+static const sc_algorithm k_fallback[] = {SC_ALGO_SINGLE_PASS, SC_ALGO_SCAN_SCATTER, SC_ALGO_SERIAL,
+                                          SC_ALGO_REDZONE};
+
+sc_status sc_auto_choose(sc_job *job, unsigned offer, sc_impl_fn *fn) {
+    const sc_policy *p = NULL;
+    sc_status s = get_policy(job, &p);
+    if (s != SC_OK) return s;
+    sc_auto *a = job->ctx->autos;
+    sc_choice *c = &a->pending;
+    memset(c, 0, sizeof *c);
+    c->automatic = 1;
+    c->removed = removed_fraction(job, offer, p, &c->source);
+    c->rule = -1;
+    c->algo = SC_ALGO_COUNT;
+    size_t tile = 0;
+    sc_scan scan = SC_SCAN_DEFAULT;
+    for (size_t i = 0; i < p->num_rules; i++) {
+        const sc_rule *r = &p->rules[i];
+        if (!matches(r, job, offer, c->removed) || !usable(job, r->algo, offer)) continue;
+        c->rule = (int)i;
+        c->algo = r->algo;
+        tile = r->tile;
+        scan = r->scan;
+        break;
+    }
+    for (size_t i = 0; c->algo == SC_ALGO_COUNT && i < sizeof k_fallback / sizeof *k_fallback; i++)
+        if (usable(job, k_fallback[i], offer)) c->algo = k_fallback[i];
+    /* a list alone with stability asked: no removal-list algorithm is stable */
+    if (c->algo == SC_ALGO_COUNT) return SC_ERR_UNSUPPORTED;
+    job->info = sc_algorithm_get(c->algo);
+    if (tile) job->tile = tile;
+    if (scan != SC_SCAN_DEFAULT)
+        job->scan = scan;
+    else if (tile && job->opt.scan == SC_SCAN_DEFAULT)
+        job->scan = job->tile < 128 ? SC_SCAN_HILLIS_STEELE : SC_SCAN_BLELLOCH;
+    snprintf(a->choice_policy, SC_POLICY_NAME_MAX, "%s", p->name);
+    c->policy = a->choice_policy;
+    *fn = sc_impl_for(c->algo, job->ctx->backend);
+    return SC_OK;
+}
+
+void sc_auto_record(sc_job *job, int automatic) {
+    sc_context *ctx = job->ctx;
+    sc_choice *c = &ctx->choice;
+    if (automatic && ctx->autos) {
+        *c = ctx->autos->pending;
+    } else {
+        memset(c, 0, sizeof *c);
+        c->rule = -2;
+        c->removed = -1.0;
+        c->source = SC_DENSITY_DEFAULT;
+    }
+    c->algo = job->info->id;
+    c->automatic = automatic;
+    c->tile = job->tile;
+    c->scan = job->scan;
+    ctx->has_choice = 1;
+    /* the next auto call's density, when this call's count reached the host */
+    ctx->prev_known = ctx->backend == SC_BACKEND_CPU || job->host_kept;
+    ctx->prev_n = job->n;
+    ctx->prev_kept = job->kept;
+}
+
+sc_status sc_last_choice(const sc_context *ctx, sc_choice *out) {
+    if (!ctx || !out || !ctx->has_choice) return SC_ERR_INVALID_ARGUMENT;
+    *out = ctx->choice;
+    return SC_OK;
+}

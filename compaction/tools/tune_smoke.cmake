@@ -1,0 +1,67 @@
+# tune_smoke.cmake: `compact bench --tune` on the CPU with a tiny grid writes a policy table
+# that `compact policy check` and the library read back and auto then chooses by; a tune that
+# stops leaves the table it would replace untouched. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
+file(REMOVE_RECURSE ${OUT_DIR})
+file(MAKE_DIRECTORY ${OUT_DIR})
+set(table ${OUT_DIR}/cpu.json)
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(rc ${rc} PARENT_SCOPE)
+  set(out "${out}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+
+run(${COMPACT} bench --backend cpu --tune --n 2^10,2^14 --elem 4,16 --removed 0.02,0.5
+    --tile 64,256 --runs 3 --warmup 0 --quiet --out ${table})
+if(NOT rc EQUAL 0 OR NOT EXISTS ${table})
+  message(FATAL_ERROR "bench --tune failed (exit ${rc}):\n${err}")
+endif()
+run(${COMPACT} policy check ${table} --backend cpu)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "ok \\(cpu backend\\)")
+  message(FATAL_ERROR "the tuned table does not check: ${out}${err}")
+endif()
+file(READ ${table} json)
+string(JSON format GET "${json}" format)
+string(JSON backend GET "${json}" backend)
+string(JSON rules LENGTH "${json}" rules)
+string(JSON grid_n GET "${json}" grid n)
+if(NOT format STREQUAL "raycompact-policy" OR NOT backend STREQUAL "cpu" OR rules LESS 4
+   OR NOT grid_n MATCHES "1024.*16384")
+  message(FATAL_ERROR "tuned table: format ${format}, backend ${backend}, ${rules} rules, "
+                      "grid n ${grid_n}")
+endif()
+# every rule names an algorithm of the CPU backend, never auto
+math(EXPR last "${rules} - 1")
+foreach(i RANGE ${last})
+  string(JSON algo GET "${json}" rules ${i} algo)
+  if(algo STREQUAL "auto" OR algo STREQUAL "cub" OR algo STREQUAL "single-pass")
+    message(FATAL_ERROR "rule ${i} names ${algo}")
+  endif()
+endforeach()
+
+# auto chooses by it, through $SC_POLICY and through --policy
+run(${CMAKE_COMMAND} -E env SC_POLICY=${table} ${COMPACT} explain auto --random 1000
+    --removed 0.5)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "auto chose [a-z-]+.*policy tuned-cpu"
+   OR NOT out MATCHES "matches the serial reference")
+  message(FATAL_ERROR "explain auto with SC_POLICY (exit ${rc}):\n${out}${err}")
+endif()
+run(${COMPACT} explain auto --random 4096 --removed 0.02 --list --policy ${table})
+if(NOT rc EQUAL 0 OR NOT out MATCHES "removed 0\\.0[0-9]+ from exact")
+  message(FATAL_ERROR "explain auto --list (exit ${rc}):\n${out}${err}")
+endif()
+
+# a tune that stops, or cannot write, leaves the old table as it was
+file(SHA256 ${table} before)
+run(${COMPACT} bench --backend cpu --tune --n 2^10 --elem 4 --removed 0.5 --runs 1
+    --warmup 0 --quiet --max-seconds 0.000001 --out ${table})
+file(SHA256 ${table} after)
+if(rc EQUAL 0 OR NOT before STREQUAL after OR NOT err MATCHES "no table was written")
+  message(FATAL_ERROR "stopped tune: exit ${rc}, table changed: ${before} ${after}\n${err}")
+endif()
+run(${COMPACT} bench --backend cpu --tune --n 2^10 --elem 4 --removed 0.5 --runs 1
+    --warmup 0 --quiet --out ${OUT_DIR}/no/such/dir/t.json)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "cannot write .*t.json")
+  message(FATAL_ERROR "tune into a missing directory: exit ${rc}\n${err}")
+endif()
+message(STATUS "tuned ${rules} rules; auto read them back")
