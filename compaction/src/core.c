@@ -73,6 +73,8 @@ const char *sc_status_string(sc_status status) {
         return "CUDA error";
     case SC_ERR_UNKNOWN_ALGORITHM:
         return "unknown algorithm";
+    case SC_ERR_UNSUPPORTED_DEVICE:
+        return "no kernel image of this build runs on the CUDA device";
     }
     return "unknown status";
 }
@@ -168,6 +170,7 @@ sc_status sc_context_create(sc_backend backend, sc_context **out) {
     ctx->backend = backend;
 #ifdef SC_HAVE_CUDA
     if (backend == SC_BACKEND_CUDA) {
+        sc_thread_error_detail()[0] = '\0';
         sc_status s = sc_cuda_context_init(ctx);
         if (s != SC_OK) {
             free(ctx);
@@ -186,6 +189,15 @@ void sc_context_destroy(sc_context *ctx) {
 #endif
     free(ctx->scratch);
     free(ctx);
+}
+
+char *sc_thread_error_detail(void) {
+    static _Thread_local char detail[SC_DETAIL_MAX];
+    return detail;
+}
+
+const char *sc_last_error_detail(const sc_context *ctx) {
+    return ctx ? ctx->error_detail : sc_thread_error_detail();
 }
 
 sc_backend sc_context_backend(const sc_context *ctx) {
@@ -289,9 +301,12 @@ static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, sc_inp
 
 /* Run a prepared job; timings and *kept only on success. */
 static sc_status run(sc_job *job, sc_impl_fn fn, size_t *kept) {
+    char *detail = sc_thread_error_detail();
+    detail[0] = '\0';
     sc_status s = fn(job);
     if (s != SC_OK) {
         job->ctx->num_timings = 0;
+        if (detail[0]) memcpy(job->ctx->error_detail, detail, SC_DETAIL_MAX);
         return s;
     }
     if (kept) *kept = job->kept;

@@ -2,7 +2,7 @@
 #ifndef SC_INTERNAL_H
 #define SC_INTERNAL_H
 
-#include "compaction.h"
+#include "raycompact/compaction.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +34,11 @@ typedef struct sc_job {
 
 typedef sc_status (*sc_impl_fn)(sc_job *job);
 
+/* The calling thread's last CUDA error, one line (sc_last_error_detail(NULL)); the CUDA
+ * backend writes it, a failed call copies it into its context. */
+#define SC_DETAIL_MAX 256
+char *sc_thread_error_detail(void);
+
 /* The context. The backend-specific part hangs off `backend_state`. */
 struct sc_context {
     sc_backend backend;
@@ -44,6 +49,8 @@ struct sc_context {
     /* timings of the last call */
     sc_phase_timing timings[SC_MAX_PHASES];
     size_t num_timings;
+    /* the last CUDA error a call on this context met (sc_last_error_detail) */
+    char error_detail[SC_DETAIL_MAX];
 };
 
 /* Host scratch of at least `bytes`, kept by the context (CPU backend). NULL on OOM. */
@@ -68,6 +75,9 @@ sc_status sc_cpu_redzone_block(sc_job *job);
 /* ---- CUDA backend (compaction/src/cuda/), present when SC_HAVE_CUDA ---- */
 #ifdef SC_HAVE_CUDA
 sc_status sc_cuda_context_init(sc_context *ctx);
+/* Launch a trivial kernel: SC_ERR_UNSUPPORTED_DEVICE when no image of this build runs on the
+ * current device; `detail` gets the reason (probe.cu). */
+sc_status sc_cuda_probe(char *detail, size_t cap);
 void sc_cuda_context_free(sc_context *ctx);
 size_t sc_cuda_temp_bytes(const sc_context *ctx);
 sc_status sc_cuda_scan_scatter(sc_job *job);
