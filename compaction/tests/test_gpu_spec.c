@@ -27,13 +27,15 @@ static const struct {
     const char *name, *why;
 } k_order_free[] = {
     {"atomic", "warps append chunks in the order their atomics win, which varies from run to run"},
-    {"redzone", "orphans take list slots through per-warp atomics, so their pairing follows the "
-                "warps' timing"},
+    {"redzone", "orphans take list slots through per-warp atomics (pairing follows the warps' "
+                "timing), and batches follow the GPU's block count"},
     {"redzone-block", "orphans take list slots through per-warp atomics, so their pairing follows "
                       "the warps' timing"},
 };
 
 static int checks = 0;
+
+#define CASE_FMT "%s: n=%zu es=%zu %s tile=%zu scan=%d rlz=%d"
 
 typedef struct buffers {
     unsigned char *in, *cpu, *gpu;
@@ -96,26 +98,27 @@ static void run_case(sc_context *cpu, sc_context *gpu, const sc_algorithm_info *
         sg = sc_remove_indices(gpu, a->id, b->d_out, n, es, b->d_list, k, &opt, &kg);
         if (sg == SC_OK && kg) CUDA_OK(cudaMemcpy(b->gpu, b->d_out, kg * es, cudaMemcpyDefault));
     }
-    const char *fmt = "%s: n=%zu es=%zu %s tile=%zu scan=%d rlz=%d";
     const char *pn = test_pattern_name(c->pattern);
     checks += 3;
-    ASSERT_STATUS(sc, SC_OK, fmt, a->name, n, es, pn, c->tile, c->scan, c->rlz);
+    ASSERT_STATUS(sc, SC_OK, CASE_FMT, a->name, n, es, pn, c->tile, c->scan, c->rlz);
     ASSERT_STATUS(sg, SC_OK, "%s (%s)", a->name, sc_last_error_detail(gpu));
     if (sc != SC_OK || sg != SC_OK) return;
     ASSERT_TRUE(kc == kg, "kept: cpu %zu, cuda %zu; %s n=%zu es=%zu %s tile=%zu", kc, kg, a->name,
                 n, es, pn, c->tile);
     if (kc != kg) return;
     if (order_free) {
-        ASSERT_TRUE(test_same_elements(b->gpu, b->cpu, kc, es, 0), "not the same multiset; " fmt,
-                    a->name, n, es, pn, c->tile, c->scan, c->rlz);
+        ASSERT_TRUE(test_same_elements(b->gpu, b->cpu, kc, es, 0),
+                    "not the same multiset; " CASE_FMT, a->name, n, es, pn, c->tile, c->scan,
+                    c->rlz);
         return;
     }
     size_t d = first_difference(b->cpu, b->gpu, kc, es);
-    ASSERT_TRUE(d == kc, "first difference at output %zu of %zu; " fmt, d, kc, a->name, n, es, pn,
-                c->tile, c->scan, c->rlz);
+    ASSERT_TRUE(d == kc, "first difference at output %zu of %zu; " CASE_FMT, d, kc, a->name, n, es,
+                pn, c->tile, c->scan, c->rlz);
 }
 
-static size_t count_list(const size_t *v, size_t count, unsigned tunable, unsigned tunables) {
+/* How many values of a tunable to try: all of them if the algorithm reads it, else one. */
+static size_t values(size_t count, unsigned tunable, unsigned tunables) {
     return (tunables & tunable) ? count : 1;
 }
 
@@ -125,10 +128,9 @@ static void test_algorithm(sc_context *cpu, sc_context *gpu, const sc_algorithm_
     static const size_t large_elem_sizes[] = {4, 16};
     static const sc_scan scans[] = {SC_SCAN_HILLIS_STEELE, SC_SCAN_BLELLOCH};
     static const sc_rlz_variant rlzs[] = {SC_RLZ_RECURSIVE_DOUBLING, SC_RLZ_BALANCED_TREE};
-    static const size_t two[] = {0, 1};
-    size_t nt = count_list(test_tiles, test_num_tiles, SC_TUNE_TILE, a->tunables);
-    size_t ns = count_list(two, 2, SC_TUNE_SCAN, a->tunables);
-    size_t nr = count_list(two, 2, SC_TUNE_RLZ, a->tunables);
+    size_t nt = values(test_num_tiles, SC_TUNE_TILE, a->tunables);
+    size_t ns = values(2, SC_TUNE_SCAN, a->tunables);
+    size_t nr = values(2, SC_TUNE_RLZ, a->tunables);
     for (size_t si = 0; si < test_num_sizes; si++) {
         size_t n = test_sizes[si];
         if (n > max_n) continue;
