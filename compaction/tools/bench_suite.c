@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef BENCH_PLOT_SCRIPT
 #define BENCH_PLOT_SCRIPT "plot_bench.py"
@@ -275,6 +276,13 @@ static int run_plots(const char *dir) {
     char json[1100];
     snprintf(json, sizeof json, "%s/bench.json", dir);
     char *argv[] = {(char *)python, (char *)script, json, "--out", (char *)dir, NULL};
+    /* The script reads the algorithm table from this program: `$COMPACT list --names`. */
+    char self[1024];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len > 0) {
+        self[len] = 0;
+        setenv("COMPACT", self, 1);
+    }
     pid_t pid;
     int status = 0, e = posix_spawnp(&pid, python, NULL, NULL, argv, environ);
     if (e == 0 && waitpid(pid, &status, 0) < 0) e = errno;

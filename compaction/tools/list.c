@@ -41,7 +41,7 @@ static int available_on(const sc_algorithm_info *a, const char *backends) {
 }
 
 /* --names: one name a line, for scripts (the tests' and the plots' algorithm lists). */
-static int list_names(const char *backends, const char *input) {
+static int list_names(const char *backends, const char *input, int stable) {
     if (input && strcmp(input, "flags") && strcmp(input, "list")) {
         fprintf(stderr, "compact list: --input: '%s' is not one of: flags, list\n", input);
         return 2;
@@ -55,42 +55,47 @@ static int list_names(const char *backends, const char *input) {
             return 2;
         }
         if (input && (a->input == SC_INPUT_FLAGS) != !strcmp(input, "flags")) ok = 0;
+        if (stable && !a->stable) ok = 0;
         if (ok) printf("%s\n", a->name);
     }
     return 0;
 }
 
 int cmd_list(int argc, char **argv) {
-    int verbose = 0, names = 0;
+    int verbose = 0, names = 0, stable = 0;
     const char *backends = NULL, *input = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: compact list [--verbose]\n"
-                   "       compact list --names [--backend B[,B]] [--input flags|list]\n\n"
-                   "Prints every algorithm: name, stable (keeps input order), in place, input\n"
-                   "(flag stencil or removal list), backends in this build, tunables, paper.\n"
-                   "--verbose adds a one-line summary and the timed phases.\n"
-                   "--names prints only the names, one a line: with --backend those this build\n"
-                   "has on every backend listed (cpu, cuda), with --input those of that input.\n");
+            printf(
+                "usage: compact list [--verbose]\n"
+                "       compact list --names [--backend B[,B]] [--input flags|list] [--stable]\n\n"
+                "Prints every algorithm: name, stable (keeps input order), in place, input\n"
+                "(flag stencil or removal list), backends in this build, tunables, paper.\n"
+                "--verbose adds a one-line summary and the timed phases.\n"
+                "--names prints only the names, one a line: with --backend those this build\n"
+                "has on every backend listed (cpu, cuda), with --input those of that input,\n"
+                "with --stable the stable ones.\n");
             return 0;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             verbose = 1;
         } else if (!strcmp(argv[i], "--names")) {
             names = 1;
+        } else if (!strcmp(argv[i], "--stable")) {
+            stable = 1;
         } else if ((!strcmp(argv[i], "--backend") || !strcmp(argv[i], "--input")) && i + 1 < argc) {
             *(argv[i][2] == 'b' ? &backends : &input) = argv[i + 1];
             i++;
         } else {
             fprintf(stderr,
                     "compact list: unknown option '%s' (valid: --verbose, --names, --backend, "
-                    "--input, --help)\n",
+                    "--input, --stable, --help)\n",
                     argv[i]);
             return 2;
         }
     }
-    if (names) return list_names(backends, input);
-    if (backends || input) {
-        fprintf(stderr, "compact list: --backend and --input go with --names\n");
+    if (names) return list_names(backends, input, stable);
+    if (backends || input || stable) {
+        fprintf(stderr, "compact list: --backend, --input and --stable go with --names\n");
         return 2;
     }
     printf("%-14s %-7s %-9s %-8s %-10s %-15s %s\n", "name", "stable", "in-place", "input",
