@@ -8,7 +8,7 @@ the thresholds stated in the README (nothing in it is typed in by hand).
 
 Usage: plot_bench.py DIR/bench.json [--out DIR] [--compact PATH]
 The algorithms and which of them are stable come from the library's table, through
-`compact list --names` (--compact, else $COMPACT, which `compact bench` sets, else PATH).
+`compact list --names` (--compact, which `compact bench` passes, else $COMPACT, else PATH).
 Needs matplotlib (Debian: python3-matplotlib). Without it the README is still written, with
 the verdicts but without plots, and the exit status is 3.
 """
