@@ -16,9 +16,13 @@
 
 #define SC_PROBE_MAGIC 0x5c0de75cu
 
-/* probe: write a known word, so a launch that "succeeds" but runs nothing is caught too. */
-__global__ void sc_probe_kernel(uint32_t *d_word) {
-    *d_word = SC_PROBE_MAGIC;
+/* The probe's word lives in the module: no allocation, so a full device still passes. */
+static __device__ uint32_t sc_probe_word;
+
+/* probe: write a word made of this probe's nonce, so a launch that "succeeds" but runs
+ * nothing is caught too (an earlier probe's word holds another nonce). */
+static __global__ void sc_probe_kernel(uint32_t nonce) {
+    sc_probe_word = nonce ^ SC_PROBE_MAGIC;
 }
 
 static int sc_probe_image_error(cudaError_t e) {
@@ -29,34 +33,33 @@ static int sc_probe_image_error(cudaError_t e) {
 
 extern "C" sc_status sc_cuda_probe(char *detail, size_t cap) {
     int device = 0, major = 0, minor = 0;
-    cudaDeviceProp prop;
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-    if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, device);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         snprintf(detail, cap, "%s in sc_cuda_probe (device query)", cudaGetErrorName(e));
         return SC_ERR_NO_DEVICE;
     }
-    uint32_t *d_word = NULL, word = 0;
-    const char *where = "cudaMalloc";
-    e = cudaMalloc(&d_word, sizeof *d_word);
+    static uint32_t probes; /* a nonce per probe, also across threads */
+    uint32_t word = 0, nonce = __atomic_add_fetch(&probes, 1u, __ATOMIC_RELAXED);
+    const char *where = "sc_probe_kernel";
+    sc_probe_kernel<<<1, 1>>>(nonce);
+    e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e == cudaSuccess) {
-        where = "sc_probe_kernel";
-        sc_probe_kernel<<<1, 1>>>(d_word);
-        e = cudaGetLastError();
-        if (e == cudaSuccess) e = cudaDeviceSynchronize();
-        if (e == cudaSuccess) {
-            where = "cudaMemcpy";
-            e = cudaMemcpy(&word, d_word, sizeof word, cudaMemcpyDeviceToHost);
-        }
-        cudaFree(d_word);
+        where = "cudaMemcpyFromSymbol";
+        e = cudaMemcpyFromSymbol(&word, sc_probe_word, sizeof word);
     }
-    if (e == cudaSuccess && word == SC_PROBE_MAGIC) return SC_OK;
+    if (e == cudaSuccess && word == (nonce ^ SC_PROBE_MAGIC)) return SC_OK;
     (void)cudaGetLastError();
+    cudaDeviceProp prop; /* only now: cudaGetDeviceProperties is slow */
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(prop.name, sizeof prop.name, "?");
+    }
     snprintf(detail, cap, "%s in %s: device %d (%s) is sm_%d%d, this build holds %s",
              e == cudaSuccess ? "wrong result" : cudaGetErrorName(e), where, device, prop.name,
              major, minor, SC_CUDA_ARCHITECTURES);
