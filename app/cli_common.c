@@ -97,6 +97,14 @@ int cli_frame_loop(const char *cmd, const char *name, rc_frame_loop *out) {
     return 0;
 }
 
+/* ": <reason>" when the build has no kernel image for the device (the library's probe), else "". */
+static const char *cuda_detail(sc_status s) {
+    static char buf[300];
+    if (s != SC_ERR_UNSUPPORTED_DEVICE || !*sc_last_error_detail(NULL)) return "";
+    snprintf(buf, sizeof buf, ": %s", sc_last_error_detail(NULL));
+    return buf;
+}
+
 int cli_pick_backend(const char *cmd, const char *given, rc_backend *out) {
     sc_context *ctx = NULL;
     if (given) {
@@ -107,7 +115,9 @@ int cli_pick_backend(const char *cmd, const char *given, rc_backend *out) {
             return cli_usage_error(cmd, "--backend cuda: this build has no CUDA backend");
         sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
         sc_context_destroy(ctx);
-        if (s != SC_OK) return cli_usage_error(cmd, "--backend cuda: %s", sc_status_string(s));
+        if (s != SC_OK)
+            return cli_usage_error(cmd, "--backend cuda: %s%s", sc_status_string(s),
+                                   cuda_detail(s));
         return 0;
     }
     *out = RC_BACKEND_CPU;
@@ -121,8 +131,8 @@ int cli_pick_backend(const char *cmd, const char *given, rc_backend *out) {
         *out = RC_BACKEND_CUDA;
         return 0;
     }
-    fprintf(stderr, "raycompact: CUDA unavailable (%s), rendering on the CPU\n",
-            sc_status_string(s));
+    fprintf(stderr, "raycompact: CUDA unavailable (%s%s), rendering on the CPU\n",
+            sc_status_string(s), cuda_detail(s));
     return 0;
 }
 

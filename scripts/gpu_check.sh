@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# gpu_check.sh OUTDIR [quick|app]: on a machine with a CUDA GPU, configure and build (sm_90), run
-# the GPU tests, compute-sanitizer on the removal-list and context tests' quick cases, and the
+# gpu_check.sh OUTDIR [quick|app|fat]: on a machine with a CUDA GPU, configure and build (sm_90),
+# run the GPU tests, compute-sanitizer on the removal-list and context tests' quick cases, and the
 # benchmarks behind the CUDA backend's targets. `app`: the path tracer's GPU tests and the
-# benchmarks behind its targets instead (scripts/app_targets.sh). Logs and JSON go to OUTDIR; a
-# summary is printed.
+# benchmarks behind its targets instead (scripts/app_targets.sh). `fat`: the library alone
+# (cmake -S compaction) as the fat binary a machine without a GPU builds by default, and its GPU
+# tests on this GPU. Logs and JSON go to OUTDIR; a summary is printed.
 # Debian -dev packages unpacked with `dpkg -x` under .deps/root are used when present (for
 # machines without them; scripts/setup.sh installs them the usual way).
 set -uo pipefail
@@ -18,6 +19,17 @@ if [ -d "$root" ]; then
     export CPATH="$root/include${CPATH:+:$CPATH}"
     export LD_LIBRARY_PATH="$root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     args+=(-DCMAKE_PREFIX_PATH="$root")
+fi
+if [ "${2:-}" = fat ]; then
+    f=build-gpu-fat
+    cmake -S compaction -B $f -G Ninja -DCMAKE_BUILD_TYPE=Release -DRAYCOMPACT_WERROR=ON \
+        -DCMAKE_CUDA_ARCHITECTURES="75-real;80-real;86-real;89-real;90-real;90-virtual" \
+        >"$out/configure_fat.log" 2>&1 || { tail -30 "$out/configure_fat.log"; exit 1; }
+    cmake --build $f -j "$(nproc)" >"$out/build_fat.log" 2>&1 ||
+        { grep -B2 -A8 error "$out/build_fat.log" | head -60; exit 1; }
+    ctest --test-dir $f -L gpu --output-on-failure >"$out/ctest_fat.log" 2>&1
+    echo "ctest (fat binary) rc=$?"; grep -E "tests passed|failed out of|\(Failed\)" "$out/ctest_fat.log"
+    exit 0
 fi
 b=build-gpu
 cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \

@@ -16,7 +16,7 @@
 #define RC_WAVEFRONT_H
 
 #include "../scene/scene.h"
-#include "compaction.h"
+#include "raycompact/compaction.h"
 
 #ifdef __cplusplus
 extern "C" {

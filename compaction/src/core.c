@@ -80,6 +80,8 @@ const char *sc_status_string(sc_status status) {
         return "unknown algorithm";
     case SC_ERR_POLICY:
         return "bad policy table";
+    case SC_ERR_UNSUPPORTED_DEVICE:
+        return "no kernel image of this build runs on the CUDA device";
     }
     return "unknown status";
 }
@@ -192,6 +194,7 @@ sc_status sc_context_create(sc_backend backend, sc_context **out) {
     ctx->backend = backend;
 #ifdef SC_HAVE_CUDA
     if (backend == SC_BACKEND_CUDA) {
+        sc_thread_error_detail()[0] = '\0';
         sc_status s = sc_cuda_context_init(ctx);
         if (s != SC_OK) {
             free(ctx);
@@ -211,6 +214,15 @@ void sc_context_destroy(sc_context *ctx) {
     sc_auto_free(ctx);
     free(ctx->scratch);
     free(ctx);
+}
+
+char *sc_thread_error_detail(void) {
+    static _Thread_local char detail[SC_DETAIL_MAX];
+    return detail;
+}
+
+const char *sc_last_error_detail(const sc_context *ctx) {
+    return ctx ? ctx->error_detail : sc_thread_error_detail();
 }
 
 sc_backend sc_context_backend(const sc_context *ctx) {
@@ -337,9 +349,12 @@ static size_t host_count(const uint32_t *p, size_t bound) {
 
 /* Run a prepared job; timings, the choice and *kept only on success. */
 static sc_status run(sc_job *job, sc_impl_fn fn, size_t *kept, int automatic) {
+    char *detail = sc_thread_error_detail();
+    detail[0] = '\0';
     sc_status s = fn(job);
     if (s != SC_OK) {
         job->ctx->num_timings = 0;
+        if (detail[0]) memcpy(job->ctx->error_detail, detail, SC_DETAIL_MAX);
         return s;
     }
     sc_auto_record(job, automatic);

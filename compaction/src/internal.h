@@ -2,7 +2,7 @@
 #ifndef SC_INTERNAL_H
 #define SC_INTERNAL_H
 
-#include "compaction.h"
+#include "raycompact/compaction.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +44,11 @@ typedef struct sc_job {
 
 typedef sc_status (*sc_impl_fn)(sc_job *job);
 
+/* The calling thread's last CUDA error, one line (sc_last_error_detail(NULL)); the CUDA
+ * backend writes it, a failed call copies it into its context. */
+#define SC_DETAIL_MAX 256
+char *sc_thread_error_detail(void);
+
 /* The context. The backend-specific part hangs off `backend_state`. */
 struct sc_context {
     sc_backend backend;
@@ -60,6 +65,8 @@ struct sc_context {
     int prev_known;
     sc_choice choice; /* what the last successful call ran */
     int has_choice;
+    /* the last CUDA error a call on this context met (sc_last_error_detail) */
+    char error_detail[SC_DETAIL_MAX];
 };
 
 /* ---- auto (auto.c, policy.c) ---- */
@@ -99,6 +106,9 @@ sc_status sc_cpu_partition_scan(sc_job *job);
 /* ---- CUDA backend (compaction/src/cuda/), present when SC_HAVE_CUDA ---- */
 #ifdef SC_HAVE_CUDA
 sc_status sc_cuda_context_init(sc_context *ctx);
+/* Launch a trivial kernel: SC_ERR_UNSUPPORTED_DEVICE when no image of this build runs on the
+ * current device; `detail` gets the reason (probe.cu). */
+sc_status sc_cuda_probe(char *detail, size_t cap);
 void sc_cuda_context_free(sc_context *ctx);
 size_t sc_cuda_temp_bytes(const sc_context *ctx);
 /* SC_OK if `p` can be read by the device (opt.d_n, opt.d_k): a host-side query, skipped for

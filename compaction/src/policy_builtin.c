@@ -1,6 +1,6 @@
 /* policy_builtin.c: the policy tables built into the library, in the JSON format policy.c
  * reads (and `compact bench --tune` writes). `compact policy show NAME` prints them. */
-#include "compaction.h"
+#include "raycompact/compaction.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * backends. Built with -DRAYCOMPACT_FUZZ=ON and clang; run as
  *     build/compaction/tests/fuzz_policy -max_total_time=60 NEW_DIR compaction/tests/fuzz_corpus
  * Any answer but SC_OK or SC_ERR_POLICY (or a crash, a leak, an out-of-bounds read) is a bug. */
-#include "compaction.h"
+#include "raycompact/compaction.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
 #ifndef SC_TEST_H
 #define SC_TEST_H
 
-#include "compaction.h"
+#include "raycompact/compaction.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #ifndef SC_BENCH_H
 #define SC_BENCH_H
 
-#include "compaction.h"
+#include "raycompact/compaction.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef BENCH_PLOT_SCRIPT
 #define BENCH_PLOT_SCRIPT "plot_bench.py"
@@ -274,15 +275,20 @@ static int run_plots(const char *dir) {
         script = BENCH_PLOT_SCRIPT_INSTALLED;
     char json[1100];
     snprintf(json, sizeof json, "%s/bench.json", dir);
-    char *argv[] = {(char *)python, (char *)script, json, "--out", (char *)dir, NULL};
+    /* The script reads the algorithm table from this program: `compact list --names`. */
+    char self[1024] = "compact";
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len > 0) self[len] = 0;
+    char *argv[] = {(char *)python, (char *)script, json, "--out",
+                    (char *)dir,    "--compact",    self, NULL};
     pid_t pid;
     int status = 0, e = posix_spawnp(&pid, python, NULL, NULL, argv, environ);
     if (e == 0 && waitpid(pid, &status, 0) < 0) e = errno;
     if (e == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
     fprintf(stderr,
             "compact bench: the plots were not made (%s); the data is in %s: run\n"
-            "  %s %s %s --out %s\n",
-            e ? strerror(e) : "the plot script failed", json, python, script, json, dir);
+            "  %s %s %s --out %s --compact %s\n",
+            e ? strerror(e) : "the plot script failed", json, python, script, json, dir, self);
     return -1;
 }
 

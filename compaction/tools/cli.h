@@ -2,7 +2,7 @@
 #ifndef SC_CLI_H
 #define SC_CLI_H
 
-#include "compaction.h"
+#include "raycompact/compaction.h"
 
 #include <stddef.h>
 

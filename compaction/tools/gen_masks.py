@@ -10,7 +10,7 @@ Three 512x512 one-bit PNGs in the spirit of Moreira et al. 2009's finger/hand/bu
               the density of kept elements falls from ~100 % to 0 across the disc, so the
               stream mixes dense, sparse and fine-grained regions
 
-Usage: gen_masks.py [OUT_DIR]   (default: assets/masks beside the repository root)
+Usage: gen_masks.py [OUT_DIR]   (default: the library's assets/masks, compaction/assets/masks)
 Standard library only, deterministic: the same files every time.
 """
 import math
@@ -135,8 +135,8 @@ def render(shape):
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "assets", "masks")
+    lib = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(lib, "assets", "masks")
     os.makedirs(out, exist_ok=True)
     for name, shape in (("hand", hand), ("bunny", bunny), ("sphere", sphere)):
         rows = render(shape)

@@ -22,24 +22,85 @@ static void tunables(unsigned t, char *buf, size_t cap) {
     if (!buf[0]) strncat(buf, "-", cap - 1);
 }
 
+/* 1 if `a` is compiled in for every backend named in the comma list `backends`. */
+static int available_on(const sc_algorithm_info *a, const char *backends) {
+    for (const char *p = backends; *p;) {
+        size_t len = strcspn(p, ",");
+        int found = 0;
+        for (int b = 0; b < SC_BACKEND_COUNT; b++) {
+            const char *name = sc_backend_name((sc_backend)b);
+            if (strlen(name) == len && !strncmp(p, name, len)) {
+                found = 1;
+                if (!sc_algorithm_available(a->id, (sc_backend)b)) return 0;
+            }
+        }
+        if (!found) return -1;
+        p += len + (p[len] == ',');
+    }
+    return 1;
+}
+
+/* --names: one name a line, for scripts (the tests' and the plots' algorithm lists). */
+static int list_names(const char *backends, const char *input, int stable) {
+    if (input && strcmp(input, "flags") && strcmp(input, "list")) {
+        fprintf(stderr, "compact list: --input: '%s' is not one of: flags, list\n", input);
+        return 2;
+    }
+    for (int i = 0; i < SC_ALGO_COUNT; i++) {
+        const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
+        int ok = backends ? available_on(a, backends) : 1;
+        if (ok < 0) {
+            fprintf(stderr, "compact list: --backend: '%s' is not a list of: cpu, cuda\n",
+                    backends);
+            return 2;
+        }
+        if (input && a->input != SC_INPUT_ANY &&
+            (a->input == SC_INPUT_FLAGS) != !strcmp(input, "flags"))
+            ok = 0; /* auto (any input) takes either */
+        if (stable && !a->stable) ok = 0;
+        if (ok) printf("%s\n", a->name);
+    }
+    return 0;
+}
+
 int cmd_list(int argc, char **argv) {
-    int verbose = 0;
+    int verbose = 0, names = 0, stable = 0;
+    const char *backends = NULL, *input = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: compact list [--verbose]\n\n"
-                   "Prints every algorithm: name, stable (keeps input order), in place, input\n"
-                   "(flag stencil or removal list), backends in this build, tunables, paper.\n"
-                   "--verbose adds a one-line summary and the timed phases.\n"
-                   "auto chooses per call among the others by a policy table (stable\n"
-                   "only when asked): see 'compact policy'.\n");
+            printf(
+                "usage: compact list [--verbose]\n"
+                "       compact list --names [--backend B[,B]] [--input flags|list] [--stable]\n\n"
+                "Prints every algorithm: name, stable (keeps input order), in place, input\n"
+                "(flag stencil or removal list), backends in this build, tunables, paper.\n"
+                "--verbose adds a one-line summary and the timed phases.\n"
+                "--names prints only the names, one a line: with --backend those this build\n"
+                "has on every backend listed (cpu, cuda), with --input those of that input\n"
+                "(auto takes either), with --stable the stable ones.\n"
+                "auto chooses per call among the others by a policy table (stable\n"
+                "only when asked): see 'compact policy'.\n");
             return 0;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             verbose = 1;
+        } else if (!strcmp(argv[i], "--names")) {
+            names = 1;
+        } else if (!strcmp(argv[i], "--stable")) {
+            stable = 1;
+        } else if ((!strcmp(argv[i], "--backend") || !strcmp(argv[i], "--input")) && i + 1 < argc) {
+            *(argv[i][2] == 'b' ? &backends : &input) = argv[i + 1];
+            i++;
         } else {
-            fprintf(stderr, "compact list: unknown option '%s' (valid: --verbose, --help)\n",
+            fprintf(stderr,
+                    "compact list: unknown option '%s' (valid: --verbose, --names, --backend, "
+                    "--input, --stable, --help)\n",
                     argv[i]);
             return 2;
         }
+    }
+    if (names) return list_names(backends, input, stable);
+    if (backends || input || stable) {
+        fprintf(stderr, "compact list: --backend, --input and --stable go with --names\n");
+        return 2;
     }
     printf("%-14s %-7s %-9s %-8s %-10s %-15s %s\n", "name", "stable", "in-place", "input",
            "backends", "tunables", "paper");

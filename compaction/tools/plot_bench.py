@@ -6,7 +6,9 @@ today's measurements (PNG, matplotlib), and writes README.md: a table that puts 
 the papers next to what was measured here, with a verdict computed from the measurements by
 the thresholds stated in the README (nothing in it is typed in by hand).
 
-Usage: plot_bench.py DIR/bench.json [--out DIR]
+Usage: plot_bench.py DIR/bench.json [--out DIR] [--compact PATH]
+The algorithms and which of them are stable come from the library's table, through
+`compact list --names` (--compact, which `compact bench` passes, else $COMPACT, else PATH).
 Needs matplotlib (Debian: python3-matplotlib). Without it the README is still written, with
 the verdicts but without plots, and the exit status is 3.
 """
@@ -14,7 +16,9 @@ import argparse
 import json
 import math
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 
 try:
@@ -27,11 +31,22 @@ except ImportError:
 
 MOREIRA = ["horn", "jumping-jack", "rlz", "binary-tree"]
 MOREIRA_STABLE = ["horn", "rlz", "binary-tree"]
-ALL_STABLE = ["scan-scatter", "horn", "rlz", "binary-tree", "spataro", "billeter", "single-pass",
-              "cub"]
-ORDER = ["serial", "scan-scatter", "horn", "jumping-jack", "rlz", "binary-tree", "spataro",
-         "billeter", "atomic", "single-pass", "redzone", "redzone-block", "cub",
-         "thrust-remove-if", "thrust-remove-list", "scatter-limit", "copy"]
+# The bench's own baselines, after the library's algorithms in plots and tables.
+BASELINES = ["thrust-remove-if", "thrust-remove-list", "scatter-limit", "copy"]
+# Set by load_table() from the library's table: every algorithm in table order, then the
+# baselines; and the stable ones but the serial reference (the contenders of claim_bt).
+ORDER = []
+ALL_STABLE = []
+
+
+def load_table(compact):
+    """ORDER and ALL_STABLE from `compact list --names [--stable]`."""
+    def names(*extra):
+        out = subprocess.run([compact, "list", "--names"] + list(extra), check=True,
+                             capture_output=True, text=True).stdout
+        return out.split()
+    ORDER[:] = names() + BASELINES
+    ALL_STABLE[:] = [a for a in names("--stable") if a != "serial"]
 STYLE = {  # baselines: grey tones and their own dashes, so they read as references
     "copy": dict(color="black", linestyle="--", marker=""),
     "cub": dict(color="#555555", linestyle="-.", marker="x"),
@@ -1112,7 +1127,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json", help="bench.json from compact bench --report")
     ap.add_argument("--out", help="where the PNGs and README.md go (default: beside the JSON)")
+    ap.add_argument("--compact", help="the compact tool, for the algorithm table "
+                    "(default: $COMPACT, else compact on PATH)")
     args = ap.parse_args()
+    compact = args.compact or os.environ.get("COMPACT") or shutil.which("compact")
+    try:
+        if not compact:
+            raise OSError("no compact tool: give --compact PATH or set $COMPACT")
+        load_table(compact)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("plot_bench.py: cannot read the algorithm table: %s" % e, file=sys.stderr)
+        return 2
     out = args.out or os.path.dirname(os.path.abspath(args.json))
     with open(args.json) as f:
         doc = json.load(f)

@@ -8,22 +8,26 @@
 
 #include <cuda_runtime.h>
 
-/* Map a CUDA error to a status, clearing the (non-sticky) error state. */
-static inline sc_status sc_cuda_status(cudaError_t e) {
-    if (e == cudaSuccess) return SC_OK;
-    (void)cudaGetLastError();
-    if (e == cudaErrorMemoryAllocation) return SC_ERR_OUT_OF_MEMORY;
-    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) return SC_ERR_NO_DEVICE;
-    return SC_ERR_CUDA;
-}
+/* Map a CUDA error to a status, clearing the (non-sticky) error state, and record the
+ * error's name and where it was met for sc_last_error_detail (context.cu). `what` says what
+ * failed there ("a call", "a launch"). */
+extern "C" sc_status sc_cuda_fail(cudaError_t e, const char *what, const char *func,
+                                  const char *file, int line);
+#define sc_cuda_status(e) sc_cuda_fail((e), "a call", __func__, __FILE__, __LINE__)
 
-/* Every CUDA call and every launch goes through one of these. */
+/* Every CUDA call and every launch goes through one of these. SC_CUDA_LAUNCHED() follows a
+ * launch, so its site (function, file, line) names the kernel. */
 #define SC_CUDA_TRY(call)                                                                          \
     do {                                                                                           \
         cudaError_t sc_e_ = (call);                                                                \
         if (sc_e_ != cudaSuccess) return sc_cuda_status(sc_e_);                                    \
     } while (0)
-#define SC_CUDA_LAUNCHED() SC_CUDA_TRY(cudaGetLastError())
+#define SC_CUDA_LAUNCHED()                                                                         \
+    do {                                                                                           \
+        cudaError_t sc_e_ = cudaGetLastError();                                                    \
+        if (sc_e_ != cudaSuccess)                                                                  \
+            return sc_cuda_fail(sc_e_, "the launch", __func__, __FILE__, __LINE__);                \
+    } while (0)
 
 #define SC_CUDA_COUNTERS  64 /* uint32 slots of device scratch for counters and flags */
 #define SC_CUDA_SLOT_KEPT 0  /* d_counters slot that holds a call's kept count by default */

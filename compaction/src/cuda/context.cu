@@ -1,15 +1,37 @@
 /* context.cu: the CUDA context: device properties, temporary storage, events, counters. */
 #include "common.cuh"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+extern "C" sc_status sc_cuda_fail(cudaError_t e, const char *what, const char *func,
+                                  const char *file, int line) {
+    if (e == cudaSuccess) return SC_OK;
+    (void)cudaGetLastError();
+    const char *base = strrchr(file, '/');
+    snprintf(sc_thread_error_detail(), SC_DETAIL_MAX, "%s at %s in %s (%s:%d)", cudaGetErrorName(e),
+             what, func, base ? base + 1 : file, line);
+    if (e == cudaErrorMemoryAllocation) return SC_ERR_OUT_OF_MEMORY;
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) return SC_ERR_NO_DEVICE;
+    if (e == cudaErrorNoKernelImageForDevice) return SC_ERR_UNSUPPORTED_DEVICE;
+    return SC_ERR_CUDA;
+}
 
 extern "C" sc_status sc_cuda_context_init(sc_context *ctx) {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        (void)cudaGetLastError();
+        if (e != cudaSuccess) {
+            (void)sc_cuda_status(e); /* records the reason; any failure here means no device */
+            return SC_ERR_NO_DEVICE;
+        }
+        snprintf(sc_thread_error_detail(), SC_DETAIL_MAX, "cudaGetDeviceCount: no CUDA device");
         return SC_ERR_NO_DEVICE;
     }
+    /* A build without an image for this device fails here, once, not at the first call. */
+    sc_status probe = sc_cuda_probe(sc_thread_error_detail(), SC_DETAIL_MAX);
+    if (probe != SC_OK) return probe;
     sc_cuda_state *st = (sc_cuda_state *)calloc(1, sizeof *st);
     if (!st) return SC_ERR_OUT_OF_MEMORY;
     ctx->backend_state = st;

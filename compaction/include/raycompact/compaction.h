@@ -42,7 +42,8 @@ extern "C" {
 #endif
 
 #define SC_VERSION_MAJOR 0
-#define SC_VERSION_MINOR 1
+#define SC_VERSION_MINOR 2
+#define SC_VERSION_PATCH 0
 
 typedef enum sc_status {
     SC_OK = 0,
@@ -52,8 +53,9 @@ typedef enum sc_status {
     SC_ERR_NO_DEVICE,         /* CUDA backend asked for, but no usable device */
     SC_ERR_CUDA,              /* a CUDA call or kernel launch failed */
     SC_ERR_UNKNOWN_ALGORITHM, /* enum value out of range, or name not found */
-    SC_ERR_POLICY             /* auto: the policy table is unreadable or malformed (see
+    SC_ERR_POLICY,            /* auto: the policy table is unreadable or malformed (see
                                  sc_policy_error for the line that says why) */
+    SC_ERR_UNSUPPORTED_DEVICE /* CUDA: this build holds no kernel image the device can run */
 } sc_status;
 
 /* A short, static, human-readable description of a status. Never NULL. */
@@ -179,12 +181,20 @@ void sc_options_init(sc_options *opt);
 typedef struct sc_context sc_context;
 
 /* Create a context. CUDA: SC_ERR_UNSUPPORTED if built without CUDA, SC_ERR_NO_DEVICE if no
- * device is usable. The context owns temporary storage that grows on demand and is reused;
- * it is not thread-safe: use one context per thread (and per CUDA stream you overlap). */
+ * device is usable, SC_ERR_UNSUPPORTED_DEVICE if a probe kernel cannot run on the device (the
+ * build holds no image for its architecture; sc_last_error_detail(NULL) says which). The context
+ * owns temporary storage that grows on demand and is reused; it is not thread-safe: use one context
+ * per thread (and per CUDA stream you overlap). */
 sc_status sc_context_create(sc_backend backend, sc_context **out);
 /* Free a context and its storage. Accepts NULL. */
 void sc_context_destroy(sc_context *ctx);
 sc_backend sc_context_backend(const sc_context *ctx);
+/* The last CUDA error, one line: the error's name and where it came from (the launch site
+ * of the kernel: function, file and line; or the call; for the probe, the device's
+ * architecture against the build's). With `ctx`: of the last call on ctx that failed on one;
+ * with NULL: of the calling thread's last sc_context_create or compaction call ("" if that met
+ * none), e.g. after sc_context_create failed. Never NULL. */
+const char *sc_last_error_detail(const sc_context *ctx);
 /* Bytes of temporary storage the context holds now (grows, never shrinks). */
 size_t sc_context_temp_bytes(const sc_context *ctx);
 /* Grow the context's storage up front for calls of `algo` (whose input must be `input`) on up

@@ -1,0 +1,21 @@
+# cli_expect.cmake: run EXE with ARGS ('|'-separated); require exit code RC and a line matching
+# REGEX: on stderr when RC is non-zero (and stderr must be that single line), on stdout when RC
+# is 0. The library's own copy of the raycompact root's tests/cli_expect.cmake.
+string(REPLACE "|" ";" args "${ARGS}")
+execute_process(COMMAND ${EXE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL "${RC}")
+  message(FATAL_ERROR "exit code ${rc}, want ${RC}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(RC STREQUAL "0")
+  set(stream "${out}")
+else()
+  string(REGEX MATCHALL "\n" newlines "${err}")
+  list(LENGTH newlines n)
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "want one line on stderr, got ${n}:\n${err}")
+  endif()
+  string(STRIP "${err}" stream)
+endif()
+if(NOT stream MATCHES "${REGEX}")
+  message(FATAL_ERROR "output does not match '${REGEX}':\n${stream}\n(stderr: ${err})")
+endif()
