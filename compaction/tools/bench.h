@@ -195,6 +195,8 @@ typedef struct bench_record {
     double median_ms, min_ms, max_ms, gbps;
     double x_cub;      /* CUB's median / this median (> 1: faster than CUB); < 0: no CUB */
     double pct_copy;   /* copy's median / this median, in percent; < 0: no copy */
+    double pct_floor;  /* the traffic model's floor at the copy's bandwidth / this median, in
+                          percent (100: at the floor); < 0: no model or no copy */
     const char *check; /* "ok", "MISMATCH", or "-" (not checked) */
     char choice[48];   /* auto: what it chose in the checked run ("horn t256 blelloch"); "" */
     sc_phase_timing phases[SC_MAX_PHASES];
@@ -218,6 +220,12 @@ typedef struct bench_report {
     bench_record *records;
     size_t count, cap;
 } bench_report;
+
+/* The traffic model (bench_model.c): bytes the algorithm's passes move at the least for n
+ * elements of es bytes of which `kept` stay; -1 for a name without a model. */
+double bench_model_bytes(const char *algorithm, size_t n, size_t es, size_t kept);
+/* Its passes in one line; NULL without a model. */
+const char *bench_model_passes(const char *algorithm);
 
 /* Append a record (copied); returns it, or NULL if out of memory. */
 bench_record *bench_report_add(bench_report *r, const bench_record *rec);

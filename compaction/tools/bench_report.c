@@ -66,6 +66,12 @@ void bench_report_ratios(bench_report *r) {
         rec->x_cub = cub && rec->median_ms > 0 ? cub->median_ms / rec->median_ms : -1.0;
         rec->pct_copy =
             copy && rec->median_ms > 0 ? 100.0 * copy->median_ms / rec->median_ms : -1.0;
+        /* floor = model bytes at the copy's bandwidth (its 2 * n * elem bytes / its median) */
+        double bytes = bench_model_bytes(rec->algorithm, rec->n, rec->elem_size, rec->kept);
+        double copy_bytes = 2.0 * (double)rec->n * (double)rec->elem_size;
+        rec->pct_floor = copy && bytes >= 0 && copy_bytes > 0 && rec->median_ms > 0
+                             ? 100.0 * (copy->median_ms * bytes / copy_bytes) / rec->median_ms
+                             : -1.0;
     }
 }
 
@@ -89,22 +95,24 @@ void bench_report_table(const bench_report *r, FILE *f) {
     fprintf(f, "%s: %s", r->backend, d->name);
     if (d->driver[0]) fprintf(f, ", driver %s, runtime %s", d->driver, d->runtime);
     fprintf(f, ", commit %s\n", r->commit);
-    fprintf(f, "%-20s %10s %4s %7s %-14s %-24s %10s %10s %10s %8s %6s %6s %s\n", "algorithm", "n",
-            "elem", "removed", "pattern", "variant", "median ms", "min ms", "max ms", "GB/s",
-            "x CUB", "% copy", "check");
+    fprintf(f, "%-20s %10s %4s %7s %-14s %-24s %10s %10s %10s %8s %6s %6s %7s %s\n", "algorithm",
+            "n", "elem", "removed", "pattern", "variant", "median ms", "min ms", "max ms", "GB/s",
+            "x CUB", "% copy", "% floor", "check");
     for (size_t i = 0; i < r->count; i++) {
         const bench_record *rec = &r->records[i];
-        char name[40], var[64], xcub[16] = "-", pcopy[16] = "-";
+        char name[40], var[64], xcub[16] = "-", pcopy[16] = "-", pfloor[16] = "-";
         snprintf(name, sizeof name, rec->baseline ? "[%s]" : "%s", rec->algorithm);
         variant(rec, var, sizeof var);
         if (rec->x_cub >= 0) snprintf(xcub, sizeof xcub, "%.2f", rec->x_cub);
         if (rec->pct_copy >= 0) snprintf(pcopy, sizeof pcopy, "%.1f", rec->pct_copy);
-        fprintf(f, "%-20s %10zu %4zu %7.3f %-14s %-24s %10.4f %10.4f %10.4f %8.1f %6s %6s %s\n",
+        if (rec->pct_floor >= 0) snprintf(pfloor, sizeof pfloor, "%.1f", rec->pct_floor);
+        fprintf(f, "%-20s %10zu %4zu %7.3f %-14s %-24s %10.4f %10.4f %10.4f %8.1f %6s %6s %7s %s\n",
                 name, rec->n, rec->elem_size, rec->removed, rec->pattern, var, rec->median_ms,
-                rec->min_ms, rec->max_ms, rec->gbps, xcub, pcopy, rec->check);
+                rec->min_ms, rec->max_ms, rec->gbps, xcub, pcopy, pfloor, rec->check);
     }
     fprintf(f, "GB/s: (n*elem read + n flags read + kept*elem written) / median; x CUB: CUB "
-               "median / median; %% copy: 100 * copy median / median\n");
+               "median / median; %% copy: 100 * copy median / median; %% floor: 100 * the "
+               "traffic model's bytes at the copy's bandwidth / median (compact list --models)\n");
 }
 
 /* ---- files ---- */
@@ -170,6 +178,7 @@ static void json_record(FILE *f, const bench_report *r, const bench_record *rec)
     fprintf(f, ", \"max_ms\": %.6f, \"gbps\": %.3f", rec->max_ms, rec->gbps);
     json_ratio(f, "x_cub", rec->x_cub);
     json_ratio(f, "pct_copy", rec->pct_copy);
+    json_ratio(f, "pct_floor", rec->pct_floor);
     fprintf(f, ", \"check\": \"%s\",\n     \"phases\": [", rec->check);
     for (size_t p = 0; p < rec->num_phases; p++) {
         fprintf(f, "%s{\"name\": ", p ? ", " : "");

@@ -159,7 +159,7 @@ static void init_record(const sweep *sw, const plan_item *it, bench_record *rec)
     rec->order = uses_order(it) ? k_orders[sw->order] : NULL;
     rec->runs = sw->o->runs;
     rec->sets = sw->sets;
-    rec->x_cub = rec->pct_copy = -1.0;
+    rec->x_cub = rec->pct_copy = rec->pct_floor = -1.0;
     rec->check = "-";
 }
 

@@ -1,4 +1,5 @@
 /* list.c: `compact list`: the algorithm table. */
+#include "bench.h"
 #include "cli.h"
 
 #include <errno.h>
@@ -63,6 +64,26 @@ static int list_names(const char *backends, const char *input, int stable) {
     return 0;
 }
 
+/* --models: each algorithm's traffic model (bench_model.c), the floor `compact bench` measures
+ * "% floor" against. */
+static int list_models(void) {
+    printf(
+        "traffic model: the bytes each algorithm's passes move at the least (n elements of E\n"
+        "bytes, m kept, k = n - m removed; a flag is 1 byte, an index 4); the floor is that\n"
+        "many bytes at the measured copy bandwidth. Bytes for n = 2^20, E = 4, half removed:\n\n");
+    size_t n = (size_t)1 << 20;
+    for (int i = 0; i < SC_ALGO_COUNT; i++) {
+        const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
+        const char *passes = bench_model_passes(a->name);
+        if (!passes) continue;
+        printf("%-14s %6.2f MB  %s\n", a->name, bench_model_bytes(a->name, n, 4, n / 2) / 1e6,
+               passes);
+    }
+    printf("%-14s %6.2f MB  %s\n", "[copy]", bench_model_bytes("copy", n, 4, n / 2) / 1e6,
+           bench_model_passes("copy"));
+    return 0;
+}
+
 int cmd_list(int argc, char **argv) {
     int verbose = 0, names = 0, stable = 0;
     const char *backends = NULL, *input = NULL;
@@ -70,10 +91,12 @@ int cmd_list(int argc, char **argv) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf(
                 "usage: compact list [--verbose]\n"
+                "       compact list --models\n"
                 "       compact list --names [--backend B[,B]] [--input flags|list] [--stable]\n\n"
                 "Prints every algorithm: name, stable (keeps input order), in place, input\n"
                 "(flag stencil or removal list), backends in this build, tunables, paper.\n"
                 "--verbose adds a one-line summary and the timed phases.\n"
+                "--models prints each algorithm's traffic model (bench's %% floor).\n"
                 "--names prints only the names, one a line: with --backend those this build\n"
                 "has on every backend listed (cpu, cuda), with --input those of that input\n"
                 "(auto takes either), with --stable the stable ones.\n"
@@ -82,6 +105,8 @@ int cmd_list(int argc, char **argv) {
             return 0;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             verbose = 1;
+        } else if (!strcmp(argv[i], "--models")) {
+            return list_models();
         } else if (!strcmp(argv[i], "--names")) {
             names = 1;
         } else if (!strcmp(argv[i], "--stable")) {
@@ -91,8 +116,8 @@ int cmd_list(int argc, char **argv) {
             i++;
         } else {
             fprintf(stderr,
-                    "compact list: unknown option '%s' (valid: --verbose, --names, --backend, "
-                    "--input, --stable, --help)\n",
+                    "compact list: unknown option '%s' (valid: --verbose, --models, --names, "
+                    "--backend, --input, --stable, --help)\n",
                     argv[i]);
             return 2;
         }

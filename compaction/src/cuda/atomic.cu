@@ -4,7 +4,10 @@
  * the order their atomics win, so the output order varies from run to run. The counter is the
  * kept-count slot itself: it holds the count when the kernel ends.
  * Run-time length (opt.d_n): the grid is sized for the bound; the warps stride over the chunks
- * below *d_n only. */
+ * below *d_n only.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   F + 2m*E, and one atomic on one counter per chunk of 128: the atomics serialise.
+ */
 #include "common.cuh"
 #include "primitives.cuh"
 

@@ -11,7 +11,10 @@
  * each kept element its slot; 4-byte elements are read as one uint4 per lane, 8-byte ones as
  * two.
  * Run-time length (opt.d_n): the sequences are cut from the bound; each warp ends its sequence
- * at *d_n, so the warps past it count 0 and move nothing. */
+ * at *d_n, so the warps past it count 0 and move nothing.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   2F + n*E + m*E (count: F; move: F, every element in by vector loads, m*E out).
+ */
 #include "common.cuh"
 #include "primitives.cuh"
 

@@ -9,7 +9,10 @@
  *              offset in the output (the concatenation).
  * No prefix sum. Stable.
  * Timing: reduction, traversal and concatenation run in one kernel and are timed together as
- * "traversal", the dominant phase; "tile scan" is timed on its own. */
+ * "traversal", the dominant phase; "tile scan" is timed on its own.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   2F + 2m*E (tile counts: F; tile pass: F, the m kept elements gathered and written).
+ */
 #include "blocks.cuh"
 
 /* Level q >= 1 of the tree over TILE leaves: TILE >> q nodes from this offset; the root (level

@@ -5,7 +5,10 @@
  * iterator, then gathers the elements with one more kernel.
  * Run-time length (opt.d_n): CUB takes its item count from the host and has no device-side
  * length, so the call runs over the bound with a flag iterator that reads 0 past *d_n: cub with
- * d_n costs the bound, not *d_n. */
+ * d_n costs the bound, not *d_n.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   F + n*E + m*E (one pass: flags, every element, the kept written).
+ */
 #include "common.cuh"
 #include "primitives.cuh"
 

@@ -7,7 +7,10 @@
  *               and data[c + d] valid; output c gathers data[c + d], written straight to the
  *               tile's offset in the output (the concatenation).
  * Timing: prefix sum, search and concatenation run in one kernel and are timed together as
- * "search", the dominant phase (Moreira 2009 Fig. 7); "tile scan" is timed on its own. */
+ * "search", the dominant phase (Moreira 2009 Fig. 7); "tile scan" is timed on its own.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   2F + 2m*E (tile counts: F; tile pass: F, the m kept elements gathered and written).
+ */
 #include "blocks.cuh"
 
 /* §3.1 binary search over d in [0, z] for pSum[c + d] = d with data[c + d] valid, for this

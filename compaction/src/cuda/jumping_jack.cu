@@ -10,7 +10,10 @@
  * s is the tile's own length (the last tile may be short), as on the CPU backend, so both give
  * the same permutation. Unstable.
  * Timing: prefix sum, jumps and concatenation run in one kernel and are timed together as
- * "jumps", the dominant phase; "tile scan" is timed on its own. */
+ * "jumps", the dominant phase; "tile scan" is timed on its own.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   2F + 2m*E (tile counts: F; tile pass: F, the m kept elements gathered and written).
+ */
 #include "blocks.cuh"
 
 /* Alg. 2 loop body for output i: idx <- i; while data[idx] is not valid: idx <- MAS[idx]. */

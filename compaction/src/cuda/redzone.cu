@@ -12,7 +12,11 @@
  * scattered writes of phase 2, set Redzone apart from k plain scattered writes.
  * Run-time lengths (opt.d_n, opt.d_k): |P| and the storage come from the bound k; s comes from
  * the run-time k (rz_batch_size), so a small k fills the first batches, and the others record
- * empty batches and return. */
+ * empty batches and return.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   8k + 2k*E (mark: the list; pair: the list again, k red-zone elements in, k out); phase 1's k
+ * atomics on the bit map.
+ */
 #include "redzone.cuh"
 
 #define RZ_THREADS    256

@@ -5,7 +5,10 @@
  * Phase 3 pairs Z'[i] with R'[i] directly: with one batch both lists are global and
  * |Z'| = |R'| (Lemma 4.2), so no load balancing is needed.
  * Timing: one kernel has no event boundaries inside, so with opt.timing thread 0 stamps the
- * global timer after each barrier, as the paper times its phases with an on-chip clock (§5). */
+ * global timer after each barrier, as the paper times its phases with an on-chip clock (§5).
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   8k + 2k*E as redzone, with one block: latency, not bytes, bounds it.
+ */
 #include "redzone.cuh"
 
 #define RZB_THREADS 1024

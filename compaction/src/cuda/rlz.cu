@@ -11,7 +11,10 @@
  *                data[i + d], written straight to the tile's offset (the concatenation).
  * The tile is padded with kept elements to the tile size: a 0 ends every run at the tile's end.
  * Timing: the stages run in one kernel and are timed together as "search"; "tile scan" is
- * timed on its own. */
+ * timed on its own.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   2F + 2m*E (tile counts: F; tile pass: F, the m kept elements gathered and written).
+ */
 #include "blocks.cuh"
 
 /* Alg. 2 (recursive doubling): RL starts as the discriminated data (in buf0); round p,

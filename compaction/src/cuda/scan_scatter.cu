@@ -4,7 +4,11 @@
  * tile totals scanned the same way, recursively, and added back. Pass 2 (scatter): forall i in
  * parallel: if flags[i], out[index[i]] = in[i].
  * Run-time length (opt.d_n): the flags' tiles past *d_n write a zero total and return; the
- * levels above scan the bound's few tile totals; the scatter's blocks past *d_n return. */
+ * levels above scan the bound's few tile totals; the scatter's blocks past *d_n return.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   2F + 16n + 2m*E (scan: F in, 4n out; add offsets: 4n in, 4n out; scatter: F, 4n, m*E in, m*E
+ * out).
+ */
 #include "common.cuh"
 #include "primitives.cuh"
 

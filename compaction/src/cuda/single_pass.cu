@@ -10,7 +10,11 @@
  * Run-time length (opt.d_n): the grid covers the bound; blocks whose tile lies past *d_n take
  * their ticket and return, the last live tile writes the count. The epoch and the ticket
  * counter of the look-back live on the device (lb_begin), so every call's arguments are the
- * same: a captured graph replays it correctly. */
+ * same: a captured graph replays it correctly.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   F + 2m*E (one pass: flags, the kept elements gathered and written; 8 bytes of look-back state a
+ * tile).
+ */
 #include "common.cuh"
 #include "primitives.cuh"
 

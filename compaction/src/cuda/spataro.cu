@@ -8,7 +8,10 @@
  * A block has at most 1024 threads, so a tile of 2048 runs as two chunks of 1024, the second
  * after the first's count: the paper's block and tile are the same, ours may hold 2 chunks.
  * Run-time length (opt.d_n): the grid covers the bound; blocks past *d_n count 0 and return,
- * the scan runs over the bound's block counts. */
+ * the scan runs over the bound's block counts.
+ * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
+ *   2F + 2m*E (count: F; move: F, the m kept elements in and out).
+ */
 #include "common.cuh"
 #include "primitives.cuh"
 

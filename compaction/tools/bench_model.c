@@ -1,0 +1,63 @@
+/* bench_model.c: the traffic model of each algorithm as the CUDA backend implements it: the
+ * bytes its passes must move through device memory at the least (each array a pass reads read
+ * once, each array it writes written once), from which `compact bench` derives the time floor at
+ * the copy's measured bandwidth and each run's share of it ("% floor"). n elements of es bytes,
+ * m kept, k = n - m removed; F = n flag bytes; indices are 4 bytes. The same lines head each
+ * kernel file in compaction/src/cuda/. Synchronisation is named where it, not bytes, bounds the
+ * algorithm. */
+#include "bench.h"
+
+#include <string.h>
+
+typedef struct model {
+    const char *name;
+    const char *passes;                                  /* the passes and what each moves */
+    double f, idx, in_all, in_kept, out_kept, list, red; /* bytes per flag / element / ... */
+} model;
+
+/* Per term: f * F + idx * 4n + in_all * n*es + in_kept * m*es + out_kept * m*es + list * 4k +
+ * red * k*es. */
+static const model k_models[] = {
+    {"copy", "read n*es, write n*es", 0, 0, 1, 0, 0, 0, 0},
+    {"cub", "one pass: flags, every element, the kept written", 1, 0, 1, 0, 1, 0, 0},
+    {"single-pass", "one pass: flags, kept elements gathered, written; look-back words", 1, 0, 0, 1,
+     1, 0, 0},
+    {"scan-scatter",
+     "scan: flags in, 4-byte indices out; add tile offsets: indices in and out; scatter: flags, "
+     "indices, kept elements in, out",
+     2, 4, 0, 1, 1, 0, 0},
+    {"horn", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0, 0, 1, 1,
+     0, 0},
+    {"jumping-jack", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0,
+     0, 1, 1, 0, 0},
+    {"rlz", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0, 0, 1, 1,
+     0, 0},
+    {"binary-tree", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0,
+     0, 1, 1, 0, 0},
+    {"spataro", "count: flags; move: flags, kept elements, written", 2, 0, 0, 1, 1, 0, 0},
+    {"billeter", "count: flags; move: flags, every element (vector loads), kept written", 2, 0, 1,
+     0, 1, 0, 0},
+    {"atomic", "one pass: flags, kept elements, written; one atomic per warp chunk", 1, 0, 0, 1, 1,
+     0, 0},
+    {"redzone", "mark: the list; pair: the list, red-zone elements in, holes written", 0, 0, 0, 0,
+     0, 2, 2},
+    {"redzone-block", "as redzone, in one block", 0, 0, 0, 0, 0, 2, 2},
+};
+
+double bench_model_bytes(const char *algorithm, size_t n, size_t es, size_t kept) {
+    for (size_t i = 0; i < sizeof k_models / sizeof *k_models; i++) {
+        const model *m = &k_models[i];
+        if (strcmp(m->name, algorithm) != 0) continue;
+        double N = (double)n, E = (double)es, M = (double)kept, K = N - M;
+        return m->f * N + m->idx * 4.0 * N + m->in_all * N * E + m->in_kept * M * E +
+               m->out_kept * M * E + m->list * 4.0 * K + m->red * K * E +
+               (strcmp(m->name, "copy") == 0 ? N * E : 0.0);
+    }
+    return -1.0;
+}
+
+const char *bench_model_passes(const char *algorithm) {
+    for (size_t i = 0; i < sizeof k_models / sizeof *k_models; i++)
+        if (strcmp(k_models[i].name, algorithm) == 0) return k_models[i].passes;
+    return NULL;
+}
