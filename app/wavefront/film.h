@@ -8,7 +8,7 @@
  * negative, so a broken path shows as a saturated pixel, not a silent black one); a pixel's
  * sum stays exact up to 2^31 (about 2e9: a million samples of 2000 each). The sums are added
  * as unsigned 64-bit integers: wrap-around, never undefined behaviour, and still associative.
- * Shared by the CPU loop (accumulate.c) and the kernel (accumulate.cu). */
+ * Shared by the CPU loop (accumulate.c), the kernel (accumulate.cu) and the flat megakernel. */
 #ifndef RC_FILM_H
 #define RC_FILM_H
 
@@ -38,10 +38,10 @@ RC_FN void rc_film_add(int64_t *px, rc_vec3 v) {
     px[2] = (int64_t)((uint64_t)px[2] + (uint64_t)rc_film_units(v.z));
 }
 
-/* A channel's sum as a float value (sum / 2^32; the mean is that over the samples). */
+/* The mean of a channel's sum over `samples` (>= 1) as a float: sum / 2^32 / samples, in
+ * double, rounded once to float (the same on the CPU and the GPU: IEEE division). */
 RC_FN float rc_film_value(int64_t sum, uint32_t samples) {
-    double s = (double)sum / RC_FILM_ONE;
-    return (float)(samples ? s / (double)samples : s);
+    return (float)((double)sum / RC_FILM_ONE / (double)samples);
 }
 
 #endif /* RC_FILM_H */
