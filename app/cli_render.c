@@ -131,9 +131,10 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     }
     /* The film's exact sums, added over the ranks on rank 0 (one reduction), make the image. */
     size_t n = (size_t)st->width * st->height;
-    float *rgb = malloc(n * 3 * sizeof *rgb);
+    int root = cli_mpi_rank() == 0; /* writes the image */
+    float *rgb = root ? malloc(n * 3 * sizeof *rgb) : NULL;
     int64_t *sums = malloc(n * 3 * sizeof *sums);
-    if (!rgb || !sums) rc = rc_fail(&err, "out of memory");
+    if ((root && !rgb) || !sums) rc = rc_fail(&err, "out of memory");
     if (rc == 0) rc = rc_renderer_film(r, sums, &err);
     if (rc == 0) rc = cli_mpi_sum_film(sums, n * 3, &err);
     if (rc != 0) {
@@ -141,7 +142,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
         rc = cli_mpi_fail(RC_EXIT_FAIL);
     }
     double ms = rc_now_ms() - t0;
-    if (rc == 0 && cli_mpi_rank() == 0) {
+    if (rc == 0 && root) {
         rc_film_image(sums, n, spp, rgb);
         if (rc_image_write(o->out, rgb, st->width, st->height, &err) != 0) {
             fprintf(stderr, "raycompact render: %s\n", err.msg);
@@ -151,7 +152,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     rc_renderer_destroy(r);
     free(rgb);
     free(sums);
-    if (rc || cli_mpi_rank() != 0) return rc;
+    if (rc || !root) return rc;
     char ranks[32] = "";
     if (cli_mpi_size() > 1) snprintf(ranks, sizeof ranks, ", %d ranks", cli_mpi_size());
     fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s%s, %s, %s/%s, %s loop)\n", o->out,

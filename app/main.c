@@ -22,7 +22,8 @@ static void usage(FILE *f) {
         "  view --scene FILE                    render live in a window, with per-phase timings\n"
         "  bench --scene FILE                   time every algorithm and mode, per bounce\n"
         "\n"
-        "Run 'raycompact <command> --help' for a command's options.\n");
+        "Run 'raycompact <command> --help' for a command's options. Started by mpirun or\n"
+        "srun (a build with MPI), render and bench run over the ranks, one per GPU (README).\n");
 }
 
 /* The viewer is built when SDL2 and libepoxy are found. */
