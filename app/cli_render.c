@@ -105,6 +105,8 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     uint32_t first, count;
     cli_mpi_share(spp, &first, &count);
     st->first_sample += first;
+    if (cli_mpi_size() > 1 && count && st->samples_per_wave > count)
+        st->samples_per_wave = count; /* no stream longer than the share needs */
     rc_error err;
     rc_renderer *r;
     int rc = rc_renderer_create(scene, st, &r, &err);
