@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "image.h"
+#include "mpi_run.h"
 #include "stats.h"
 #include "wavefront/compact.h"
 #include "wavefront/megakernel.h"
@@ -53,6 +54,8 @@ static void usage(FILE *f) {
             "                        (virtual hit/scatter, curand; spheres only); LIST: one or\n"
             "                        both, comma-separated\n"
             "  --json FILE           write the results as JSON\n"
+            "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
+            "                        own GPU (default: the runs are shared out over the ranks)\n"
             "  --help                this text\n",
             rc_compact_all_names(), CLI_AUTO_WAVE_PATHS);
 }
@@ -65,6 +68,7 @@ typedef struct bench_opts {
     uint32_t frames, warmup;
     const char *megakernel;
     int library_phases;
+    int per_rank; /* MPI: every rank times every run (else the runs are shared out) */
 } bench_opts;
 
 /* A megakernel baseline's image and time, and how the first run's image compares with it. */
@@ -117,6 +121,8 @@ static int parse(int argc, char **argv, bench_opts *o) {
             if (r > 0 && cli_uint(&a, 0, 100000, &o->warmup) != 0) return RC_EXIT_USAGE;
         } else if ((r = cli_is(&a, "--library-phases", 0)) != 0) {
             o->library_phases = 1;
+        } else if ((r = cli_is(&a, "--per-rank", 0)) != 0) {
+            o->per_rank = 1;
         } else if ((r = cli_is(&a, "--megakernel", 1)) != 0) {
             o->megakernel = a.value;
         } else {
@@ -321,8 +327,137 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
     return o;
 }
 
+/* ---- MPI (mpi_run.h): the runs shared out over the ranks, or every run on every rank
+ * (--per-rank); rank 0 gathers them, prints and writes the JSON ---- */
+
+/* A run as bytes another process can read: the library's phase names copied, not pointed to. */
+typedef struct packed_run {
+    run r;
+    char lib[SC_MAX_PHASES][48];
+} packed_run;
+
+typedef struct rank_info {
+    char host[128], device[256];
+} rank_info;
+
+/* Rank 0's view of the job after the gather; size 1 without MPI. */
+typedef struct gathered {
+    int size;
+    packed_run *all; /* size x n runs, rank by rank (rank 0 only) */
+    rank_info *info; /* size (rank 0 only) */
+    run *rank_runs;  /* --per-rank: size x n runs made readable here (rank 0 only) */
+} gathered;
+
+/* Does this rank time run i? */
+static int bench_mine(const bench_opts *o, int i) {
+    return o->per_rank || i % cli_mpi_size() == cli_mpi_rank();
+}
+
+/* A received run, readable here: algorithm, mode and loop as `dst` has them (every rank builds
+ * the same list), the phase names pointing into the packed copy. */
+static void unpack_run(run *dst, packed_run *p) {
+    run keep = *dst;
+    *dst = p->r;
+    dst->algo = keep.algo;
+    dst->mode = keep.mode;
+    dst->skipped = p->r.skipped ? dst->reason : NULL;
+    for (size_t j = 0; j < dst->tot.num_lib && j < SC_MAX_PHASES; j++)
+        dst->tot.lib[j].name = p->lib[j];
+}
+
+/* Every rank's runs and device to rank 0; in shared-out mode rank 0's `runs` then holds every
+ * run. On a failure the job ends (cli_mpi_fail). */
+static int gather_runs(const bench_opts *o, rc_backend b, run *runs, int n, gathered *g) {
+    int size = cli_mpi_size(), rank = cli_mpi_rank();
+    rc_error err;
+    memset(g, 0, sizeof *g);
+    g->size = size;
+    packed_run *mine = calloc((size_t)n, sizeof *mine);
+    rank_info me;
+    memset(&me, 0, sizeof me);
+    snprintf(me.host, sizeof me.host, "%s", cli_mpi_host());
+    snprintf(me.device, sizeof me.device, "%s", cli_mpi_device(b));
+    if (rank == 0) {
+        g->all = calloc((size_t)size * n, sizeof *g->all);
+        g->info = calloc((size_t)size, sizeof *g->info);
+        g->rank_runs = calloc((size_t)size * n, sizeof *g->rank_runs);
+    }
+    int rc = mine && (rank != 0 || (g->all && g->info && g->rank_runs))
+                 ? 0
+                 : rc_fail(&err, "out of memory");
+    for (int i = 0; rc == 0 && i < n; i++) {
+        if (!bench_mine(o, i)) continue;
+        mine[i].r = runs[i];
+        for (size_t j = 0; j < runs[i].tot.num_lib && j < SC_MAX_PHASES; j++)
+            snprintf(mine[i].lib[j], sizeof mine[i].lib[j], "%s", runs[i].tot.lib[j].name);
+    }
+    if (rc == 0) rc = cli_mpi_gather(mine, (size_t)n * sizeof *mine, g->all, &err);
+    if (rc == 0) rc = cli_mpi_gather(&me, sizeof me, g->info, &err);
+    free(mine);
+    if (rc != 0) {
+        fprintf(stderr, "raycompact bench: %s\n", err.msg);
+        return cli_mpi_fail(RC_EXIT_FAIL);
+    }
+    for (int i = 0; rank == 0 && i < n; i++) {
+        for (int r = 0; r < size; r++) {
+            run *dst = &g->rank_runs[(size_t)r * n + i];
+            *dst = runs[i];
+            if (o->per_rank || i % size == r) unpack_run(dst, &g->all[(size_t)r * n + i]);
+        }
+        if (!o->per_rank) runs[i] = g->rank_runs[(size_t)(i % size) * n + i];
+    }
+    return 0;
+}
+
+static void free_gathered(gathered *g) {
+    free(g->all);
+    free(g->info);
+    free(g->rank_runs);
+}
+
+/* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
+static void print_ranks(const bench_opts *o, int n, const gathered *g, uint32_t pixels) {
+    if (g->size == 1) return;
+    baselines none;
+    memset(&none, 0, sizeof none);
+    printf("\n%d MPI ranks, %s:\n", g->size,
+           o->per_rank ? "each timed every run" : "the runs shared out in turn");
+    for (int r = 0; r < g->size; r++) {
+        printf("  rank %d on %s: %s\n", r, g->info[r].host, g->info[r].device);
+        if (o->per_rank && r > 0) print_summary(&g->rank_runs[(size_t)r * n], n, &none, pixels);
+    }
+}
+
+/* The JSON's "ranks": each rank's host and device (and with --per-rank its runs); in shared-out
+ * mode each run says which rank timed it. */
+static void ranks_json(cJSON *root, const bench_opts *o, int n, const gathered *g,
+                       const baselines *mk) {
+    baselines none;
+    memset(&none, 0, sizeof none);
+    cJSON_AddNumberToObject(root, "mpi_ranks", g->size);
+    cJSON_AddBoolToObject(root, "per_rank", o->per_rank);
+    cJSON *arr = cJSON_AddArrayToObject(root, "ranks");
+    for (int r = 0; r < g->size; r++) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddNumberToObject(j, "rank", r);
+        cJSON_AddStringToObject(j, "host", g->info[r].host);
+        cJSON_AddStringToObject(j, "device", g->info[r].device);
+        if (o->per_rank) {
+            const run *rr = &g->rank_runs[(size_t)r * n];
+            cJSON *ra = cJSON_AddArrayToObject(j, "runs");
+            for (int i = 0; i < n; i++)
+                cJSON_AddItemToArray(ra, run_json(rr, n, &rr[i], r == 0 ? mk : &none));
+        }
+        cJSON_AddItemToArray(arr, j);
+    }
+    if (o->per_rank) return;
+    cJSON *ra = cJSON_GetObjectItem(root, "runs");
+    for (int i = 0; i < n && ra; i++)
+        cJSON_AddNumberToObject(cJSON_GetArrayItem(ra, i), "rank", i % g->size);
+}
+
 static int write_json(const bench_opts *o, const rc_settings *st, const run *runs, int n,
-                      const baselines *mk) {
+                      const baselines *mk, const gathered *g) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "scene", o->common.scene);
     cJSON_AddStringToObject(root, "backend", rc_backend_name(st->backend));
@@ -352,6 +487,7 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     }
     cJSON *arr = cJSON_AddArrayToObject(root, "runs");
     for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, run_json(runs, n, &runs[i], mk));
+    ranks_json(root, o, n, g, mk);
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     rc_error err;
@@ -458,18 +594,26 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     }
     baselines mk;
     memset(&mk, 0, sizeof mk);
-    if (o->megakernel && (rc = run_megakernels(o, scene, st, &mk)) != 0) {
+    /* Shared out, the baselines run on rank 0, beside the first run they are compared with. */
+    if (o->megakernel && (o->per_rank || cli_mpi_rank() == 0) &&
+        (rc = run_megakernels(o, scene, st, &mk)) != 0) {
         free(runs);
         free(rgb);
         free_megakernels(&mk);
         return rc;
     }
-    printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
-           "backend\n\n",
-           o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
-           st->max_depth, rc_backend_name(st->backend));
-    printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s\n", "algorithm", "mode", "loop",
-           "bounce", "rays in", "alive", "kept", "removed", "extend", "shade", "compact", "share");
+    /* The ranks work together from here: a failure on one ends the job. */
+    if (cli_mpi_agree(0) != 0) rc = RC_EXIT_USAGE;
+    int root = cli_mpi_rank() == 0, solo = cli_mpi_size() == 1;
+    if (rc == 0 && root) {
+        printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
+               "backend\n\n",
+               o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
+               st->max_depth, rc_backend_name(st->backend));
+        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s\n", "algorithm", "mode",
+               "loop", "bounce", "rays in", "alive", "kept", "removed", "extend", "shade",
+               "compact", "share");
+    }
     int n = 0;
     for (int i = 0; i < na && rc == 0; i++) {
         for (int m = 0; m < nm * nl && rc == 0; m++, n++) {
@@ -480,6 +624,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
             rn->algo = algos[i];
             rn->mode = modes[m / nl];
             rn->loop = loops[m % nl];
+            if (!bench_mine(o, n)) continue; /* another rank times it */
             rc = run_one(o, scene, st, rn, rgb, &mk) != 0 ? RC_EXIT_FAIL : 0;
             /* `all` skips an algorithm this build lacks; any other run that cannot be set up
              * (out of GPU memory, say) ends the bench, whatever was asked for. */
@@ -487,12 +632,20 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
                 fprintf(stderr, "raycompact bench: %s\n", rn->skipped);
                 rc = RC_EXIT_USAGE;
             }
-            if (rc == 0 && !rn->skipped) print_bounces(rn);
+            if (rc == 0 && !rn->skipped && root && (solo || o->per_rank)) print_bounces(rn);
             fflush(stdout);
         }
     }
-    if (rc == 0) print_summary(runs, n, &mk, st->width * st->height);
-    if (rc == 0 && o->json) rc = write_json(o, st, runs, n, &mk);
+    if (rc != 0) rc = cli_mpi_fail(rc); /* with several ranks, the job ends here */
+    gathered g;
+    memset(&g, 0, sizeof g);
+    if (rc == 0) rc = gather_runs(o, st->backend, runs, n, &g);
+    for (int i = 0; rc == 0 && root && !solo && !o->per_rank && i < n; i++)
+        if (!runs[i].skipped) print_bounces(&runs[i]);
+    if (rc == 0 && root) print_summary(runs, n, &mk, st->width * st->height);
+    if (rc == 0 && root) print_ranks(o, n, &g, st->width * st->height);
+    if (rc == 0 && root && o->json) rc = write_json(o, st, runs, n, &mk, &g);
+    free_gathered(&g);
     free(runs);
     free(rgb);
     free_megakernels(&mk);

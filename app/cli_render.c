@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "image.h"
+#include "mpi_run.h"
 #include "stats.h"
 #include "wavefront/compact.h"
 #include "wavefront/path.h"
@@ -100,42 +101,64 @@ static void progress(uint32_t done, uint32_t total, double ms) {
 }
 
 static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, uint32_t spp) {
+    /* Under MPI each rank renders its share of the samples (mpi_run.h); alone, all of them. */
+    uint32_t first, count;
+    cli_mpi_share(spp, &first, &count);
+    st->first_sample += first;
+    if (cli_mpi_size() > 1 && count && st->samples_per_wave > count)
+        st->samples_per_wave = count; /* no stream longer than the share needs */
     rc_error err;
     rc_renderer *r;
-    if (rc_renderer_create(scene, st, &r, &err) != 0) {
-        fprintf(stderr, "raycompact render: %s\n", err.msg);
+    int rc = rc_renderer_create(scene, st, &r, &err);
+    if (rc != 0) fprintf(stderr, "raycompact render: %s\n", err.msg);
+    if (cli_mpi_agree(rc ? RC_EXIT_USAGE : 0) != 0) {
+        rc_renderer_destroy(r);
         return RC_EXIT_USAGE;
     }
     rc_stats_total tot;
     memset(&tot, 0, sizeof tot);
-    int tty = isatty(2);
+    int tty = isatty(2) && cli_mpi_rank() == 0; /* rank 0's share shows the progress */
     double t0 = rc_now_ms();
-    for (uint32_t done = 0; done < spp;) {
+    for (uint32_t done = 0; done < count;) {
         rc_frame_stats fs;
         uint32_t wave = rc_renderer_wave(r);
-        if (rc_render_samples(r, spp - done < wave ? spp - done : wave, &fs, &err) != 0) {
+        if (rc_render_samples(r, count - done < wave ? count - done : wave, &fs, &err) != 0) {
             fprintf(stderr, "%sraycompact render: %s\n", tty ? "\n" : "", err.msg);
             rc_renderer_destroy(r);
-            return RC_EXIT_FAIL;
+            return cli_mpi_fail(RC_EXIT_FAIL);
         }
         done += fs.samples;
         rc_stats_total_add(&tot, &fs);
-        if (tty) progress(done, spp, rc_now_ms() - t0);
+        if (tty) progress(done, count, rc_now_ms() - t0);
+    }
+    /* The film's exact sums, added over the ranks on rank 0 (one reduction), make the image. */
+    size_t n = (size_t)st->width * st->height;
+    int root = cli_mpi_rank() == 0; /* writes the image */
+    float *rgb = root ? malloc(n * 3 * sizeof *rgb) : NULL;
+    int64_t *sums = malloc(n * 3 * sizeof *sums);
+    if ((root && !rgb) || !sums) rc = rc_fail(&err, "out of memory");
+    if (rc == 0) rc = rc_renderer_film(r, sums, &err);
+    if (rc == 0) rc = cli_mpi_sum_film(sums, n * 3, &err);
+    if (rc != 0) {
+        fprintf(stderr, "raycompact render: %s\n", err.msg);
+        rc = cli_mpi_fail(RC_EXIT_FAIL);
     }
     double ms = rc_now_ms() - t0;
-    size_t n = (size_t)st->width * st->height;
-    float *rgb = malloc(n * 3 * sizeof *rgb);
-    int rc = 0;
-    if (!rgb || rc_renderer_image(r, rgb, &err) != 0 ||
-        rc_image_write(o->out, rgb, st->width, st->height, &err) != 0) {
-        fprintf(stderr, "raycompact render: %s\n", rgb ? err.msg : "out of memory");
-        rc = RC_EXIT_FAIL;
+    if (rc == 0 && root) {
+        rc_film_image(sums, n, spp, rgb);
+        if (rc_image_write(o->out, rgb, st->width, st->height, &err) != 0) {
+            fprintf(stderr, "raycompact render: %s\n", err.msg);
+            rc = RC_EXIT_FAIL;
+        }
     }
     rc_renderer_destroy(r);
     free(rgb);
-    if (rc) return rc;
-    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s, %s, %s/%s, %s loop)\n", o->out,
-            st->width, st->height, spp, ms / 1e3, rc_backend_name(st->backend), st->algo,
+    free(sums);
+    if (rc || !root) return rc;
+    char ranks[32] = "";
+    if (cli_mpi_size() > 1) snprintf(ranks, sizeof ranks, ", %d ranks", cli_mpi_size());
+    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s%s, %s, %s/%s, %s loop)\n", o->out,
+            st->width, st->height, spp, ms / 1e3, ranks, rc_backend_name(st->backend), st->algo,
             rc_mode_name(st->mode), rc_frame_loop_name(tot.loop));
     if (o->stats) rc_stats_print(stdout, &tot);
     return 0;

@@ -1,6 +1,7 @@
 /* raycompact: a wavefront path tracer whose ray stream is compacted after every bounce by a
  * swappable stream-compaction algorithm. */
 #include "cli.h"
+#include "mpi_run.h"
 #ifdef RC_HAVE_VIEWER
 #include "viewer/view.h"
 #endif
@@ -21,7 +22,8 @@ static void usage(FILE *f) {
         "  view --scene FILE                    render live in a window, with per-phase timings\n"
         "  bench --scene FILE                   time every algorithm and mode, per bounce\n"
         "\n"
-        "Run 'raycompact <command> --help' for a command's options.\n");
+        "Run 'raycompact <command> --help' for a command's options. Started by mpirun or\n"
+        "srun (a build with MPI), render and bench run over the ranks, one per GPU (README).\n");
 }
 
 /* The viewer is built when SDL2 and libepoxy are found. */
@@ -50,8 +52,14 @@ int main(int argc, char **argv) {
         printf("raycompact 0.1 (compaction library %d.%d)\n", SC_VERSION_MAJOR, SC_VERSION_MINOR);
         return 0;
     }
-    if (!strcmp(cmd, "render")) return cmd_render(argc - 1, argv + 1);
-    if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
+    /* render and bench run as the ranks of an MPI job when a launcher started them */
+    if (!strcmp(cmd, "render") || !strcmp(cmd, "bench")) {
+        int rc = cli_mpi_start(&argc, &argv);
+        if (rc == 0)
+            rc = !strcmp(argv[1], "render") ? cmd_render(argc - 1, argv + 1)
+                                            : cmd_bench(argc - 1, argv + 1);
+        return cli_mpi_end(rc);
+    }
     if (!strcmp(cmd, "view")) return view(argc - 1, argv + 1);
     fprintf(stderr, "raycompact: unknown command '%s' (valid: render, view, bench)\n", cmd);
     return RC_EXIT_USAGE;

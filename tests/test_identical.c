@@ -2,7 +2,7 @@
  * a bit-identical image of a small Cornell box render; so do a different thread count and
  * several samples per wave (3 + 1 instead of 4 waves of one).
  * Holds because the random numbers are keyed by (pixel, sample, bounce, dimension) and the
- * film sums each pixel's samples in frame order (rng.h, accumulate.c).
+ * film holds exact fixed-point sums of the samples (rng.h, film.h).
  * Usage: test_identical SCENE */
 #include "rc_test.h"
 #include "wavefront/compact.h"

@@ -1,7 +1,8 @@
-/* accumulate.c: the last phase of a frame: add its samples of every pixel to the film. Each
- * pixel adds its samples one at a time in sample order, so the film does not depend on the
- * order the paths ended in (every compaction algorithm gives the same bits) nor on how the
- * samples were split into waves. */
+/* accumulate.c: the last phase of a frame: add its samples of every pixel to the film. The
+ * film holds exact fixed-point sums (film.h), so it does not depend on the order the paths
+ * ended in (every compaction algorithm gives the same bits), on how the samples were split
+ * into waves, nor on how many processes rendered them. */
+#include "film.h"
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
@@ -22,9 +23,8 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {
     const uint32_t wave = r->wave_now;
     RC_OMP(parallel for schedule(static))
     for (long p = 0; p < n; p++) {
-        rc_vec3 a = s->accum[p];
-        for (uint32_t k = 0; k < wave; k++) a = rc_add(a, s->sample_rgb[(size_t)k * n + p]);
-        s->accum[p] = a;
+        int64_t *px = &s->accum[3 * p];
+        for (uint32_t k = 0; k < wave; k++) rc_film_add(px, s->sample_rgb[(size_t)k * n + p]);
     }
     st->accumulate_ms += rc_now_ms() - t0;
 }

@@ -32,7 +32,8 @@ typedef struct rc_cuda {
     uint32_t *queue, *queue_alt;
     uint8_t *flags;
     uint32_t *removed;
-    rc_vec3 *sample_rgb, *accum;
+    rc_vec3 *sample_rgb;
+    int64_t *accum;           /* the film: 3 fixed-point sums per pixel (film.h) */
     rc_cuda_counts *counts;   /* RC_MAX_DEPTH + 1 entries, cleared at the start of a frame */
     rc_cuda_counts *h_counts; /* pinned host copies: once per bounce (host loop) or per frame */
     uint32_t *d_sample;       /* sample index of the next wave's first sample: generate and
@@ -76,6 +77,8 @@ void rc_cuda_generate(rc_renderer *r);
 void rc_cuda_extend(rc_renderer *r, uint32_t bounce);
 void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
 void rc_cuda_accumulate(rc_renderer *r);
+/* The film's sums as 3 floats per pixel into device memory d_out, on the default stream. */
+void rc_cuda_film_float(rc_renderer *r, void *d_out);
 /* Blocks of RC_CUDA_BLOCK threads for a launch over this bounce's stream. */
 unsigned rc_cuda_grid(rc_renderer *r);
 /* The upper bound of this bounce's stream: the host's length (host loop) or the wave. */
@@ -96,7 +99,8 @@ int rc_cuda_sync(rc_renderer *r, const char *what, rc_error *err);
 /* Wait for the frame, fill the timings, and check that each compaction's device count
  * (d_kept) matches what shade kept. */
 int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err);
-int rc_cuda_image(rc_renderer *r, float *rgb, rc_error *err);
+/* The film's fixed-point sums to host memory (3 per pixel). */
+int rc_cuda_film(rc_renderer *r, int64_t *sums, rc_error *err);
 void rc_cuda_reset(rc_renderer *r);
 /* The film's sums to device memory, after the renderer's stream (rc_renderer_film_to_device). */
 int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err);

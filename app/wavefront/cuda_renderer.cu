@@ -64,7 +64,7 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     stream_buf all[STREAM_BUFS] = {
         {(void **)&c->paths, n * sizeof(rc_path)},
         {(void **)&c->sample_rgb, n * sizeof(rc_vec3)},
-        {(void **)&c->accum, r->num_pixels * sizeof(rc_vec3)},
+        {(void **)&c->accum, r->num_pixels * 3 * sizeof(int64_t)},
         {(void **)&c->paths_alt, payload && flags ? n * sizeof(rc_path) : 0},
         {(void **)&c->queue, payload ? 0 : n * sizeof(uint32_t)},
         {(void **)&c->queue_alt, !payload && flags ? n * sizeof(uint32_t) : 0},
@@ -102,7 +102,7 @@ static int alloc_stream(rc_renderer *r, rc_error *err) {
                        r->num_paths, rc_mode_name(r->st.mode), total >> 20, free_b >> 20,
                        total_b >> 20);
     }
-    if (e == cudaSuccess) e = cudaMemset(c->accum, 0, r->num_pixels * sizeof(rc_vec3));
+    if (e == cudaSuccess) e = cudaMemset(c->accum, 0, r->num_pixels * 3 * sizeof(int64_t));
     if (e == cudaSuccess) e = cudaMemset(c->counts, 0, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
     if (e == cudaSuccess)
         e = cudaMemcpy(c->d_sample, &r->st.first_sample, sizeof(uint32_t), cudaMemcpyHostToDevice);
@@ -329,15 +329,12 @@ extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *e
     return 0;
 }
 
-extern "C" int rc_cuda_image(rc_renderer *r, float *rgb, rc_error *err) {
+extern "C" int rc_cuda_film(rc_renderer *r, int64_t *sums, rc_error *err) {
     rc_cuda *c = rc_cuda_of(r);
-    rc_cuda_note(r, cudaMemcpyAsync(rgb, c->accum, r->num_pixels * sizeof(rc_vec3),
+    rc_cuda_note(r, cudaMemcpyAsync(sums, c->accum, r->num_pixels * 3 * sizeof(int64_t),
                                     cudaMemcpyDeviceToHost, stream_of(c)));
     rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
-    if (take_error(r, "reading the image", err) != 0) return -1;
-    float inv = r->frames ? 1.0f / (float)r->frames : 0.0f;
-    for (size_t i = 0; i < 3 * (size_t)r->num_pixels; i++) rgb[i] *= inv;
-    return 0;
+    return take_error(r, "reading the film", err);
 }
 
 extern "C" int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err) {
@@ -345,14 +342,15 @@ extern "C" int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err) {
     /* The legacy default stream does not wait for a non-blocking stream: wait here, then copy
      * there, where a caller's graphics mapping (cudaGraphicsMapResources on stream 0) orders it. */
     rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
-    rc_cuda_note(
-        r, cudaMemcpy(d_rgb, c->accum, r->num_pixels * sizeof(rc_vec3), cudaMemcpyDeviceToDevice));
+    rc_cuda_film_float(r, d_rgb);
+    rc_cuda_note(r, cudaDeviceSynchronize());
     return take_error(r, "copying the film", err);
 }
 
 extern "C" void rc_cuda_reset(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
-    rc_cuda_note(r, cudaMemsetAsync(c->accum, 0, r->num_pixels * sizeof(rc_vec3), stream_of(c)));
+    rc_cuda_note(r,
+                 cudaMemsetAsync(c->accum, 0, r->num_pixels * 3 * sizeof(int64_t), stream_of(c)));
     /* the next wave starts at the first sample again; the source never changes */
     rc_cuda_note(r, cudaMemcpyAsync(c->d_sample, &r->st.first_sample, sizeof(uint32_t),
                                     cudaMemcpyHostToDevice, stream_of(c)));

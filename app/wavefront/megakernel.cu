@@ -1,4 +1,5 @@
 /* megakernel.cu: the no-BVH, one-thread-per-pixel baseline (megakernel.h). */
+#include "film.h"
 #include "megakernel.h"
 #include "path.h"
 
@@ -11,8 +12,8 @@
 
 /* One pixel: every sample, every bounce, every primitive. `finished` holds one value per pixel:
  * rc_path_finish writes the ended path's radiance there (num_pixels = 0 in `sp` makes every
- * sample of the pixel use the same slot), and the thread adds it to its sum in sample order,
- * as the wavefront's accumulate does. */
+ * sample of the pixel use the same slot), and the thread adds it to its fixed-point sums, as
+ * the wavefront's accumulate does (film.h). */
 __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                               uint32_t spp, rc_vec3 *finished, rc_vec3 *rgb,
                               unsigned long long *rays) {
@@ -21,7 +22,7 @@ __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height,
     unsigned long long traced = 0;
     if (x < width && y < height) {
         uint32_t pixel = y * width + x;
-        rc_vec3 sum = rc_v3s(0.0f);
+        int64_t sum[3] = {0, 0, 0};
         for (uint32_t s = 0; s < spp; s++) {
             rc_path p;
             rc_path_generate(&sc.camera, width, height, pixel, sp.sample, s, &p);
@@ -33,9 +34,10 @@ __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height,
                 traced++;
                 if (!rc_path_shade(&sc, &sp, &p, finished)) break;
             }
-            sum = rc_add(sum, finished[pixel]);
+            rc_film_add(sum, finished[pixel]);
         }
-        rgb[pixel] = rc_scale(sum, 1.0f / (float)spp);
+        rgb[pixel] = rc_v3(rc_film_value(sum[0], spp), rc_film_value(sum[1], spp),
+                           rc_film_value(sum[2], spp));
     }
     atomicAdd(rays, traced);
 }

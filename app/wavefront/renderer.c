@@ -1,10 +1,12 @@
 /* renderer.c: creating and destroying a renderer, the film, and the small public helpers. */
+#include "film.h"
 #include "megakernel.h"
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +69,13 @@ int rc_have_cuda_backend(void) {
 }
 
 #ifndef RC_HAVE_CUDA_BACKEND
-/* megakernel.cu is built with the CUDA backend only. */
+/* megakernel.cu and cuda_device.cu are built with the CUDA backend only. */
+int rc_cuda_use_device(int index, char *desc, size_t cap) {
+    (void)index;
+    snprintf(desc, cap, "no CUDA device (this build has no CUDA backend)");
+    return -1;
+}
+
 int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
                          uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
                          rc_error *err) {
@@ -115,7 +123,7 @@ static int alloc_cpu(rc_renderer *r, rc_error *err) {
     int flags = r->comp.input == RC_COMPACT_FLAGS;
     s->paths = malloc(n * sizeof *s->paths);
     s->sample_rgb = calloc(n, sizeof *s->sample_rgb);
-    s->accum = calloc(r->num_pixels, sizeof *s->accum);
+    s->accum = calloc((size_t)r->num_pixels * 3, sizeof *s->accum);
     int ok = s->paths && s->sample_rgb && s->accum;
     if (payload && flags) ok = ok && (s->paths_alt = malloc(n * sizeof *s->paths_alt));
     if (!payload) ok = ok && (s->queue = malloc(n * sizeof *s->queue));
@@ -204,18 +212,28 @@ void rc_renderer_destroy(rc_renderer *r) {
     free(r);
 }
 
-int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err) {
+int rc_renderer_film(rc_renderer *r, int64_t *sums, rc_error *err) {
 #ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_image(r, rgb, err);
+    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_film(r, sums, err);
 #endif
     (void)err;
-    float inv = r->frames ? 1.0f / (float)r->frames : 0.0f;
-    for (uint32_t p = 0; p < r->num_pixels; p++) {
-        rgb[3 * p + 0] = r->cpu.accum[p].x * inv;
-        rgb[3 * p + 1] = r->cpu.accum[p].y * inv;
-        rgb[3 * p + 2] = r->cpu.accum[p].z * inv;
-    }
+    memcpy(sums, r->cpu.accum, (size_t)r->num_pixels * 3 * sizeof *sums);
     return 0;
+}
+
+void rc_film_image(const int64_t *sums, size_t pixels, uint32_t samples, float *rgb) {
+    for (size_t i = 0; i < 3 * pixels; i++)
+        rgb[i] = samples ? rc_film_value(sums[i], samples) : 0.0f;
+}
+
+int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err) {
+    size_t n = r->num_pixels;
+    int64_t *sums = r->st.backend == RC_BACKEND_CUDA ? malloc(n * 3 * sizeof *sums) : r->cpu.accum;
+    if (!sums) return rc_fail(err, "out of memory for the film");
+    int rc = sums == r->cpu.accum ? 0 : rc_renderer_film(r, sums, err);
+    if (rc == 0) rc_film_image(sums, n, r->frames, rgb);
+    if (sums != r->cpu.accum) free(sums);
+    return rc;
 }
 
 uint32_t rc_renderer_frames(const rc_renderer *r) {
@@ -234,7 +252,7 @@ void rc_renderer_reset(rc_renderer *r) {
         return;
     }
 #endif
-    memset(r->cpu.accum, 0, r->num_pixels * sizeof *r->cpu.accum);
+    memset(r->cpu.accum, 0, (size_t)r->num_pixels * 3 * sizeof *r->cpu.accum);
 }
 
 void rc_renderer_set_camera(rc_renderer *r, const rc_camera *cam) {

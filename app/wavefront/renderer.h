@@ -30,7 +30,7 @@ typedef struct rc_cpu_stream {
     uint32_t *removed;           /* RC_COMPACT_REMOVALS: dead stream slots, in any order */
     uint32_t num_removed;
     rc_vec3 *sample_rgb; /* this wave's value of each pixel, one image per sample */
-    rc_vec3 *accum;      /* sum of the frames' values, in frame order */
+    int64_t *accum;      /* the film: 3 fixed-point sums per pixel (film.h) */
 } rc_cpu_stream;
 
 struct rc_renderer {

@@ -4,7 +4,8 @@
  * phase is timed into one rc_frame_stats. A wave of several samples per pixel has the same
  * number of launches as a wave of one, over a longer stream: the fixed cost of each bounce
  * (launches, the read-back of the counts) is shared by more rays. The image does not depend
- * on how the samples are split into waves (accumulate.c).
+ * on how the samples are split into waves, nor on how many processes rendered them: the film
+ * holds exact fixed-point sums (film.h).
  *
  *     rc_renderer *r;
  *     if (rc_renderer_create(&scene, &settings, &r, &err) != 0) ...;
@@ -98,6 +99,12 @@ int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err);
 int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc_error *err);
 /* The mean of the samples so far, linear RGB, 3 floats per pixel, top row first. */
 int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err);
+/* The film: per pixel and channel the exact sum of its samples in fixed point, in units of
+ * 2^-32 (film.h), 3 int64 per pixel, top row first. Sums of films of the same scene and
+ * settings (disjoint samples: different first_sample) are the film of all their samples. */
+int rc_renderer_film(rc_renderer *r, int64_t *sums, rc_error *err);
+/* The image of a film of `samples` samples per pixel: what rc_renderer_image returns. */
+void rc_film_image(const int64_t *sums, size_t pixels, uint32_t samples, float *rgb);
 /* Samples per pixel accumulated so far. */
 uint32_t rc_renderer_frames(const rc_renderer *r);
 /* Samples per pixel of one wave (settings.samples_per_wave, at least 1). */
@@ -119,6 +126,13 @@ int rc_renderer_mask(rc_renderer *r, uint8_t *mask, rc_error *err);
  * rc_renderer_frames) to device memory d_rgb, on the default stream after every frame so
  * far; returns when the copy is done. Error on the CPU backend. */
 int rc_renderer_film_to_device(rc_renderer *r, void *d_rgb, rc_error *err);
+
+/* Several processes on one machine, one GPU each (the MPI render and bench): make device
+ * `index` modulo the visible devices this process's CUDA device, before any other CUDA call
+ * (the caller passes its node-local rank). Writes the device's name, number and PCI address
+ * to desc; returns the device, or -1 when there is none (desc says why; the CPU backend still
+ * works). */
+int rc_cuda_use_device(int index, char *desc, size_t cap);
 
 /* 1 if this build has the CUDA backend of the wavefront loop. */
 int rc_have_cuda_backend(void);

@@ -1,0 +1,180 @@
+/* mpi_run.c: the MPI layer of render and bench (mpi_run.h). With RC_HAVE_MPI the ranks of an
+ * mpirun or srun job; without it, or when no launcher started the process, one rank. */
+#define _POSIX_C_SOURCE 200809L
+#include "mpi_run.h"
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef RC_HAVE_MPI
+#include <mpi.h>
+#endif
+
+static struct {
+    int started; /* MPI_Init ran */
+    int phase;   /* 0: before the ranks agreed, 1: working together, 2: agreed to stop */
+    int rank, size;
+    char host[256];
+    char device[256];
+} g = {0, 0, 0, 1, "", ""};
+
+int cli_mpi_rank(void) {
+    return g.rank;
+}
+int cli_mpi_size(void) {
+    return g.size;
+}
+
+static void fill_host(void) {
+    if (g.host[0]) return;
+    if (gethostname(g.host, sizeof g.host) != 0) snprintf(g.host, sizeof g.host, "unknown");
+    g.host[sizeof g.host - 1] = '\0';
+}
+
+const char *cli_mpi_host(void) {
+    fill_host();
+    return g.host;
+}
+
+const char *cli_mpi_device(rc_backend b) {
+    if (b == RC_BACKEND_CPU) return "cpu";
+    if (!g.device[0]) rc_cuda_use_device(0, g.device, sizeof g.device); /* CUDA's default */
+    return g.device;
+}
+
+void cli_mpi_share(uint32_t total, uint32_t *first, uint32_t *count) {
+    uint32_t size = (uint32_t)g.size, rank = (uint32_t)g.rank;
+    uint32_t base = total / size, extra = total % size;
+    *count = base + (rank < extra);
+    *first = rank * base + (rank < extra ? rank : extra);
+}
+
+#ifdef RC_HAVE_MPI
+/* Started by an MPI launcher? A process started alone stays a plain program: no singleton
+ * MPI_Init (Open MPI would start a daemon for it, and refuses to as root). */
+static int launched(void) {
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        if (getenv(vars[i])) return 1;
+    return 0;
+}
+
+/* --backend cpu among the arguments: the rank touches no GPU. */
+static int cpu_only(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--backend=cpu") == 0) return 1;
+        if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc && strcmp(argv[i + 1], "cpu") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int cli_mpi_start(int *argc, char ***argv) {
+    if (!launched()) return 0;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+        fprintf(stderr, "raycompact: MPI_Init failed\n");
+        return RC_EXIT_FAIL;
+    }
+    g.started = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g.size);
+    /* The node-local rank picks the GPU: ranks sharing a machine take devices 0, 1, ... */
+    MPI_Comm local;
+    int local_rank = 0;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g.rank, MPI_INFO_NULL, &local);
+    MPI_Comm_rank(local, &local_rank);
+    MPI_Comm_free(&local);
+    if (cpu_only(*argc, *argv))
+        snprintf(g.device, sizeof g.device, "cpu");
+    else
+        rc_cuda_use_device(local_rank, g.device, sizeof g.device);
+    return 0;
+}
+
+int cli_mpi_end(int rc) {
+    if (!g.started) return rc;
+    /* A rank that stopped before the agreement (bad options, a scene it cannot read) joins the
+     * one the others wait in, so they stop too; a failure after it ends the job. */
+    if (g.phase == 0)
+        rc = cli_mpi_agree(rc);
+    else if (g.phase == 1 && rc != 0)
+        cli_mpi_fail(rc);
+    MPI_Finalize();
+    g.started = 0;
+    return rc;
+}
+
+int cli_mpi_agree(int rc) {
+    if (!g.started) return rc;
+    int worst = rc;
+    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    g.phase = worst == 0 ? 1 : 2;
+    return worst;
+}
+
+int cli_mpi_fail(int rc) {
+    if (g.size > 1 && rc != 0) {
+        fflush(stdout);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, rc);
+    }
+    return rc;
+}
+
+/* MPI counts are int: large arrays go in pieces. */
+#define CHUNK ((size_t)1 << 28)
+
+int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
+    if (g.size == 1) return 0;
+    for (size_t at = 0; at < count; at += CHUNK) {
+        int n = (int)(count - at < CHUNK ? count - at : CHUNK);
+        void *send = g.rank == 0 ? MPI_IN_PLACE : (void *)(sums + at);
+        void *recv = g.rank == 0 ? (void *)(sums + at) : NULL;
+        if (MPI_Reduce(send, recv, n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+            return rc_fail(err, "MPI_Reduce of the film failed");
+    }
+    return 0;
+}
+
+int cli_mpi_gather(const void *mine, size_t bytes, void *all, rc_error *err) {
+    if (g.size == 1) {
+        memcpy(all, mine, bytes);
+        return 0;
+    }
+    if (bytes > CHUNK) return rc_fail(err, "MPI gather of %zu bytes per rank: too large", bytes);
+    if (MPI_Gather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD) !=
+        MPI_SUCCESS)
+        return rc_fail(err, "MPI_Gather failed");
+    return 0;
+}
+
+#else /* one process */
+
+int cli_mpi_start(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    return 0;
+}
+int cli_mpi_end(int rc) {
+    return rc;
+}
+int cli_mpi_agree(int rc) {
+    return rc;
+}
+int cli_mpi_fail(int rc) {
+    return rc;
+}
+int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
+    (void)sums;
+    (void)count;
+    (void)err;
+    return 0;
+}
+int cli_mpi_gather(const void *mine, size_t bytes, void *all, rc_error *err) {
+    (void)err;
+    memcpy(all, mine, bytes);
+    return 0;
+}
+#endif

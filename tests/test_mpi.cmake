@@ -1,0 +1,89 @@
+# test_mpi.cmake: render and bench as the ranks of an MPI job (more ranks than cores: Open MPI
+# needs --oversubscribe). Variables: PART (render or bench), EXE, MPIEXEC, SRC (source tree),
+# OUT (a scratch folder).
+#  render: a small image alone, then with MPIEXEC -n 2 and -n 3: each file must equal the
+#          single-process one byte for byte; a render of other samples (--seed) must differ,
+#          so the comparison can fail. A scene one rank cannot read must end the whole job with
+#          that rank's one-line message (no hang) and no output file.
+#  bench:  -n 2 shares the runs out (each run names its rank, every image hash the same, both
+#          ranks listed with host and device); -n 2 --per-rank gives every rank every run.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${MPIEXEC} --version OUTPUT_VARIABLE version ERROR_QUIET)
+set(pre "")
+if(version MATCHES "Open MPI|OpenRTE")
+  set(pre --oversubscribe)
+endif()
+set(args render --scene ${SRC}/scenes/cornell.json --width 24 --height 16 --spp 7
+  --samples-per-wave 2 --max-depth 6 --backend cpu)
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+    TIMEOUT 120)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what}: exit code ${rc}\n${out}\n${err}")
+  endif()
+endfunction()
+
+if(PART STREQUAL "bench")
+  set(bench bench --scene ${SRC}/scenes/spheres.json --width 16 --height 16 --frames 1
+    --warmup 0 --backend cpu --algos none,serial,scan-scatter)
+  run("bench, 2 ranks" ${MPIEXEC} -n 2 ${pre} ${EXE} ${bench} --json ${OUT}/shared.json)
+  file(READ ${OUT}/shared.json j)
+  string(JSON nranks LENGTH "${j}" ranks)
+  string(JSON nruns LENGTH "${j}" runs)
+  string(JSON hash0 GET "${j}" runs 0 image_hash)
+  if(NOT nranks EQUAL 2 OR NOT nruns EQUAL 6)
+    message(FATAL_ERROR "shared out: ${nranks} ranks and ${nruns} runs, want 2 and 6\n${j}")
+  endif()
+  foreach(i RANGE 5)
+    string(JSON rank GET "${j}" runs ${i} rank)
+    string(JSON hash GET "${j}" runs ${i} image_hash)
+    math(EXPR want "${i} % 2")
+    if(NOT rank EQUAL want OR NOT hash STREQUAL hash0)
+      message(FATAL_ERROR "run ${i}: rank ${rank} (want ${want}), image ${hash} (want ${hash0})")
+    endif()
+  endforeach()
+  string(JSON device GET "${j}" ranks 1 device)
+  string(JSON host GET "${j}" ranks 1 host)
+  if(NOT device STREQUAL "cpu" OR host STREQUAL "")
+    message(FATAL_ERROR "rank 1: host '${host}', device '${device}'")
+  endif()
+  run("bench, 2 ranks, --per-rank" ${MPIEXEC} -n 2 ${pre} ${EXE} ${bench} --modes indices
+    --per-rank --json ${OUT}/per_rank.json)
+  file(READ ${OUT}/per_rank.json j)
+  string(JSON n1 LENGTH "${j}" ranks 1 runs)
+  string(JSON hash GET "${j}" ranks 1 runs 2 image_hash)
+  if(NOT n1 EQUAL 3 OR NOT hash STREQUAL hash0)
+    message(FATAL_ERROR "--per-rank: rank 1 has ${n1} runs (want 3), image ${hash}\n${j}")
+  endif()
+  return()
+endif()
+
+run("one process" ${EXE} ${args} --out ${OUT}/one.pfm)
+run("other seed" ${EXE} ${args} --seed 100 --out ${OUT}/seed.pfm)
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/one.pfm ${OUT}/seed.pfm
+  RESULT_VARIABLE same)
+if(same EQUAL 0)
+  message(FATAL_ERROR "renders of other samples are identical: the comparison proves nothing")
+endif()
+foreach(n 2 3)
+  run("${n} ranks" ${MPIEXEC} -n ${n} ${pre} ${EXE} ${args} --out ${OUT}/ranks${n}.pfm)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/one.pfm ${OUT}/ranks${n}.pfm
+    RESULT_VARIABLE differ)
+  if(NOT differ EQUAL 0)
+    message(FATAL_ERROR "the image of ${n} ranks differs from the single-process image")
+  endif()
+  message(STATUS "${n} ranks: the same bytes as one process")
+endforeach()
+
+# Rank 1 cannot read its scene: the job ends with its message and a non-zero status.
+execute_process(COMMAND ${MPIEXEC} -n 1 ${pre} ${EXE} ${args} --out ${OUT}/bad.pfm :
+  -n 1 ${EXE} render --scene ${OUT}/nosuch.json --out ${OUT}/bad.pfm --backend cpu
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(rc EQUAL 0 OR NOT err MATCHES "raycompact render: [^\n]*nosuch.json: cannot open")
+  message(FATAL_ERROR "a rank's missing scene: exit code ${rc}, want non-zero and its message\n${err}")
+endif()
+if(EXISTS ${OUT}/bad.pfm)
+  message(FATAL_ERROR "a failed job wrote its output")
+endif()
