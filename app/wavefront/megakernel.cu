@@ -10,9 +10,10 @@
 #define RC_MK_TILE 8
 
 /* One pixel: every sample, every bounce, every primitive. `finished` holds one value per pixel:
- * rc_path_finish writes the ended path's radiance there (num_pixels = 0 in `sp` makes every
- * sample of the pixel use the same slot), and the thread adds it to its sum in sample order,
- * as the wavefront's accumulate does. */
+ * shade adds the path's light there (num_pixels = 0 in `sp` makes every sample of the pixel
+ * use the same slot, cleared before each sample), and the thread adds it to its sum in
+ * sample order, as the wavefront's accumulate does. The baselines sample the BSDF only (no
+ * shadow rays: `sh` is NULL). */
 __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                               uint32_t spp, rc_vec3 *finished, rc_vec3 *rgb,
                               unsigned long long *rays) {
@@ -24,14 +25,15 @@ __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height,
         rc_vec3 sum = rc_v3s(0.0f);
         for (uint32_t s = 0; s < spp; s++) {
             rc_path p;
-            rc_path_generate(&sc.camera, width, height, pixel, sp.sample, s, &p);
+            rc_path_generate(&sc.camera, width, height, pixel, sp.sample, s, sp.seed, &p);
+            finished[pixel] = rc_v3s(0.0f);
             for (;;) {
                 rc_hit h = rc_brute_intersect(sc.bvh.prims, sc.bvh.num_prims, p.origin, p.dir, 0.0f,
                                               INFINITY);
                 p.t = h.t;
                 p.prim = h.prim;
                 traced++;
-                if (!rc_path_shade(&sc, &sp, &p, finished)) break;
+                if (!rc_path_shade(&sc, &sp, &p, finished, NULL)) break;
             }
             sum = rc_add(sum, finished[pixel]);
         }
@@ -131,7 +133,7 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     v.bvh.prims = (const rc_prim *)b.prims;
     v.bvh.nodes = NULL; /* no acceleration structure: every ray tests every primitive */
     v.materials = (const rc_material *)b.materials;
-    rc_shade_params sp = {st->first_sample, st->max_depth, RC_RR_DEPTH, 0u};
+    rc_shade_params sp = {st->first_sample, st->max_depth, RC_RR_DEPTH, 0u, 0u, st->seed};
     float times[64];
     uint64_t rays = 0;
     float warm;
