@@ -54,8 +54,8 @@ static void usage(FILE *f) {
             "                        (no BVH). flat: the same per-path code over a flat array;\n"
             "                        objects: the CUDA port of Ray Tracing in One Weekend's form\n"
             "                        (virtual hit/scatter, curand; spheres only); LIST: one or\n"
-            "                        both, comma-separated (they sample the BSDF only: compare\n"
-            "                        them with --light-sampling bsdf)\n"
+            "                        both, comma-separated (flat samples lights as the\n"
+            "                        renderer does; objects follows the BSDF only)\n"
             "  --json FILE           write the results as JSON\n"
             "  --help                this text\n",
             rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED);

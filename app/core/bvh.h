@@ -166,4 +166,14 @@ RC_FN rc_hit rc_brute_intersect(const rc_prim *prims, uint32_t n, rc_vec3 o, rc_
     return hit;
 }
 
+/* Any hit in (tmin, tmax) by testing every primitive (the flat megakernel's shadow rays). */
+RC_FN int rc_brute_occluded(const rc_prim *prims, uint32_t n, rc_vec3 o, rc_vec3 d, float tmin,
+                            float tmax) {
+    for (uint32_t i = 0; i < n; i++) {
+        float t;
+        if (rc_prim_hit(&prims[i], o, d, tmin, tmax, &t)) return 1;
+    }
+    return 0;
+}
+
 #endif /* RC_BVH_H */

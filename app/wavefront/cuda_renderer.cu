@@ -151,6 +151,7 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
     }
     if (alloc_stream(r, err) != 0) return -1;
     r->comp.opt.stream = c->stream;
+    r->scomp.opt.stream = c->stream;
     c->device_loop = r->st.frame_loop != RC_LOOP_HOST;
     int sms = 0, dev = 0;
     e = cudaGetDevice(&dev);
