@@ -1,7 +1,8 @@
 /* wavefront.h: the wavefront path tracer. One frame (a wave) renders one sample per pixel, or
  * samples_per_wave of them, as one stream of paths:
- * generate -> [extend -> shade -> compact] x bounces -> accumulate (render_frame.c), and every
- * phase is timed into one rc_frame_stats. A wave of several samples per pixel has the same
+ * generate -> [extend -> shade -> compact -> shadow] x bounces -> accumulate (render_frame.c),
+ * with next-event estimation's shadow rays as a second stream, and every phase is timed into
+ * one rc_frame_stats. A wave of several samples per pixel has the same
  * number of launches as a wave of one, over a longer stream: the fixed cost of each bounce
  * (launches, the read-back of the counts) is shared by more rays. The image does not depend
  * on how the samples are split into waves (accumulate.c).
