@@ -75,7 +75,7 @@ static void header(layout *l, const rc_viewer *v) {
     int uses_tile = info && (info->tunables & SC_TUNE_TILE);
     snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s   lights %s",
              rc_mode_name(v->st.mode), tile, uses_tile ? "" : " (unused)", info ? "on" : "off",
-             v->r && rc_renderer_nee(v->r) ? "nee + shadow stream" : "bsdf");
+             v->r && rc_renderer_nee(v->r) ? "nee" : "bsdf");
     line(l, text, s);
 }
 
