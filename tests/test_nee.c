@@ -11,7 +11,8 @@
  *    so the radiance is rho L R^2 cos(theta) / d^2.
  * 3. A fuzzy metal plane under the square: no closed form, so `nee` (light samples weighed by
  *    MIS against the metal's own density) must match `bsdf` (the metal's samples alone).
- * 4. The fuzzy metal's density (light.h) integrates to the share of its samples that leave
+ * 4. Another --seed draws other samples of the same answer.
+ * 5. The fuzzy metal's density (light.h) integrates to the share of its samples that leave
  *    above the surface (1 at normal incidence with fuzz < 1).
  *
  * Tolerances are statistical: pixels are independent, so the image mean's standard error is
@@ -47,9 +48,12 @@ static stats diff_stats(const float *img, const double *want, const float *other
     return st;
 }
 
+static uint32_t seed; /* the seed of the renders (0 but in the seed check) */
+
 static float *render(const rc_scene *s, int light_sampling, const char *algo, uint32_t spp) {
     rc_settings st;
     rc_settings_init(&st, s);
+    st.seed = seed;
     st.width = st.height = SIZE;
     st.max_depth = 4;
     st.algo = algo;
@@ -127,8 +131,23 @@ static void quad_light(void) {
           *b = render(&s, RC_LIGHTS_BSDF, "none", SPP);
     CHECK(a && b, "render failed");
     if (a && b) compare("quad light", a, b, want, mean);
+    /* Another seed: other samples (not one pixel the same), the same answer. */
+    seed = 77;
+    float *c = render(&s, RC_LIGHTS_NEE, "scan-scatter", SPP);
+    seed = 0;
+    CHECK(c != NULL, "render failed");
+    if (a && c) {
+        int same = 0;
+        for (int i = 0; i < SIZE * SIZE; i++) same += memcmp(&a[3 * i], &c[3 * i], 12) == 0;
+        stats d = diff_stats(c, NULL, a);
+        printf("seed 77 against seed 0: %d equal pixels, difference %+.5f (se %.5f)\n", same,
+               d.mean, d.se);
+        CHECK(same == 0, "seed 77: %d pixels equal to seed 0's", same);
+        CHECK(fabs(d.mean) < 4 * d.se, "seed 77: mean differs by %g", d.mean);
+    }
     free(a);
     free(b);
+    free(c);
     free(want);
     rc_scene_free(&s);
 }
