@@ -19,9 +19,11 @@ typedef struct cli_common {
     uint32_t width, height, max_depth;
     size_t tile;
     const char *backend;
-    uint32_t wave;          /* --samples-per-wave N */
-    int wave_auto;          /* --samples-per-wave auto */
-    const char *frame_loop; /* --frame-loop graph|stream|host (bench: a list) */
+    uint32_t wave;              /* --samples-per-wave N */
+    int wave_auto;              /* --samples-per-wave auto */
+    const char *frame_loop;     /* --frame-loop graph|stream|host (bench: a list) */
+    const char *light_sampling; /* --light-sampling nee|bsdf */
+    uint32_t seed;              /* --seed S */
 } cli_common;
 
 /* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU

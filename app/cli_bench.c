@@ -45,6 +45,9 @@ static void usage(FILE *f) {
             "                        captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (the counts read back after every\n"
             "                        bounce); comma-separated to compare them\n"
+            "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
+            "                        like the paths, MIS) or bsdf; default: the scene's\n"
+            "  --seed S              0..%u: an independent set of samples\n"
             "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
             "  --megakernel LIST     also time baselines for the same samples, and report each\n"
             "                        run's speed-up over them: one CUDA kernel, one thread per\n"
@@ -52,12 +55,13 @@ static void usage(FILE *f) {
             "                        (no BVH). flat: the same per-path code over a flat array;\n"
             "                        objects: the CUDA port of Ray Tracing in One Weekend's form\n"
             "                        (virtual hit/scatter, curand; spheres only); LIST: one or\n"
-            "                        both, comma-separated\n"
+            "                        both, comma-separated (flat samples lights as the\n"
+            "                        renderer does; objects follows the BSDF only)\n"
             "  --json FILE           write the results as JSON\n"
             "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
             "                        own GPU (default: the runs are shared out over the ranks)\n"
             "  --help                this text\n",
-            rc_compact_all_names(), CLI_AUTO_WAVE_PATHS);
+            rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED);
 }
 
 #define MAX_RUNS 64
@@ -217,12 +221,14 @@ static void print_bounces(const run *rn) {
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
-        printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%%\n",
+        printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%% "
+               "%10.0f %10.0f %9.3f\n",
                rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), b,
                (double)o->stream / fr, (double)o->alive / fr, (double)o->kept / fr,
                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
                o->extend_ms / fr, o->shade_ms / fr, o->compact_ms / fr,
-               sum > 0 ? 100.0 * o->compact_ms / sum : 0.0);
+               sum > 0 ? 100.0 * o->compact_ms / sum : 0.0, (double)o->shadow_in / fr,
+               (double)o->shadow_kept / fr, o->shadow_ms / fr);
     }
 }
 
@@ -300,6 +306,8 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
     cJSON_AddNumberToObject(o, "extend_ms", rc_stats_extend_ms(t) / fr);
     cJSON_AddNumberToObject(o, "shade_ms", rc_stats_shade_ms(t) / fr);
     cJSON_AddNumberToObject(o, "compact_ms", rc_stats_compact_ms(t) / fr);
+    cJSON_AddNumberToObject(o, "shadow_ms", rc_stats_shadow_ms(t) / fr);
+    cJSON_AddNumberToObject(o, "shadow_rays", (double)rc_stats_shadow_rays(t) / fr);
     cJSON_AddNumberToObject(o, "accumulate_ms", t->accumulate_ms / fr);
     cJSON_AddNumberToObject(o, "compact_share",
                             t->total_ms > 0 ? rc_stats_compact_ms(t) / t->total_ms : 0.0);
@@ -320,6 +328,9 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
         cJSON_AddNumberToObject(j, "extend_ms", s->extend_ms / fr);
         cJSON_AddNumberToObject(j, "shade_ms", s->shade_ms / fr);
         cJSON_AddNumberToObject(j, "compact_ms", s->compact_ms / fr);
+        cJSON_AddNumberToObject(j, "shadow_in", (double)s->shadow_in / fr);
+        cJSON_AddNumberToObject(j, "shadow_kept", (double)s->shadow_kept / fr);
+        cJSON_AddNumberToObject(j, "shadow_ms", s->shadow_ms / fr);
         double sum = s->extend_ms + s->shade_ms + s->compact_ms;
         cJSON_AddNumberToObject(j, "compact_share", sum > 0 ? s->compact_ms / sum : 0.0);
         cJSON_AddItemToArray(arr, j);
@@ -464,6 +475,8 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     cJSON_AddNumberToObject(root, "width", st->width);
     cJSON_AddNumberToObject(root, "height", st->height);
     cJSON_AddNumberToObject(root, "max_depth", st->max_depth);
+    cJSON_AddStringToObject(root, "light_sampling", rc_light_sampling_name(st->light_sampling));
+    cJSON_AddNumberToObject(root, "seed", st->seed);
     cJSON_AddNumberToObject(root, "samples_per_wave", st->samples_per_wave);
     cJSON_AddNumberToObject(root, "frames", o->frames);
     cJSON_AddNumberToObject(root, "warmup", o->warmup);
@@ -607,12 +620,13 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     int root = cli_mpi_rank() == 0, solo = cli_mpi_size() == 1;
     if (rc == 0 && root) {
         printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
-               "backend\n\n",
+               "backend, light sampling %s\n\n",
                o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
-               st->max_depth, rc_backend_name(st->backend));
-        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s\n", "algorithm", "mode",
-               "loop", "bounce", "rays in", "alive", "kept", "removed", "extend", "shade",
-               "compact", "share");
+               st->max_depth, rc_backend_name(st->backend),
+               rc_light_sampling_name(st->light_sampling));
+        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s\n",
+               "algorithm", "mode", "loop", "bounce", "rays in", "alive", "kept", "removed",
+               "extend", "shade", "compact", "share", "shadow in", "shadow kept", "shadow");
     }
     int n = 0;
     for (int i = 0; i < na && rc == 0; i++) {

@@ -73,6 +73,10 @@ int cli_common_option(cli_args *a, cli_common *c) {
         if (r > 0) c->backend = a->value;
     } else if ((r = cli_is(a, "--frame-loop", 1)) != 0) {
         if (r > 0) c->frame_loop = a->value;
+    } else if ((r = cli_is(a, "--light-sampling", 1)) != 0) {
+        if (r > 0) c->light_sampling = a->value;
+    } else if ((r = cli_is(a, "--seed", 1)) != 0) {
+        if (r > 0 && cli_uint(a, 0, RC_MAX_SEED, &c->seed) != 0) return -1;
     } else if ((r = cli_is(a, "--samples-per-wave", 1)) != 0) {
         if (r > 0 && strcmp(a->value, "auto") == 0) {
             c->wave_auto = 1;
@@ -148,6 +152,12 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
     if (c->height) st->height = c->height;
     if (c->max_depth) st->max_depth = c->max_depth;
     st->tile = c->tile;
+    st->seed = c->seed;
+    if (c->light_sampling && rc_light_sampling_parse(c->light_sampling, &st->light_sampling) != 0) {
+        rc_scene_free(scene);
+        return cli_usage_error(cmd, "--light-sampling: '%s' is not one of: nee, bsdf",
+                               c->light_sampling);
+    }
     /* bench takes a list and sets each run's loop itself */
     if (c->frame_loop && strcmp(cmd, "bench") != 0 &&
         cli_frame_loop(cmd, c->frame_loop, &st->frame_loop) != 0) {

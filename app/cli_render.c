@@ -39,17 +39,19 @@ static void usage(FILE *f) {
             "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
             "                        is captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (counts read back after every bounce)\n"
-            "  --seed S              first sample index (independent renders of one scene)\n"
+            "  --light-sampling L    nee (default: light samples and shadow rays, MIS) or bsdf\n"
+            "                        (paths find lights by scattering); default: the scene's\n"
+            "  --seed S              0..%u: each seed draws an independent set of samples\n"
             "  --stats               print the per-phase and per-bounce timing tables\n"
             "  --help                this text\n",
             CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN,
-            SC_TILE_MAX);
+            SC_TILE_MAX, RC_MAX_SEED);
 }
 
 typedef struct render_opts {
     cli_common common;
     const char *out, *algo, *mode;
-    uint32_t spp, seed;
+    uint32_t spp;
     int stats;
 } render_opts;
 
@@ -70,8 +72,6 @@ static int parse(int argc, char **argv, render_opts *o) {
             o->mode = a.value;
         } else if ((r = cli_is(&a, "--spp", 1)) != 0) {
             if (r > 0 && cli_uint(&a, 1, 1u << 20, &o->spp) != 0) return RC_EXIT_USAGE;
-        } else if ((r = cli_is(&a, "--seed", 1)) != 0) {
-            if (r > 0 && cli_uint(&a, 0, 1u << 30, &o->seed) != 0) return RC_EXIT_USAGE;
         } else if ((r = cli_is(&a, "--stats", 0)) != 0) {
             o->stats = 1;
         } else {
@@ -157,9 +157,10 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     if (rc || !root) return rc;
     char ranks[32] = "";
     if (cli_mpi_size() > 1) snprintf(ranks, sizeof ranks, ", %d ranks", cli_mpi_size());
-    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s%s, %s, %s/%s, %s loop)\n", o->out,
-            st->width, st->height, spp, ms / 1e3, ranks, rc_backend_name(st->backend), st->algo,
-            rc_mode_name(st->mode), rc_frame_loop_name(tot.loop));
+    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s%s, %s, %s/%s, %s loop, %s)\n",
+            o->out, st->width, st->height, spp, ms / 1e3, ranks, rc_backend_name(st->backend),
+            st->algo, rc_mode_name(st->mode), rc_frame_loop_name(tot.loop),
+            rc_light_sampling_name(st->light_sampling));
     if (o->stats) rc_stats_print(stdout, &tot);
     return 0;
 }
@@ -173,7 +174,6 @@ int cmd_render(int argc, char **argv) {
     rc_settings st;
     if ((rc = cli_load("render", &o.common, &scene, &st)) != 0) return rc;
     if (o.algo) st.algo = o.algo;
-    st.first_sample = o.seed;
     st.library_timing = o.stats;
     if (o.mode && rc_mode_parse(o.mode, &st.mode) != 0)
         rc = cli_usage_error("render", "--mode: '%s' is not one of: indices, payload", o.mode);

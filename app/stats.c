@@ -20,6 +20,9 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
         o->extend_ms += s->extend_ms;
         o->shade_ms += s->shade_ms;
         o->compact_ms += s->compact_ms;
+        o->shadow_in += s->shadow_in;
+        o->shadow_kept += s->shadow_kept;
+        o->shadow_ms += s->shadow_ms;
     }
     for (size_t i = 0; i < f->num_lib; i++) {
         size_t j = 0;
@@ -47,6 +50,16 @@ double rc_stats_shade_ms(const rc_stats_total *t) {
 double rc_stats_compact_ms(const rc_stats_total *t) {
     double s = 0;
     for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].compact_ms;
+    return s;
+}
+double rc_stats_shadow_ms(const rc_stats_total *t) {
+    double s = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].shadow_ms;
+    return s;
+}
+uint64_t rc_stats_shadow_rays(const rc_stats_total *t) {
+    uint64_t s = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].shadow_kept;
     return s;
 }
 uint64_t rc_stats_rays(const rc_stats_total *t) {
@@ -79,22 +92,36 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
         snprintf(name, sizeof name, "  %s", t->lib[i].name);
         phase_row(f, name, bl, t->lib[i].ms, total);
     }
+    uint64_t shadows = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) shadows += t->bounce[b].shadow_in;
+    if (shadows) phase_row(f, "shadow", bl, rc_stats_shadow_ms(t), total);
     phase_row(f, "accumulate", t->frames, t->accumulate_ms, total);
     phase_row(f, "frame (wall)", t->frames, total, total);
     fprintf(f, "frame loop: %s\n", rc_frame_loop_name(t->loop));
-    fprintf(f, "\nbounce     rays in       alive        kept  removed  extend ms   shade ms "
-               "compact ms  compact share\n");
+    fprintf(f,
+            "\nbounce     rays in       alive        kept  removed  extend ms   shade ms "
+            "compact ms  compact share%s\n",
+            shadows ? "  shadow in  shadow kept  shadow ms" : "");
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
-        fprintf(f, "%6u %11llu %11llu %11llu %7.1f%% %10.2f %10.2f %10.2f %13.1f%%\n", b,
+        fprintf(f, "%6u %11llu %11llu %11llu %7.1f%% %10.2f %10.2f %10.2f %13.1f%%", b,
                 (unsigned long long)o->stream, (unsigned long long)o->alive,
                 (unsigned long long)o->kept,
                 o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
                 o->extend_ms, o->shade_ms, o->compact_ms,
                 sum > 0 ? 100.0 * o->compact_ms / sum : 0.0);
+        if (shadows)
+            fprintf(f, "%11llu %12llu %10.2f", (unsigned long long)o->shadow_in,
+                    (unsigned long long)o->shadow_kept, o->shadow_ms);
+        fprintf(f, "\n");
     }
     double secs = total / 1e3;
     fprintf(f, "\n%llu rays traced in %.3f s: %.2f Mrays/s\n", (unsigned long long)rc_stats_rays(t),
             secs, secs > 0 ? (double)rc_stats_rays(t) / secs / 1e6 : 0.0);
+    if (shadows)
+        fprintf(f,
+                "%llu shadow rays traced besides (the compact rows include their stream's "
+                "compaction)\n",
+                (unsigned long long)rc_stats_shadow_rays(t));
 }

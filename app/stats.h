@@ -9,7 +9,8 @@
 typedef struct rc_bounce_total {
     uint32_t launches; /* frames that ran this bounce */
     uint64_t stream, alive, kept;
-    double extend_ms, shade_ms, compact_ms;
+    uint64_t shadow_in, shadow_kept; /* the shadow stream (NEE): slots, rays traced */
+    double extend_ms, shade_ms, compact_ms, shadow_ms;
 } rc_bounce_total;
 
 typedef struct rc_stats_total {
@@ -27,10 +28,14 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f);
 double rc_stats_extend_ms(const rc_stats_total *t);
 double rc_stats_shade_ms(const rc_stats_total *t);
 double rc_stats_compact_ms(const rc_stats_total *t);
-/* Live rays traced, over all frames and bounces. */
+double rc_stats_shadow_ms(const rc_stats_total *t);
+/* Live path rays traced (extend), over all frames and bounces. */
 uint64_t rc_stats_rays(const rc_stats_total *t);
+/* Shadow rays traced (the shadow phase), over all frames and bounces; 0 without NEE. */
+uint64_t rc_stats_shadow_rays(const rc_stats_total *t);
 
-/* The per-phase table (launches, total ms, share) and the per-bounce table. */
+/* The per-phase table (launches, total ms, share) and the per-bounce table; with shadow rays
+ * both show the shadow phase and its stream. */
 void rc_stats_print(FILE *f, const rc_stats_total *t);
 
 #endif /* RC_STATS_H */

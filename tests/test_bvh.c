@@ -41,7 +41,7 @@ static void compare(const rc_prim *prims, uint32_t n, int rays, float extent, co
     uint32_t depth = rc_bvh_depth(&bvh);
     CHECK(depth < RC_BVH_STACK, "%s: depth %u", what, depth);
     rc_bvh_view v = rc_bvh_view_of(&bvh);
-    int mismatches = 0, hits = 0;
+    int mismatches = 0, any_mismatches = 0, hits = 0;
     for (int i = 0; i < rays; i++) {
         rc_vec3 o = vrand(-extent, extent), d = unit_rand();
         /* Every other ray is aimed near a random primitive, so that many rays hit. */
@@ -59,8 +59,23 @@ static void compare(const rc_prim *prims, uint32_t n, int rays, float extent, co
             fprintf(stderr, "%s: ray %d: bvh prim %u t %g, brute prim %u t %g\n", what, i, a.prim,
                     a.t, b.prim, b.t);
         hits += b.prim != RC_NO_PRIM;
+        /* Any hit (shadow rays) up to a distance before, at about, or past the nearest hit:
+         * occluded exactly when the nearest hit lies inside, and brute force agrees. */
+        float tmax = b.prim == RC_NO_PRIM ? 1e3f
+                                          : b.t * (i % 3 == 0   ? 0.5f
+                                                   : i % 3 == 1 ? 1.001f
+                                                                : 4.0f);
+        int want = b.prim != RC_NO_PRIM && b.t < tmax;
+        int occ = rc_bvh_occluded(&v, o, d, 0.0f, tmax);
+        if (occ != want && any_mismatches++ < 5)
+            fprintf(stderr, "%s: ray %d: occluded %d up to %g, nearest hit at %g\n", what, i, occ,
+                    tmax, b.t);
+        if (occ != rc_brute_occluded(v.prims, v.num_prims, o, d, 0.0f, tmax) &&
+            any_mismatches++ < 5)
+            fprintf(stderr, "%s: ray %d: bvh and brute-force any hit differ\n", what, i);
     }
     CHECK(mismatches == 0, "%s: %d of %d rays differ", what, mismatches, rays);
+    CHECK(any_mismatches == 0, "%s: %d any-hit answers differ", what, any_mismatches);
     CHECK(hits > rays / 10, "%s: only %d of %d rays hit anything", what, hits, rays);
     printf("%s: %u prims, %u nodes, depth %u, %d/%d rays hit, all agree: %s\n", what, n,
            bvh.num_nodes, depth, hits, rays, mismatches ? "no" : "yes");
@@ -146,6 +161,7 @@ int main(int argc, char **argv) {
     rc_bvh_view ev = rc_bvh_view_of(&empty);
     CHECK(rc_bvh_intersect(&ev, rc_v3s(0), rc_v3(0, 0, 1), 0, INFINITY).prim == RC_NO_PRIM,
           "empty scene hit");
+    CHECK(!rc_bvh_occluded(&ev, rc_v3s(0), rc_v3(0, 0, 1), 0, INFINITY), "empty scene occludes");
     if (argc > 1) mesh(argv[1]);
     return test_finish("test_bvh");
 }

@@ -119,6 +119,37 @@ RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, floa
     }
 }
 
+/* Any hit in (tmin, tmax): 1 as soon as one primitive is found, without looking for the
+ * nearest (shadow rays). The same stack traversal, the children in their stored order. */
+RC_FN int rc_bvh_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin, float tmax) {
+    if (bvh->num_nodes == 0) return 0;
+    rc_vec3 inv = rc_safe_inverse(d);
+    uint32_t stack[RC_BVH_STACK];
+    int top = 0;
+    uint32_t node = 0;
+    if (rc_box_enter(&bvh->nodes[0], o, inv, tmax) == INFINITY) return 0;
+    for (;;) {
+        const rc_bvh_node *n = &bvh->nodes[node];
+        if (n->count > 0) {
+            for (uint32_t i = n->first; i < n->first + n->count; i++) {
+                float t;
+                if (rc_prim_hit(&bvh->prims[i], o, d, tmin, tmax, &t)) return 1;
+            }
+        } else {
+            uint32_t a = n->first, b = n->first + 1;
+            int hit_a = rc_box_enter(&bvh->nodes[a], o, inv, tmax) != INFINITY;
+            int hit_b = rc_box_enter(&bvh->nodes[b], o, inv, tmax) != INFINITY;
+            if (hit_a && hit_b) stack[top++] = b;
+            if (hit_a || hit_b) {
+                node = hit_a ? a : b;
+                continue;
+            }
+        }
+        if (top == 0) return 0;
+        node = stack[--top];
+    }
+}
+
 /* Nearest hit by testing every primitive: the reference the BVH is tested against. */
 RC_FN rc_hit rc_brute_intersect(const rc_prim *prims, uint32_t n, rc_vec3 o, rc_vec3 d, float tmin,
                                 float tmax) {
@@ -133,6 +164,16 @@ RC_FN rc_hit rc_brute_intersect(const rc_prim *prims, uint32_t n, rc_vec3 o, rc_
         }
     }
     return hit;
+}
+
+/* Any hit in (tmin, tmax) by testing every primitive (the flat megakernel's shadow rays). */
+RC_FN int rc_brute_occluded(const rc_prim *prims, uint32_t n, rc_vec3 o, rc_vec3 d, float tmin,
+                            float tmax) {
+    for (uint32_t i = 0; i < n; i++) {
+        float t;
+        if (rc_prim_hit(&prims[i], o, d, tmin, tmax, &t)) return 1;
+    }
+    return 0;
 }
 
 #endif /* RC_BVH_H */

@@ -20,7 +20,8 @@ typedef struct rc_material {
     float pad[3]; /* keeps the record at 32 bytes */
 } rc_material;
 
-/* The key of a path's random numbers at one bounce. */
+/* The key of a path's random numbers at one bounce; `bounce` carries the seed above its
+ * 8 bits (rng.h). */
 typedef struct rc_rng_key {
     uint32_t pixel, sample, bounce;
 } rc_rng_key;

@@ -20,8 +20,16 @@ enum {
     RC_DIM_SCATTER_V,
     RC_DIM_SCATTER_W, /* third coordinate of a fuzz sample */
     RC_DIM_CHOICE,    /* dielectric: reflect or refract */
-    RC_DIM_ROULETTE   /* Russian roulette */
+    RC_DIM_ROULETTE,  /* Russian roulette */
+    RC_DIM_LIGHT,     /* next-event estimation: which light (light.h) */
+    RC_DIM_LIGHT_U,   /* the point on it */
+    RC_DIM_LIGHT_V
 };
+
+/* The bounce argument of the key carries the render's seed above the bounce (bounces fit 8
+ * bits): seed 0 draws what the renderer always drew, and every other seed an independent set. */
+#define RC_SEED_SHIFT 8u
+#define RC_MAX_SEED   ((1u << (32u - RC_SEED_SHIFT)) - 1u)
 
 /* pcg4d (Jarzynski & Olano, "Hash Functions for GPU Rendering", JCGT 2020): a 4-D hash
  * that mixes all four inputs into each output; we use the first output. */

@@ -6,6 +6,7 @@
 #include "background.h"
 #include "bvh.h"
 #include "camera.h"
+#include "light.h"
 #include "material.h"
 
 typedef struct rc_scene_view {
@@ -13,7 +14,8 @@ typedef struct rc_scene_view {
     const rc_material *materials; /* indexed by rc_prim_material() */
     uint32_t num_materials;
     rc_background background;
-    rc_camera camera; /* made for the image's aspect ratio */
+    rc_camera camera;     /* made for the image's aspect ratio */
+    rc_light_view lights; /* emissive quads and spheres, for next-event estimation */
 } rc_scene_view;
 
 #endif /* RC_SCENE_VIEW_H */

@@ -25,6 +25,8 @@ void rc_scene_free(rc_scene *s) {
     if (!s) return;
     free(s->prims);
     free(s->materials);
+    free(s->light_prims);
+    free(s->light_cdf);
     rc_bvh_free(&s->bvh);
     memset(s, 0, sizeof *s);
 }
@@ -77,12 +79,78 @@ int rc_scene_add_triangle(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t
     return 0;
 }
 
+const char *rc_light_sampling_name(int ls) {
+    return ls == RC_LIGHTS_BSDF ? "bsdf" : "nee";
+}
+
+int rc_light_sampling_parse(const char *s, int *out) {
+    if (strcmp(s, "nee") == 0)
+        *out = RC_LIGHTS_NEE;
+    else if (strcmp(s, "bsdf") == 0)
+        *out = RC_LIGHTS_BSDF;
+    else
+        return -1;
+    return 0;
+}
+
+/* Emitted power of a light primitive, up to the factor pi every one shares: radiance
+ * (luminance) x area x the sides it emits from (a quad both, a sphere its outside). 0 for a
+ * primitive that is no light of the table. */
+static double light_power(const rc_prim *p, const rc_material *mats) {
+    const rc_material *m = &mats[rc_prim_material(p)];
+    if (m->type != RC_MAT_EMISSIVE) return 0.0;
+    double lum = 0.2126 * m->color.x + 0.7152 * m->color.y + 0.0722 * m->color.z;
+    if (rc_prim_type(p) == RC_PRIM_QUAD) return lum * 2.0 * rc_length(rc_cross(p->a, p->b));
+    if (rc_prim_type(p) == RC_PRIM_SPHERE) return lum * 4.0 * (double)RC_PI * p->r * p->r;
+    return 0.0;
+}
+
+/* The light table over the BVH's primitives (leaf order): a light is chosen with probability
+ * proportional to its power, through a CDF; each one's probability, as the float CDF gives
+ * it, goes to its primitive's pad for rc_light_pdf. */
+static int build_lights(rc_scene *s) {
+    free(s->light_prims);
+    free(s->light_cdf);
+    s->light_prims = NULL;
+    s->light_cdf = NULL;
+    s->num_lights = 0;
+    rc_prim *prims = s->bvh.prims;
+    uint32_t n = s->bvh.num_prims, count = 0;
+    double total = 0.0;
+    for (uint32_t i = 0; i < n; i++) {
+        prims[i].pad = 0.0f;
+        double w = light_power(&prims[i], s->materials);
+        if (w > 0.0) {
+            count++;
+            total += w;
+        }
+    }
+    if (count == 0) return 0;
+    s->light_prims = malloc(count * sizeof *s->light_prims);
+    s->light_cdf = malloc(count * sizeof *s->light_cdf);
+    if (!s->light_prims || !s->light_cdf) return -1;
+    double sum = 0.0;
+    float prev = 0.0f;
+    for (uint32_t i = 0; i < n; i++) {
+        double w = light_power(&prims[i], s->materials);
+        if (!(w > 0.0)) continue;
+        sum += w;
+        float c = s->num_lights + 1 == count ? 1.0f : (float)(sum / total);
+        s->light_prims[s->num_lights] = i;
+        s->light_cdf[s->num_lights++] = c;
+        prims[i].pad = c - prev;
+        prev = c;
+    }
+    return 0;
+}
+
 int rc_scene_finish(rc_scene *s, rc_error *err) {
     rc_bvh_free(&s->bvh);
     double t0 = rc_now_ms();
     if (rc_bvh_build(s->prims, (uint32_t)s->num_prims, &s->bvh) != 0)
         return rc_fail(err, "out of memory building the BVH of %zu primitives", s->num_prims);
     s->bvh_build_ms = rc_now_ms() - t0;
+    if (build_lights(s) != 0) return rc_fail(err, "out of memory for the light table");
     return 0;
 }
 
@@ -94,5 +162,8 @@ rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t hei
     v.num_materials = (uint32_t)s->num_materials;
     v.background = s->background;
     v.camera = rc_camera_make(&s->camera, (float)width / (float)height);
+    v.lights.prims = s->light_prims;
+    v.lights.cdf = s->light_cdf;
+    v.lights.count = s->num_lights;
     return v;
 }

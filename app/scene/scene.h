@@ -14,7 +14,16 @@ extern "C" {
 /* Image settings a scene file may give (the command line overrides them). */
 typedef struct rc_render_defaults {
     uint32_t width, height, spp, max_depth;
+    int light_sampling; /* rc_light_sampling */
 } rc_render_defaults;
+
+/* How paths find light: `nee` samples a light at every diffuse or fuzzy vertex and weighs it
+ * against the material's own sampling by MIS; `bsdf` only follows the material (a path
+ * counts a light when it happens to hit it). */
+typedef enum rc_light_sampling { RC_LIGHTS_NEE = 0, RC_LIGHTS_BSDF = 1 } rc_light_sampling;
+const char *rc_light_sampling_name(int ls);
+/* "nee" / "bsdf": 0, else -1. */
+int rc_light_sampling_parse(const char *s, int *out);
 
 #define RC_DEFAULT_WIDTH     640
 #define RC_DEFAULT_HEIGHT    360
@@ -32,7 +41,13 @@ typedef struct rc_scene {
     rc_background background;
     rc_render_defaults defaults;
     size_t num_spheres, num_quads, num_triangles;
-    rc_bvh bvh;          /* valid after rc_scene_finish */
+    rc_bvh bvh; /* valid after rc_scene_finish */
+    /* the light table (light.h), built by rc_scene_finish: leaf-order primitive indices of
+       the emissive quads and spheres and the CDF of their power; bvh.prims[i].pad holds each
+       one's selection probability */
+    uint32_t *light_prims;
+    float *light_cdf;
+    uint32_t num_lights;
     double bvh_build_ms; /* time rc_scene_finish spent building it */
 } rc_scene;
 
@@ -46,7 +61,7 @@ int rc_scene_add_prim(rc_scene *s, const rc_prim *p);
 int rc_scene_add_sphere(rc_scene *s, rc_vec3 center, float radius, uint32_t material);
 int rc_scene_add_quad(rc_scene *s, rc_vec3 corner, rc_vec3 u, rc_vec3 v, uint32_t material);
 int rc_scene_add_triangle(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t material);
-/* Build the BVH. 0, or -1 with err set. */
+/* Build the BVH and the light table. 0, or -1 with err set. */
 int rc_scene_finish(rc_scene *s, rc_error *err);
 /* What per-ray code reads, for an image of width x height, pointing into the host arrays. */
 rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t height);

@@ -15,10 +15,17 @@
 /* ---- render, camera, background ---- */
 
 static int parse_render(rc_json_ctx *c, const cJSON *o) {
-    static const char *const keys[] = {"width", "height", "spp", "max_depth", NULL};
+    static const char *const keys[] = {"width",     "height",         "spp",
+                                       "max_depth", "light_sampling", NULL};
     rc_render_defaults *d = &c->s->defaults;
     if (!o) return 0;
     if (rc_json_check_fields(c, o, "render", keys) != 0) return -1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "light_sampling")) {
+        const char *ls = rc_json_string(c, o, "render", "light_sampling");
+        if (!ls) return -1;
+        if (rc_light_sampling_parse(ls, &d->light_sampling) != 0)
+            return rc_json_fail(c, "render.light_sampling", "'%s' is not one of: nee, bsdf", ls);
+    }
     if (rc_json_uint(c, o, "render", "width", d->width, 1, RC_MAX_SIZE, &d->width) != 0) return -1;
     if (rc_json_uint(c, o, "render", "height", d->height, 1, RC_MAX_SIZE, &d->height) != 0)
         return -1;

@@ -25,10 +25,11 @@ static void smooth_bounces(rc_history *h, const rc_frame_stats *fs, double w) {
         const rc_bounce_stats *f = &fs->bounce[b];
         int ran = b < fs->bounces;
         const double now[RC_PH_COUNT] = {0.0, ran ? f->extend_ms : 0.0, ran ? f->shade_ms : 0.0,
-                                         ran ? f->compact_ms : 0.0};
+                                         ran ? f->compact_ms : 0.0, ran ? f->shadow_ms : 0.0};
         for (int p = 0; p < RC_PH_COUNT; p++) s->ms[p] += w * (now[p] - s->ms[p]);
         s->alive += w * ((ran ? f->alive : 0.0) - s->alive);
         s->stream += w * ((ran ? f->stream : 0.0) - s->stream);
+        s->shadows += w * ((ran ? f->shadow_kept : 0.0) - s->shadows);
     }
 }
 
@@ -44,6 +45,7 @@ void rc_history_add(rc_history *h, const rc_frame_stats *fs, double now_ms) {
         f->ms[RC_PH_EXTEND] += (float)fs->bounce[b].extend_ms;
         f->ms[RC_PH_SHADE] += (float)fs->bounce[b].shade_ms;
         f->ms[RC_PH_COMPACT] += (float)fs->bounce[b].compact_ms;
+        f->ms[RC_PH_SHADOW] += (float)fs->bounce[b].shadow_ms;
         f->rays += fs->bounce[b].alive;
     }
     /* The first frame after a clear is taken as it is. */

@@ -8,8 +8,9 @@
 
 #define RC_HISTORY_FRAMES 8192 /* ring of frames: seconds of history up to ~1600 frames/s */
 
-/* Phases of a frame as the graph stacks them: generate and accumulate together as "other". */
-enum { RC_PH_OTHER, RC_PH_EXTEND, RC_PH_SHADE, RC_PH_COMPACT, RC_PH_COUNT };
+/* Phases of a frame as the graph stacks them: generate and accumulate together as "other";
+ * shadow: the shadow rays' any-hit traces (NEE; their stream's compaction is in compact). */
+enum { RC_PH_OTHER, RC_PH_EXTEND, RC_PH_SHADE, RC_PH_COMPACT, RC_PH_SHADOW, RC_PH_COUNT };
 
 typedef struct rc_history_frame {
     double end_ms;         /* when the frame finished (rc_now_ms) */
@@ -19,8 +20,9 @@ typedef struct rc_history_frame {
 } rc_history_frame;
 
 typedef struct rc_history_bounce {
-    double ms[RC_PH_COUNT]; /* extend, shade, compact (other unused) */
+    double ms[RC_PH_COUNT]; /* extend, shade, compact, shadow (other unused) */
     double alive, stream;
+    double shadows; /* shadow rays traced (kept in their stream) */
 } rc_history_bounce;
 
 typedef struct rc_history {

@@ -18,11 +18,15 @@
 static const rc_rgba text = {235, 235, 235, 255}, dim = {160, 160, 165, 255},
                      accent = {255, 205, 80, 255}, panel = {12, 12, 16, 200},
                      track = {255, 255, 255, 28};
-/* Phase colours, in rc_history's order: other (generate + accumulate), extend, shade, compact. */
-static const rc_rgba phase_color[RC_PH_COUNT] = {
-    {150, 150, 150, 255}, {70, 140, 245, 255}, {90, 200, 120, 255}, {255, 120, 40, 255}};
+/* Phase colours, in rc_history's order: other (generate + accumulate), extend, shade, compact,
+ * shadow. */
+static const rc_rgba phase_color[RC_PH_COUNT] = {{150, 150, 150, 255},
+                                                 {70, 140, 245, 255},
+                                                 {90, 200, 120, 255},
+                                                 {255, 120, 40, 255},
+                                                 {190, 110, 230, 255}};
 static const char *const phase_name[RC_PH_COUNT] = {"generate+accumulate", "extend", "shade",
-                                                    "compact"};
+                                                    "compact", "shadow"};
 
 typedef struct layout {
     rc_batch *b;
@@ -69,8 +73,9 @@ static void header(layout *l, const rc_viewer *v) {
     l->y += RC_FONT_LINE * l->s;
     size_t tile = v->st.tile ? v->st.tile : SC_TILE_DEFAULT;
     int uses_tile = info && (info->tunables & SC_TUNE_TILE);
-    snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s", rc_mode_name(v->st.mode), tile,
-             uses_tile ? "" : " (unused)", info ? "on" : "off");
+    snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s   lights %s",
+             rc_mode_name(v->st.mode), tile, uses_tile ? "" : " (unused)", info ? "on" : "off",
+             v->r && rc_renderer_nee(v->r) ? "nee" : "bsdf");
     line(l, text, s);
 }
 
@@ -121,31 +126,37 @@ static rc_history_bounce row_of(const rc_history *h, uint32_t b, uint32_t rows) 
         for (int p = 0; p < RC_PH_COUNT; p++) sum.ms[p] += h->bounce[k].ms[p];
         sum.alive += h->bounce[k].alive;
         sum.stream += h->bounce[k].stream;
+        sum.shadows += h->bounce[k].shadows;
     }
     return sum;
 }
 
 static void bounce_bars(layout *l, const rc_viewer *v) {
     const rc_history *h = &v->hist;
-    line(l, text, "per bounce: phase times, and the rays alive");
+    line(l, text, "per bounce: phase times, the rays alive (+ shadow rays)");
     legend(l, RC_PH_EXTEND);
     uint32_t rows = h->bounces < RC_BAR_ROWS ? h->bounces : RC_BAR_ROWS;
     double full = 0.0;
     for (uint32_t b = 0; b < rows; b++) {
         rc_history_bounce r = row_of(h, b, rows);
-        full = fmax(full, r.ms[RC_PH_EXTEND] + r.ms[RC_PH_SHADE] + r.ms[RC_PH_COMPACT]);
+        double ms = 0.0;
+        for (int p = RC_PH_EXTEND; p < RC_PH_COUNT; p++) ms += r.ms[p];
+        full = fmax(full, ms);
     }
     float bw = l->w - 30.0f * l->s - 150.0f * l->s;
     for (uint32_t b = 0; b < rows; b++) {
         rc_history_bounce r = row_of(h, b, rows);
-        char alive[16], stream[16], label[64];
+        char alive[16], stream[16], shadows[16], more_rays[24] = "", label[96];
         count_str(r.alive, alive, sizeof alive);
         count_str(r.stream, stream, sizeof stream);
-        double ms = r.ms[RC_PH_EXTEND] + r.ms[RC_PH_SHADE] + r.ms[RC_PH_COMPACT];
+        count_str(r.shadows, shadows, sizeof shadows);
+        if (r.shadows >= 0.5) snprintf(more_rays, sizeof more_rays, " +%s", shadows);
+        double ms = 0.0;
+        for (int p = RC_PH_EXTEND; p < RC_PH_COUNT; p++) ms += r.ms[p];
         if (r.stream > r.alive + 0.5)
-            snprintf(label, sizeof label, "%s of %s  %.2f ms", alive, stream, ms);
+            snprintf(label, sizeof label, "%s of %s%s  %.2f ms", alive, stream, more_rays, ms);
         else
-            snprintf(label, sizeof label, "%s  %.2f ms", alive, ms);
+            snprintf(label, sizeof label, "%s%s  %.2f ms", alive, more_rays, ms);
         int more = b == rows - 1 && h->bounces > rows;
         rc_batch_textf(l->b, l->x, l->y, dim, more ? "%u+" : "%u", b);
         bar(l, l->x + 30.0f * l->s, bw, r.ms, full, label);

@@ -88,75 +88,119 @@ int rc_compact_check(const char *name, rc_backend backend, rc_error *err) {
     return 0;
 }
 
-static void swap_paths(rc_cpu_stream *s) {
-    rc_path *t = s->paths;
-    s->paths = s->paths_alt;
-    s->paths_alt = t;
-}
-static void swap_queue(rc_cpu_stream *s) {
-    uint32_t *t = s->queue;
-    s->queue = s->queue_alt;
-    s->queue_alt = t;
+static void swap_ptr(void **a, void **b) {
+    void *t = *a;
+    *a = *b;
+    *b = t;
 }
 
-/* One library call on the CPU stream; *kept = the new stream length. */
-static sc_status compact_cpu(rc_renderer *r, size_t *kept) {
+/* What one library call compacts: a stream of n elements (path or shadow records in payload
+ * mode, slot numbers in indices mode), its flags or removal list, and the buffer a flagged
+ * compaction writes to (swapped in after). */
+typedef struct stream_ref {
+    void **data, **alt;
+    size_t n, elem_size;
+    const uint8_t *flags;
+    const uint32_t *removed;
+    size_t num_removed;
+} stream_ref;
+
+static stream_ref path_stream_cpu(rc_renderer *r) {
     rc_cpu_stream *s = &r->cpu;
-    const rc_compactor *c = &r->comp;
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
-    void *data = payload ? (void *)s->paths : (void *)s->queue;
-    void *alt = payload ? (void *)s->paths_alt : (void *)s->queue_alt;
-    size_t es = payload ? sizeof(rc_path) : sizeof(uint32_t);
+    stream_ref sr = {payload ? (void **)&s->paths : (void **)&s->queue,
+                     payload ? (void **)&s->paths_alt : (void **)&s->queue_alt,
+                     r->n,
+                     payload ? sizeof(rc_path) : sizeof(uint32_t),
+                     s->flags,
+                     s->removed,
+                     s->num_removed};
+    return sr;
+}
+
+static stream_ref shadow_stream_cpu(rc_renderer *r) {
+    rc_cpu_stream *s = &r->cpu;
+    const int payload = r->st.mode == RC_MODE_PAYLOAD;
+    stream_ref sr = {payload ? (void **)&s->shadows : (void **)&s->squeue,
+                     payload ? (void **)&s->shadows_alt : (void **)&s->squeue_alt,
+                     r->sn,
+                     payload ? sizeof(rc_shadow) : sizeof(uint32_t),
+                     s->sflags,
+                     s->sremoved,
+                     s->num_sremoved};
+    return sr;
+}
+
+/* One library call on a CPU stream; *kept = the new stream length. */
+static sc_status compact_cpu(const rc_compactor *c, stream_ref sr, size_t *kept) {
     if (c->input == RC_COMPACT_REMOVALS)
-        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, data, r->n, es, s->removed,
-                                 s->num_removed, &c->opt, kept);
-    sc_status st = sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, data, s->flags, alt, r->n, es,
-                                      &c->opt, kept);
-    if (st == SC_OK) {
-        if (payload)
-            swap_paths(s);
-        else
-            swap_queue(s);
-    }
+        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, *sr.data, sr.n, sr.elem_size,
+                                 sr.removed, sr.num_removed, &c->opt, kept);
+    sc_status st = sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, *sr.data, sr.flags, *sr.alt,
+                                      sr.n, sr.elem_size, &c->opt, kept);
+    if (st == SC_OK) swap_ptr(sr.data, sr.alt);
     return st;
 }
 
 #ifdef RC_HAVE_CUDA_BACKEND
-/* One library call on the device stream. The new length goes to the next bounce's counter
- * on the device (d_kept): the call does not wait for the GPU. In the device loops the length
- * (and a removal list's k) are read on the device too (d_n, d_k): the call is sized for the
- * whole wave, as the library's storage was at rc_compact_warm, and can be captured. */
-static sc_status compact_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
+/* The device side of a stream_ref: the path stream, or the shadow stream, of `bounce`. The
+ * new length goes to the counter on the device that the next launches read (d_kept): the
+ * call does not wait for the GPU. In the device loops the length (and a removal list's k)
+ * are read on the device too (d_n, d_k): the call is sized for the whole wave, as the
+ * library's storage was at rc_compact_warm, and can be captured. */
+typedef struct device_ref {
+    stream_ref sr;
+    uint32_t *d_kept;
+    const uint32_t *d_n, *d_k;
+} device_ref;
+
+static device_ref path_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
     rc_cuda *d = rc_cuda_of(r);
-    const rc_compactor *c = &r->comp;
+    const int payload = r->st.mode == RC_MODE_PAYLOAD;
+    device_ref dr = {{payload ? (void **)&d->paths : (void **)&d->queue,
+                      payload ? (void **)&d->paths_alt : (void **)&d->queue_alt, rc_cuda_bound(r),
+                      payload ? sizeof(rc_path) : sizeof(uint32_t), d->flags, d->removed,
+                      num_removed},
+                     &d->counts[bounce + 1].stream,
+                     &d->counts[bounce].stream,
+                     &d->counts[bounce].removed};
+    return dr;
+}
+
+/* The shadow stream of `bounce`: as long as the path stream shade walked (r->sn in the host
+ * loop); its kept count is the shadow phase's length. */
+static device_ref shadow_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
+    rc_cuda *d = rc_cuda_of(r);
+    const int payload = r->st.mode == RC_MODE_PAYLOAD;
+    device_ref dr = {{payload ? (void **)&d->shadows : (void **)&d->squeue,
+                      payload ? (void **)&d->shadows_alt : (void **)&d->squeue_alt,
+                      d->device_loop ? rc_cuda_bound(r) : r->sn,
+                      payload ? sizeof(rc_shadow) : sizeof(uint32_t), d->sflags, d->sremoved,
+                      num_removed},
+                     &d->counts[bounce].shadow_stream,
+                     &d->counts[bounce].stream,
+                     &d->counts[bounce].shadow_removed};
+    return dr;
+}
+
+/* One library call on a device stream. */
+static sc_status compact_cuda(rc_renderer *r, const rc_compactor *c, device_ref dr) {
     sc_options opt = c->opt;
-    opt.d_kept = &d->counts[bounce + 1].stream;
-    size_t n = rc_cuda_bound(r), k = num_removed;
-    if (d->device_loop) {
-        opt.d_n = &d->counts[bounce].stream;
-        opt.d_k = &d->counts[bounce].removed;
+    opt.d_kept = dr.d_kept;
+    size_t n = dr.sr.n, k = dr.sr.num_removed;
+    if (rc_cuda_of(r)->device_loop) {
+        opt.d_n = dr.d_n;
+        opt.d_k = dr.d_k;
         k = n;
     }
-    /* shade appends each dead slot once, so the list is distinct and in range by construction */
+    /* shade appends each empty slot once, so the list is distinct and in range by construction */
     opt.trusted_list = 1;
-    const int payload = r->st.mode == RC_MODE_PAYLOAD;
-    void *data = payload ? (void *)d->paths : (void *)d->queue;
-    void *alt = payload ? (void *)d->paths_alt : (void *)d->queue_alt;
-    size_t es = payload ? sizeof(rc_path) : sizeof(uint32_t);
     if (c->input == RC_COMPACT_REMOVALS)
-        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, data, n, es, d->removed, k, &opt,
-                                 NULL);
-    sc_status st =
-        sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, data, d->flags, alt, n, es, &opt, NULL);
-    if (st == SC_OK && payload) {
-        rc_path *t = d->paths;
-        d->paths = d->paths_alt;
-        d->paths_alt = t;
-    } else if (st == SC_OK) {
-        uint32_t *t = d->queue;
-        d->queue = d->queue_alt;
-        d->queue_alt = t;
-    }
+        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, *dr.sr.data, n, dr.sr.elem_size,
+                                 dr.sr.removed, k, &opt, NULL);
+    sc_status st = sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, *dr.sr.data, dr.sr.flags,
+                                      *dr.sr.alt, n, dr.sr.elem_size, &opt, NULL);
+    if (st == SC_OK) swap_ptr(dr.sr.data, dr.sr.alt);
     return st;
 }
 
@@ -164,7 +208,8 @@ int rc_compact_warm(rc_renderer *r, rc_error *err) {
     if (r->comp.input == RC_COMPACT_NOTHING) return 0;
     uint32_t wave_now = r->wave_now;
     r->wave_now = r->wave; /* the bound of every later call: the whole wave */
-    sc_status s = compact_cuda(r, 0, 0);
+    sc_status s = compact_cuda(r, &r->comp, path_stream_cuda(r, 0, 0));
+    if (s == SC_OK && r->nee) s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, 0, 0));
     r->wave_now = wave_now;
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' on %zu paths: %s", r->comp.name, r->num_paths,
@@ -176,7 +221,7 @@ int rc_compact_warm(rc_renderer *r, rc_error *err) {
 static int compact_timed(rc_renderer *r, uint32_t bounce, uint32_t num_removed, rc_frame_stats *st,
                          rc_error *err) {
     rc_cuda_phase_begin(r);
-    sc_status s = compact_cuda(r, bounce, num_removed);
+    sc_status s = compact_cuda(r, &r->comp, path_stream_cuda(r, bounce, num_removed));
     rc_cuda_phase_end(r, &st->bounce[bounce].compact_ms);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
@@ -213,6 +258,29 @@ static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *s
     r->n = h->kept;
     return 0;
 }
+
+/* CUDA: the shadow stream's call. The host loop has read this bounce's counts already
+ * (compact_phase_cuda): the removal list's length is known. */
+static int compact_shadows_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *st,
+                                rc_error *err) {
+    rc_cuda *d = rc_cuda_of(r);
+    uint32_t k = d->device_loop ? 0 : d->h_counts[bounce].shadow_removed;
+    if (!d->device_loop) {
+        r->shadows = d->h_counts[bounce].shadows;
+        if (r->scomp.input == RC_COMPACT_REMOVALS && k != r->sn - r->shadows)
+            return rc_fail(err, "shade listed %u empty shadow slots at bounce %u, want %u", k,
+                           bounce, r->sn - r->shadows);
+        if (r->sn == 0) return 0;
+    }
+    rc_cuda_phase_begin(r);
+    sc_status s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, bounce, k));
+    rc_cuda_phase_end(r, &st->bounce[bounce].compact_ms);
+    if (s != SC_OK)
+        return rc_fail(err, "compaction '%s' of the shadow rays failed at bounce %u: %s",
+                       r->scomp.name, bounce, sc_status_string(s));
+    if (r->scomp.opt.timing) rc_stats_add_library(st, r->scomp.ctx);
+    return 0;
+}
 #endif
 
 int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
@@ -226,7 +294,7 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
         return 0;
     }
     size_t kept = 0;
-    sc_status s = compact_cpu(r, &kept);
+    sc_status s = compact_cpu(&r->comp, path_stream_cpu(r), &kept);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
                        sc_status_string(s));
@@ -236,5 +304,24 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
     r->n = (uint32_t)kept;
     st->bounce[bounce].compact_ms += rc_now_ms() - t0;
     if (r->comp.opt.timing) rc_stats_add_library(st, r->comp.ctx);
+    return 0;
+}
+
+int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
+    if (!r->nee || r->scomp.input == RC_COMPACT_NOTHING) return 0;
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) return compact_shadows_cuda(r, bounce, st, err);
+#endif
+    double t0 = rc_now_ms();
+    size_t kept = 0;
+    sc_status s = compact_cpu(&r->scomp, shadow_stream_cpu(r), &kept);
+    if (s != SC_OK)
+        return rc_fail(err, "compaction '%s' of the shadow rays failed at bounce %u: %s",
+                       r->scomp.name, bounce, sc_status_string(s));
+    if (kept != r->shadows)
+        return rc_fail(err, "compaction '%s' kept %zu shadow rays at bounce %u, shade wrote %u",
+                       r->scomp.name, kept, bounce, r->shadows);
+    st->bounce[bounce].compact_ms += rc_now_ms() - t0;
+    if (r->scomp.opt.timing) rc_stats_add_library(st, r->scomp.ctx);
     return 0;
 }

@@ -45,6 +45,9 @@ const char *rc_compact_all_names(void);
 typedef struct rc_renderer rc_renderer;
 /* compact: drop the paths shade ended from the stream of bounce `bounce`. */
 int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);
+/* compact the shadow stream of bounce `bounce`: drop the slots that hold no shadow ray (NEE
+ * only; `none` leaves them for the shadow phase to skip). Its time adds to compact_ms. */
+int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);
 
 #ifdef __cplusplus
 }

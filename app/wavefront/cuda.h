@@ -21,10 +21,16 @@ typedef struct rc_cuda_counts {
     uint32_t alive;   /* shade: live paths among them */
     uint32_t kept;    /* shade: paths that go on */
     uint32_t removed; /* shade: entries appended to the removal list */
+    /* the shadow stream of this bounce (NEE): as long as `stream`, one slot per path slot */
+    uint32_t shadows;        /* shade: slots that hold a shadow ray */
+    uint32_t shadow_removed; /* shade: empty slots appended to the shadow removal list */
+    uint32_t shadow_stream;  /* the shadow phase's length: written by the shadow stream's
+                                compaction (d_kept), or by shade for `none` (= stream) */
+    uint32_t pad;
 } rc_cuda_counts;
 
 #define RC_CUDA_BLOCK     256
-#define RC_CUDA_MAX_TIMED (2 + 3 * RC_MAX_DEPTH) /* phases of one frame */
+#define RC_CUDA_MAX_TIMED (2 + 5 * RC_MAX_DEPTH) /* phases of one frame */
 
 /* The device side of a renderer. Buffers mirror rc_cpu_stream, in device memory. */
 typedef struct rc_cuda {
@@ -32,8 +38,12 @@ typedef struct rc_cuda {
     uint32_t *queue, *queue_alt;
     uint8_t *flags;
     uint32_t *removed;
+    rc_shadow *shadows, *shadows_alt; /* the shadow stream (NEE only), as in rc_cpu_stream */
+    uint32_t *squeue, *squeue_alt;
+    uint8_t *sflags;
+    uint32_t *sremoved;
     rc_vec3 *sample_rgb;
-    int64_t *accum;           /* the film: 3 fixed-point sums per pixel (film.h) */
+    int64_t *accum; /* the film: 3 fixed-point sums per pixel (film.h) */
     rc_cuda_counts *counts;   /* RC_MAX_DEPTH + 1 entries, cleared at the start of a frame */
     rc_cuda_counts *h_counts; /* pinned host copies: once per bounce (host loop) or per frame */
     uint32_t *d_sample;       /* sample index of the next wave's first sample: generate and
@@ -50,7 +60,7 @@ typedef struct rc_cuda {
                            threads stride over the stream */
     rc_scene_view view; /* points into the device copies of the scene arrays */
     void *stream;       /* the cudaStream_t of every launch and every library call */
-    void *d_nodes, *d_prims, *d_materials;
+    void *d_nodes, *d_prims, *d_materials, *d_light_prims, *d_light_cdf;
     void *events[2 * RC_CUDA_MAX_TIMED]; /* cudaEvent_t pairs around the frame's phases */
     size_t event_dst[RC_CUDA_MAX_TIMED]; /* where each pair's time goes: a byte offset into
                                              rc_frame_stats, so a replayed graph's events fill
@@ -79,6 +89,9 @@ void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
 void rc_cuda_accumulate(rc_renderer *r);
 /* The film's sums as 3 floats per pixel into device memory d_out, on the default stream. */
 void rc_cuda_film_float(rc_renderer *r, void *d_out);
+/* The shadow phase: its length is on the device (counts[bounce].shadow_stream) in every loop;
+ * the launch covers the slots shade wrote. */
+void rc_cuda_shadow(rc_renderer *r, uint32_t bounce);
 /* Blocks of RC_CUDA_BLOCK threads for a launch over this bounce's stream. */
 unsigned rc_cuda_grid(rc_renderer *r);
 /* The upper bound of this bounce's stream: the host's length (host loop) or the wave. */
@@ -92,7 +105,7 @@ void rc_cuda_frame_abort(rc_renderer *r);
 /* Set the camera generate reads (device copy; waits for the stream: not per frame). */
 void rc_cuda_set_camera(rc_renderer *r, const rc_camera *cam);
 /* Wait for shade of `bounce` and copy its counters to h_counts[bounce]: the next launches'
- * size and the removal list's length k. One 16-byte read-back per bounce. */
+ * size and the removal lists' lengths. One 32-byte read-back per bounce. */
 int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *err);
 /* Wait for the stream; the first error noted since the last check, as "CUDA error WHAT: ...". */
 int rc_cuda_sync(rc_renderer *r, const char *what, rc_error *err);

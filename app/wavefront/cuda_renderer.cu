@@ -42,7 +42,13 @@ static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
         e = upload(&c->d_prims, scene->bvh.prims, scene->bvh.num_prims * sizeof(rc_prim));
     if (e == cudaSuccess)
         e = upload(&c->d_materials, scene->materials, scene->num_materials * sizeof(rc_material));
+    if (e == cudaSuccess)
+        e = upload(&c->d_light_prims, scene->light_prims, scene->num_lights * sizeof(uint32_t));
+    if (e == cudaSuccess)
+        e = upload(&c->d_light_cdf, scene->light_cdf, scene->num_lights * sizeof(float));
     c->view = r->view;
+    c->view.lights.prims = (const uint32_t *)c->d_light_prims;
+    c->view.lights.cdf = (const float *)c->d_light_cdf;
     c->view.bvh.nodes = (const rc_bvh_node *)c->d_nodes;
     c->view.bvh.prims = (const rc_prim *)c->d_prims;
     c->view.materials = (const rc_material *)c->d_materials;
@@ -54,13 +60,14 @@ typedef struct stream_buf {
     void **dst;
     size_t bytes;
 } stream_buf;
-#define STREAM_BUFS 11
+#define STREAM_BUFS 17
 
 static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     rc_cuda *c = rc_cuda_of(r);
     size_t n = r->num_paths;
     int payload = r->st.mode == RC_MODE_PAYLOAD;
     int flags = r->comp.input == RC_COMPACT_FLAGS;
+    int nee = r->nee;
     stream_buf all[STREAM_BUFS] = {
         {(void **)&c->paths, n * sizeof(rc_path)},
         {(void **)&c->sample_rgb, n * sizeof(rc_vec3)},
@@ -73,6 +80,14 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
         {(void **)&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts)},
         {(void **)&c->d_sample, sizeof(uint32_t)},
         {(void **)&c->d_camera, sizeof(rc_camera)},
+        /* the shadow stream mirrors the path stream, with NEE only */
+        {(void **)&c->shadows, nee ? n * sizeof(rc_shadow) : 0},
+        {(void **)&c->shadows_alt, nee && payload && flags ? n * sizeof(rc_shadow) : 0},
+        {(void **)&c->squeue, nee && !payload ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->squeue_alt, nee && !payload && flags ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->sflags, nee && flags ? n : 0},
+        {(void **)&c->sremoved,
+         nee && r->comp.input == RC_COMPACT_REMOVALS ? n * sizeof(uint32_t) : 0},
     };
     size_t total = 0;
     for (int i = 0; i < STREAM_BUFS; i++) {
@@ -136,6 +151,7 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
     }
     if (alloc_stream(r, err) != 0) return -1;
     r->comp.opt.stream = c->stream;
+    r->scomp.opt.stream = c->stream;
     c->device_loop = r->st.frame_loop != RC_LOOP_HOST;
     int sms = 0, dev = 0;
     e = cudaGetDevice(&dev);
@@ -157,9 +173,11 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
     if (!c) return;
     if (c->stream) cudaStreamSynchronize(stream_of(c));
     if (c->graph_exec) cudaGraphExecDestroy((cudaGraphExec_t)c->graph_exec);
-    void *bufs[] = {c->paths,    c->paths_alt,  c->queue,   c->queue_alt,  c->flags,
-                    c->removed,  c->sample_rgb, c->accum,   c->counts,     c->d_sample,
-                    c->d_camera, c->d_nodes,    c->d_prims, c->d_materials};
+    void *bufs[] = {c->paths,       c->paths_alt,  c->queue,       c->queue_alt,   c->flags,
+                    c->removed,     c->sample_rgb, c->accum,       c->counts,      c->d_sample,
+                    c->d_camera,    c->d_nodes,    c->d_prims,     c->d_materials, c->d_light_prims,
+                    c->d_light_cdf, c->shadows,    c->shadows_alt, c->squeue,      c->squeue_alt,
+                    c->sflags,      c->sremoved};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
     cudaFreeHost(c->h_counts);
     for (int i = 0; i < 2 * RC_CUDA_MAX_TIMED; i++)
@@ -280,6 +298,21 @@ extern "C" int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *er
     return take_error(r, "in extend or shade", err);
 }
 
+/* The shadow stream of bounce b: its statistics, and that its compaction kept what shade
+ * wrote (for `none`, that shade set its length to the path stream's). */
+static int check_shadows(rc_renderer *r, const rc_cuda_counts *h, uint32_t b, uint32_t stream,
+                         rc_bounce_stats *o, rc_error *err) {
+    if (!r->nee) return 0;
+    o->shadow_in = stream;
+    o->shadow_kept = h->shadows;
+    uint32_t want = r->scomp.input == RC_COMPACT_NOTHING ? stream : h->shadows;
+    if (h->shadow_stream != want)
+        return rc_fail(err,
+                       "compaction '%s' left %u shadow rays on the device at bounce %u, want %u",
+                       r->scomp.name, h->shadow_stream, b, want);
+    return 0;
+}
+
 /* Device loops: the per-bounce statistics from the counts read back once per frame. A bounce
  * queued after every path had ended walked an empty stream. */
 static int device_loop_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
@@ -294,6 +327,7 @@ static int device_loop_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) 
         if (h[b + 1].stream != want)
             return rc_fail(err, "compaction '%s' left %u paths on the device at bounce %u, want %u",
                            r->comp.name, h[b + 1].stream, b, want);
+        if (check_shadows(r, &h[b], b, o->stream, o, err) != 0) return -1;
     }
     return 0;
 }
@@ -325,6 +359,7 @@ extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *e
                            "compaction '%s' left %u paths on the device at bounce %u, "
                            "want %u",
                            r->comp.name, h[b + 1].stream, b, want);
+        if (check_shadows(r, &h[b], b, h[b].stream, &st->bounce[b], err) != 0) return -1;
     }
     return 0;
 }

@@ -7,13 +7,14 @@
  * camera and the wave's first sample are read on the device, so a replayed frame graph renders
  * the next samples from the current camera. */
 __global__ void rc_generate_kernel(const rc_camera *cam, uint32_t width, uint32_t height,
-                                   const uint32_t *d_sample, uint32_t n, rc_path *paths,
-                                   uint32_t *queue, rc_vec3 *sample_rgb, rc_cuda_counts *counts) {
+                                   const uint32_t *d_sample, uint32_t seed, uint32_t n,
+                                   rc_path *paths, uint32_t *queue, rc_vec3 *sample_rgb,
+                                   rc_cuda_counts *counts) {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= n) return;
     uint32_t np = width * height;
     rc_path q; /* built in registers, stored with 16-byte stores (path.h) */
-    rc_path_generate(cam, width, height, p % np, *d_sample, p / np, &q);
+    rc_path_generate(cam, width, height, p % np, *d_sample, p / np, seed, &q);
     paths[p] = q;
     sample_rgb[p] = rc_v3s(0.0f);
     if (queue) queue[p] = p;
@@ -25,7 +26,7 @@ extern "C" void rc_cuda_generate(rc_renderer *r) {
     uint32_t n = r->n;
     rc_generate_kernel<<<(n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK, RC_CUDA_BLOCK, 0,
                          (cudaStream_t)c->stream>>>(c->d_camera, r->st.width, r->st.height,
-                                                    c->d_sample, n, c->paths, c->queue,
+                                                    c->d_sample, r->st.seed, n, c->paths, c->queue,
                                                     c->sample_rgb, c->counts);
     rc_cuda_note(r, cudaGetLastError());
 }

@@ -11,9 +11,11 @@
 #define RC_MK_TILE 8
 
 /* One pixel: every sample, every bounce, every primitive. `finished` holds one value per pixel:
- * rc_path_finish writes the ended path's radiance there (num_pixels = 0 in `sp` makes every
- * sample of the pixel use the same slot), and the thread adds it to its fixed-point sums, as
- * the wavefront's accumulate does (film.h). */
+ * shade adds the path's light there (num_pixels = 0 in `sp` makes every sample of the pixel
+ * use the same slot, cleared before each sample), and the thread adds it to its fixed-point
+ * sums in sample order, as the wavefront's accumulate does (film.h). With NEE the shadow ray
+ * shade writes is traced at once and its light added after the bounce's own, the order the
+ * wavefront's shadow phase adds it in. */
 __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                               uint32_t spp, rc_vec3 *finished, rc_vec3 *rgb,
                               unsigned long long *rays) {
@@ -25,14 +27,23 @@ __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height,
         int64_t sum[3] = {0, 0, 0};
         for (uint32_t s = 0; s < spp; s++) {
             rc_path p;
-            rc_path_generate(&sc.camera, width, height, pixel, sp.sample, s, &p);
+            rc_path_generate(&sc.camera, width, height, pixel, sp.sample, s, sp.seed, &p);
+            finished[pixel] = rc_v3s(0.0f);
             for (;;) {
                 rc_hit h = rc_brute_intersect(sc.bvh.prims, sc.bvh.num_prims, p.origin, p.dir, 0.0f,
                                               INFINITY);
                 p.t = h.t;
                 p.prim = h.prim;
                 traced++;
-                if (!rc_path_shade(&sc, &sp, &p, finished)) break;
+                rc_shadow sh;
+                int go = rc_path_shade(&sc, &sp, &p, finished, sp.nee ? &sh : NULL);
+                if (sp.nee && (sh.slot & RC_PATH_ALIVE)) {
+                    traced++;
+                    if (!rc_brute_occluded(sc.bvh.prims, sc.bvh.num_prims, sh.origin, sh.dir, 0.0f,
+                                           sh.tmax))
+                        finished[pixel] = rc_add(finished[pixel], sh.contrib);
+                }
+                if (!go) break;
             }
             rc_film_add(sum, finished[pixel]);
         }
@@ -43,7 +54,7 @@ __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height,
 }
 
 typedef struct mk_buffers {
-    void *prims, *materials, *finished, *rgb, *rays;
+    void *prims, *materials, *finished, *rgb, *rays, *light_prims, *light_cdf;
     cudaEvent_t ev[2];
 } mk_buffers;
 
@@ -56,6 +67,13 @@ static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np) {
     if (e == cudaSuccess) e = cudaMalloc(&b->materials, mb ? mb : 1);
     if (e == cudaSuccess && mb)
         e = cudaMemcpy(b->materials, scene->materials, mb, cudaMemcpyHostToDevice);
+    size_t lb = scene->num_lights * sizeof(uint32_t);
+    if (e == cudaSuccess) e = cudaMalloc(&b->light_prims, lb ? lb : 1);
+    if (e == cudaSuccess && lb)
+        e = cudaMemcpy(b->light_prims, scene->light_prims, lb, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMalloc(&b->light_cdf, lb ? lb : 1);
+    if (e == cudaSuccess && lb)
+        e = cudaMemcpy(b->light_cdf, scene->light_cdf, lb, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaMalloc(&b->finished, np * sizeof(rc_vec3));
     if (e == cudaSuccess) e = cudaMalloc(&b->rgb, np * sizeof(rc_vec3));
     if (e == cudaSuccess) e = cudaMalloc(&b->rays, sizeof(unsigned long long));
@@ -65,7 +83,8 @@ static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np) {
 }
 
 static void mk_free(mk_buffers *b) {
-    void *bufs[] = {b->prims, b->materials, b->finished, b->rgb, b->rays};
+    void *bufs[] = {b->prims, b->materials,   b->finished, b->rgb,
+                    b->rays,  b->light_prims, b->light_cdf};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
     for (int i = 0; i < 2; i++)
         if (b->ev[i]) cudaEventDestroy(b->ev[i]);
@@ -133,7 +152,10 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     v.bvh.prims = (const rc_prim *)b.prims;
     v.bvh.nodes = NULL; /* no acceleration structure: every ray tests every primitive */
     v.materials = (const rc_material *)b.materials;
-    rc_shade_params sp = {st->first_sample, st->max_depth, RC_RR_DEPTH, 0u};
+    v.lights.prims = (const uint32_t *)b.light_prims;
+    v.lights.cdf = (const float *)b.light_cdf;
+    uint32_t nee = st->light_sampling == RC_LIGHTS_NEE && scene->num_lights > 0;
+    rc_shade_params sp = {st->first_sample, st->max_depth, RC_RR_DEPTH, 0u, nee, st->seed};
     float times[64];
     uint64_t rays = 0;
     float warm;

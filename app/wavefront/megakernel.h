@@ -2,12 +2,13 @@
  * runs all of the pixel's samples and bounces in a single kernel and tests every primitive of
  * the scene for every ray, with no acceleration structure, in one of two forms:
  *   flat:    the primitives in one flat array, the same per-path functions as the wavefront
- *            loop (path.h) with the same random keys, so both render the same image, up to
- *            rays that meet two primitives at the same distance or round differently;
+ *            loop (path.h) with the same random keys and light sampling (a shadow ray traced
+ *            where shade writes it), so both render the same image, up to rays that meet two
+ *            primitives at the same distance or round differently;
  *   objects: the form of the well-known CUDA port of Ray Tracing in One Weekend: objects
  *            built on the device behind virtual hit() and scatter(), a curand state per pixel,
- *            rejection sampling, no roulette (megakernel_objects.cu; spheres only). Its image
- *            agrees with the wavefront loop's in the mean. */
+ *            rejection sampling, no roulette, no light sampling (megakernel_objects.cu;
+ *            spheres only). Its image agrees with the wavefront loop's in the mean. */
 #ifndef RC_MEGAKERNEL_H
 #define RC_MEGAKERNEL_H
 
@@ -32,9 +33,9 @@ const char *rc_megakernel_name(rc_megakernel_kind kind);
 int rc_megakernel_parse(const char *s, rc_megakernel_kind *out);
 
 /* Render samples first_sample .. first_sample + spp - 1 of every pixel (st: size, max depth,
- * first sample) into rgb (linear, 3 floats per pixel, the mean of the samples), after one
- * untimed warm-up run of one sample; `runs` (1..64) timed runs. Errors: no CUDA backend or
- * device, out of device memory, a scene the kind cannot draw. */
+ * first sample, seed, light sampling) into rgb (linear, 3 floats per pixel, the mean of the
+ * samples), after one untimed warm-up run of one sample; `runs` (1..64) timed runs. Errors: no CUDA
+ * backend or device, out of device memory, a scene the kind cannot draw. */
 int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
                          uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
                          rc_error *err);

@@ -4,6 +4,7 @@
 #ifndef RC_PATH_H
 #define RC_PATH_H
 
+#include "../core/light.h"
 #include "../core/scene_view.h"
 
 #include <stddef.h>
@@ -21,7 +22,9 @@
  * sizeof(rc_path)). In `indices` mode the records stay in place, one per pixel and sample, and
  * a queue of uint32 path indices is compacted instead. The CUDA kernels copy a record into
  * registers with four 16-byte loads, work on the copy and store it back the same way: one
- * field at a time, a warp's 4-byte accesses 64 bytes apart would touch every sector 16 times. */
+ * field at a time, a warp's 4-byte accesses 64 bytes apart would touch every sector 16 times.
+ * The light a path gathers goes straight to its own slot of sample_rgb (rc_path_slot), not
+ * into the record: the shadow rays of next-event estimation add theirs there too. */
 typedef struct rc_path {
     RC_ALIGN16 rc_vec3 origin; /* ray origin */
     float t;                   /* extend: distance to the nearest hit (INFINITY on a miss) */
@@ -29,9 +32,24 @@ typedef struct rc_path {
     uint32_t prim;             /* extend: nearest primitive, RC_NO_PRIM on a miss */
     rc_vec3 throughput; /* product of the scattering weights, over the roulette survival odds */
     uint32_t pixel;     /* y * width + x: the pixel this path's radiance belongs to */
-    rc_vec3 radiance;   /* light gathered so far */
-    uint32_t flags;     /* bits 0..7: bounce; 8..30: sample in the wave; 31: alive */
+    float pdf;          /* the density rc_scatter drew dir with, when the vertex it left also
+                           sampled a light (MIS weighs a light hit against it); 0: the light
+                           a hit finds counts fully (camera ray, glass, mirror, no NEE) */
+    uint32_t spare[2];
+    uint32_t flags; /* bits 0..7: bounce; 8..30: sample in the wave; 31: alive */
 } rc_path;
+
+/* One shadow ray, 48 bytes, aligned to 16: what shade appends for a light sample, in the
+ * stream slot of the path that drew it; the `shadow` phase traces it (any hit) and, when
+ * nothing blocks it, adds `contrib` to the path's own sample_rgb slot. */
+typedef struct rc_shadow {
+    RC_ALIGN16 rc_vec3 origin;
+    float tmax; /* just short of the light's point */
+    rc_vec3 dir;
+    uint32_t slot;   /* the path's sample_rgb index, | RC_PATH_ALIVE while there is a ray */
+    rc_vec3 contrib; /* throughput x f cos x emission / light pdf x MIS weight */
+    uint32_t pad;
+} rc_shadow;
 
 /* Per-frame constants of the shading phase. */
 typedef struct rc_shade_params {
@@ -40,6 +58,8 @@ typedef struct rc_shade_params {
     uint32_t max_depth;  /* a path ends after this many bounces */
     uint32_t rr_depth;   /* Russian roulette from this bounce on */
     uint32_t num_pixels; /* sample_rgb holds the wave's samples one image after another */
+    uint32_t nee;        /* 1: next-event estimation with MIS (light.h); 0: BSDF sampling only */
+    uint32_t seed;       /* the render's seed, 0 .. RC_MAX_SEED (rng.h) */
 } rc_shade_params;
 
 #define RC_RR_DEPTH 3
@@ -56,20 +76,21 @@ RC_FN uint32_t rc_path_wave_sample(const rc_path *p) {
 }
 
 /* generate: the camera ray of `pixel` for sample `sample + k` (the k-th sample of a wave that
- * starts at `sample`), jittered in the pixel and on the lens. */
+ * starts at `sample`) of the render with this seed, jittered in the pixel and on the lens. */
 RC_FN void rc_path_generate(const rc_camera *cam, uint32_t width, uint32_t height, uint32_t pixel,
-                            uint32_t sample, uint32_t k, rc_path *p) {
+                            uint32_t sample, uint32_t k, uint32_t seed, rc_path *p) {
     uint32_t x = pixel % width, y = pixel / width;
-    sample += k;
-    float s = ((float)x + rc_rand(pixel, sample, 0, RC_DIM_PIXEL_X)) / (float)width;
-    float t = 1.0f - ((float)y + rc_rand(pixel, sample, 0, RC_DIM_PIXEL_Y)) / (float)height;
-    rc_camera_ray(cam, s, t, rc_rand(pixel, sample, 0, RC_DIM_LENS_U),
-                  rc_rand(pixel, sample, 0, RC_DIM_LENS_V), &p->origin, &p->dir);
+    rc_rng_key key = {pixel, sample + k, seed << RC_SEED_SHIFT};
+    float s = ((float)x + rc_key_rand(key, RC_DIM_PIXEL_X)) / (float)width;
+    float t = 1.0f - ((float)y + rc_key_rand(key, RC_DIM_PIXEL_Y)) / (float)height;
+    rc_camera_ray(cam, s, t, rc_key_rand(key, RC_DIM_LENS_U), rc_key_rand(key, RC_DIM_LENS_V),
+                  &p->origin, &p->dir);
     p->t = INFINITY;
     p->prim = RC_NO_PRIM;
     p->throughput = rc_v3s(1.0f);
     p->pixel = pixel;
-    p->radiance = rc_v3s(0.0f);
+    p->pdf = 0.0f;
+    p->spare[0] = p->spare[1] = 0u;
     p->flags = RC_PATH_ALIVE | (k << RC_PATH_SAMPLE_SHIFT);
 }
 
@@ -80,9 +101,21 @@ RC_FN void rc_path_extend(const rc_scene_view *sc, rc_path *p) {
     p->prim = h.prim;
 }
 
-/* End the path: its radiance is this sample's value of its pixel. */
-RC_FN int rc_path_finish(const rc_shade_params *sp, rc_path *p, rc_vec3 *sample_rgb) {
-    sample_rgb[(size_t)rc_path_wave_sample(p) * sp->num_pixels + p->pixel] = p->radiance;
+/* The path's slot of sample_rgb: its sample in the wave's image of its pixel. */
+RC_FN size_t rc_path_slot(const rc_shade_params *sp, const rc_path *p) {
+    return (size_t)rc_path_wave_sample(p) * sp->num_pixels + p->pixel;
+}
+
+/* Add light to the path's sample. Each slot belongs to one path, whose shade and shadow
+ * phases add in bounce order: the sum never depends on the order of the stream. */
+RC_FN void rc_path_add(const rc_shade_params *sp, const rc_path *p, rc_vec3 *sample_rgb,
+                       rc_vec3 light) {
+    size_t i = rc_path_slot(sp, p);
+    sample_rgb[i] = rc_add(sample_rgb[i], light);
+}
+
+/* End the path: its light is all in sample_rgb already. */
+RC_FN int rc_path_finish(rc_path *p) {
     p->flags &= ~RC_PATH_ALIVE;
     return 0;
 }
@@ -94,45 +127,90 @@ RC_FN rc_vec3 rc_offset_origin(rc_vec3 x, rc_vec3 n, rc_vec3 dir) {
     return rc_add(x, rc_scale(n, rc_dot(dir, n) > 0.0f ? eps : -eps));
 }
 
+/* Next-event estimation at surface point x (unit normal n facing the ray, material m): choose
+ * a light by power and a point on it, and write the shadow ray that carries its light
+ * weighted by the power heuristic against the material's own sampling. No ray (sh->slot
+ * stays 0) when the point lies behind the surface or the light has nothing to offer. */
+RC_FN void rc_path_nee(const rc_scene_view *sc, const rc_shade_params *sp, const rc_path *p,
+                       const rc_material *m, rc_vec3 x, rc_vec3 n, rc_rng_key key, rc_shadow *sh) {
+    uint32_t li = rc_light_pick(&sc->lights, rc_key_rand(key, RC_DIM_LIGHT));
+    const rc_prim *lp = &sc->bvh.prims[sc->lights.prims[li]];
+    /* the origin a scattered ray leaving above the surface has: the same light density */
+    rc_vec3 o = rc_offset_origin(x, n, n), w;
+    float dist, pl;
+    if (!rc_light_sample(lp, o, rc_key_rand(key, RC_DIM_LIGHT_U), rc_key_rand(key, RC_DIM_LIGHT_V),
+                         &w, &dist, &pl))
+        return;
+    float pb = rc_scatter_pdf(m, p->dir, n, w);
+    if (!(pb > 0.0f)) return;
+    /* f cos = color * pb (light.h): throughput * color * pb * Le / pl * w_light */
+    float k = pb / pl * rc_mis_weight(pl, pb);
+    rc_vec3 le = sc->materials[rc_prim_material(lp)].color;
+    sh->origin = o;
+    sh->tmax = dist * (1.0f - 1e-4f);
+    sh->dir = w;
+    sh->contrib = rc_scale(rc_mul(rc_mul(p->throughput, m->color), le), k);
+    sh->slot = (uint32_t)rc_path_slot(sp, p) | RC_PATH_ALIVE;
+}
+
 /* shade: add the background (miss) or the emission (light) and end the path there; otherwise
- * scatter by the material, end absorbed paths and paths at max_depth, and play Russian
- * roulette from rr_depth on. Returns 1 if the path goes on, 0 if it ended (then its radiance
- * is in sample_rgb[pixel]). */
+ * sample a light (sh != NULL and NEE on), scatter by the material, end absorbed paths and
+ * paths at max_depth, and play Russian roulette from rr_depth on. Returns 1 if the path goes
+ * on, 0 if it ended. `sh` receives the shadow ray, or slot 0 for none. */
 RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_path *p,
-                        rc_vec3 *sample_rgb) {
+                        rc_vec3 *sample_rgb, rc_shadow *sh) {
+    if (sh) sh->slot = 0u;
     if (p->prim == RC_NO_PRIM) {
         rc_vec3 bg = rc_background_radiance(&sc->background, p->dir);
-        p->radiance = rc_add(p->radiance, rc_mul(p->throughput, bg));
-        return rc_path_finish(sp, p, sample_rgb);
+        rc_path_add(sp, p, sample_rgb, rc_mul(p->throughput, bg));
+        return rc_path_finish(p);
     }
     const rc_prim *pr = &sc->bvh.prims[p->prim];
     const rc_material *m = &sc->materials[rc_prim_material(pr)];
     if (m->type == RC_MAT_EMISSIVE) {
-        p->radiance = rc_add(p->radiance, rc_mul(p->throughput, m->color));
-        return rc_path_finish(sp, p, sample_rgb);
+        rc_vec3 le = rc_mul(p->throughput, m->color);
+        /* the vertex before sampled a light too: weigh this hit against that strategy */
+        if (p->pdf > 0.0f)
+            le = rc_scale(le, rc_mis_weight(p->pdf, rc_light_pdf(pr, p->origin, p->dir, p->t)));
+        rc_path_add(sp, p, sample_rgb, le);
+        return rc_path_finish(p);
     }
     uint32_t bounce = rc_path_bounce(p);
-    rc_rng_key key = {p->pixel, sp->sample + rc_path_wave_sample(p), bounce};
+    rc_rng_key key = {p->pixel, sp->sample + rc_path_wave_sample(p),
+                      bounce | sp->seed << RC_SEED_SHIFT};
     rc_vec3 x = rc_add(p->origin, rc_scale(p->dir, p->t));
     rc_vec3 n = rc_prim_normal(pr, x);
     int front = rc_dot(p->dir, n) < 0.0f;
     if (!front) n = rc_neg(n);
+    /* a light sample counts a path one vertex longer: only where scattering could still
+       reach a light within max_depth */
+    int nee =
+        sh && sp->nee && sc->lights.count > 0 && rc_material_nee(m) && bounce + 1 < sp->max_depth;
+    if (nee) rc_path_nee(sc, sp, p, m, x, n, key, sh);
     rc_vec3 dir, weight;
-    if (!rc_scatter(m, p->dir, n, front, key, &dir, &weight))
-        return rc_path_finish(sp, p, sample_rgb);
+    if (!rc_scatter(m, p->dir, n, front, key, &dir, &weight)) return rc_path_finish(p);
+    p->pdf = nee ? rc_scatter_pdf(m, p->dir, n, dir) : 0.0f;
     p->throughput = rc_mul(p->throughput, weight);
     bounce++;
-    if (bounce >= sp->max_depth) return rc_path_finish(sp, p, sample_rgb);
+    if (bounce >= sp->max_depth) return rc_path_finish(p);
     if (bounce >= sp->rr_depth) {
         /* Survive with probability q and divide by q: unbiased, and dim paths end early. */
         float q = fminf(rc_max_comp(p->throughput), 0.95f);
-        if (!(rc_key_rand(key, RC_DIM_ROULETTE) < q)) return rc_path_finish(sp, p, sample_rgb);
+        if (!(rc_key_rand(key, RC_DIM_ROULETTE) < q)) return rc_path_finish(p);
         p->throughput = rc_scale(p->throughput, 1.0f / q);
     }
     p->origin = rc_offset_origin(x, n, dir);
     p->dir = dir;
     p->flags = (p->flags & RC_PATH_SAMPLE_MASK) | RC_PATH_ALIVE | bounce;
     return 1;
+}
+
+/* shadow: trace a shadow ray (any hit); when nothing blocks it, its light goes to its path's
+ * sample. One ray per path and bounce: no two rays of a phase share a slot. */
+RC_FN void rc_shadow_trace(const rc_scene_view *sc, const rc_shadow *s, rc_vec3 *sample_rgb) {
+    if (rc_bvh_occluded(&sc->bvh, s->origin, s->dir, 0.0f, s->tmax)) return;
+    size_t i = s->slot & ~RC_PATH_ALIVE;
+    sample_rgb[i] = rc_add(sample_rgb[i], s->contrib);
 }
 
 #endif /* RC_PATH_H */

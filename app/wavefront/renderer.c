@@ -19,6 +19,7 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->mode = RC_MODE_INDICES;
     st->backend = RC_BACKEND_CPU;
     st->samples_per_wave = 1;
+    st->light_sampling = scene ? scene->defaults.light_sampling : RC_LIGHTS_NEE;
 }
 
 const char *rc_backend_name(rc_backend b) {
@@ -113,6 +114,12 @@ static void free_cpu(rc_cpu_stream *s) {
     free(s->removed);
     free(s->sample_rgb);
     free(s->accum);
+    free(s->shadows);
+    free(s->shadows_alt);
+    free(s->squeue);
+    free(s->squeue_alt);
+    free(s->sflags);
+    free(s->sremoved);
     memset(s, 0, sizeof *s);
 }
 
@@ -130,6 +137,14 @@ static int alloc_cpu(rc_renderer *r, rc_error *err) {
     if (!payload && flags) ok = ok && (s->queue_alt = malloc(n * sizeof *s->queue_alt));
     if (flags) ok = ok && (s->flags = malloc(n));
     if (r->comp.input == RC_COMPACT_REMOVALS) ok = ok && (s->removed = malloc(n * 4));
+    if (r->nee) { /* the shadow stream mirrors the path stream's buffers */
+        ok = ok && (s->shadows = malloc(n * sizeof *s->shadows));
+        if (payload && flags) ok = ok && (s->shadows_alt = malloc(n * sizeof *s->shadows_alt));
+        if (!payload) ok = ok && (s->squeue = malloc(n * sizeof *s->squeue));
+        if (!payload && flags) ok = ok && (s->squeue_alt = malloc(n * sizeof *s->squeue_alt));
+        if (flags) ok = ok && (s->sflags = malloc(n));
+        if (r->comp.input == RC_COMPACT_REMOVALS) ok = ok && (s->sremoved = malloc(n * 4));
+    }
     if (!ok) {
         free_cpu(s);
         return rc_fail(err, "out of memory for a stream of %zu paths", n);
@@ -167,6 +182,10 @@ static int check_settings(const rc_settings *st, rc_error *err) {
         return rc_fail(err, "max depth %u is out of range (1..%u)", st->max_depth, RC_MAX_DEPTH);
     if (st->backend == RC_BACKEND_CUDA && !rc_have_cuda_backend())
         return rc_fail(err, "this build has no CUDA backend");
+    if (st->light_sampling != RC_LIGHTS_NEE && st->light_sampling != RC_LIGHTS_BSDF)
+        return rc_fail(err, "unknown light sampling %d", st->light_sampling);
+    if (st->seed > RC_MAX_SEED)
+        return rc_fail(err, "seed %u is out of range (0..%u)", st->seed, RC_MAX_SEED);
     return 0;
 }
 
@@ -188,10 +207,15 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     r->shade.num_pixels = r->num_pixels;
     r->shade.max_depth = st->max_depth;
     r->shade.rr_depth = RC_RR_DEPTH;
+    r->shade.seed = st->seed;
     r->view = rc_scene_view_make(scene, st->width, st->height);
+    r->nee = st->light_sampling == RC_LIGHTS_NEE && r->view.lights.count > 0;
+    r->shade.nee = (uint32_t)r->nee;
     int cuda = st->backend == RC_BACKEND_CUDA;
     if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tile, st->library_timing, err) !=
             0 ||
+        (r->nee && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tile, st->library_timing,
+                                     err) != 0) ||
         (cuda ? alloc_cuda(r, scene, err) : alloc_cpu(r, err)) != 0) {
         rc_renderer_destroy(r);
         return -1;
@@ -208,6 +232,7 @@ void rc_renderer_destroy(rc_renderer *r) {
     rc_cuda_destroy(r);
 #endif
     rc_compactor_free(&r->comp);
+    rc_compactor_free(&r->scomp);
     free_cpu(&r->cpu);
     free(r);
 }
@@ -238,6 +263,10 @@ int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err) {
 
 uint32_t rc_renderer_frames(const rc_renderer *r) {
     return r->frames;
+}
+
+int rc_renderer_nee(const rc_renderer *r) {
+    return r->nee;
 }
 
 uint32_t rc_renderer_wave(const rc_renderer *r) {

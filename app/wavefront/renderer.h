@@ -30,6 +30,13 @@ typedef struct rc_cpu_stream {
     uint32_t *removed;           /* RC_COMPACT_REMOVALS: dead stream slots, in any order */
     uint32_t num_removed;
     rc_vec3 *sample_rgb; /* this wave's value of each pixel, one image per sample */
+    /* the shadow stream (NEE only): shade writes shadows[i] for stream slot i; indices mode
+       compacts squeue (slot numbers), payload mode the records */
+    rc_shadow *shadows, *shadows_alt;
+    uint32_t *squeue, *squeue_alt;
+    uint8_t *sflags;
+    uint32_t *sremoved;
+    uint32_t num_sremoved;
     int64_t *accum;      /* the film: 3 fixed-point sums per pixel (film.h) */
 } rc_cpu_stream;
 
@@ -43,14 +50,23 @@ struct rc_renderer {
     rc_shade_params shade; /* first sample, max depth, roulette depth of this frame */
     rc_scene_view view;    /* host arrays */
     rc_compactor comp;
+    rc_compactor scomp; /* the same algorithm, its own context, for the shadow stream */
+    int nee;            /* shadow rays are traced: NEE on and lights in the scene */
     /* the stream, host side (CPU backend) */
     rc_cpu_stream cpu;
-    uint32_t n;      /* stream length */
-    uint32_t live;   /* live paths in the stream (n, except for `none`) */
-    void *cuda;      /* the CUDA backend's state (cuda.h) */
-    int mask_bounce; /* the bounce whose alive-ray mask each frame records; -1 = none */
-    uint8_t *mask;   /* num_pixels bytes (device memory on the CUDA backend), or NULL */
+    uint32_t n;       /* stream length */
+    uint32_t live;    /* live paths in the stream (n, except for `none`) */
+    uint32_t sn;      /* shadow stream slots shade wrote this bounce (its stream length) */
+    uint32_t shadows; /* shadow rays among them (CPU; the CUDA host loop reads it back) */
+    void *cuda;       /* the CUDA backend's state (cuda.h) */
+    int mask_bounce;  /* the bounce whose alive-ray mask each frame records; -1 = none */
+    uint8_t *mask;    /* num_pixels bytes (device memory on the CUDA backend), or NULL */
 };
+
+/* The shadow ray in shadow stream slot i (CPU backend). */
+static inline rc_shadow *rc_stream_shadow(rc_renderer *r, size_t i) {
+    return r->st.mode == RC_MODE_PAYLOAD ? &r->cpu.shadows[i] : &r->cpu.shadows[r->cpu.squeue[i]];
+}
 
 /* The path in stream slot i (CPU backend). */
 static inline rc_path *rc_stream_path(rc_renderer *r, size_t i) {
@@ -64,6 +80,9 @@ void rc_generate(rc_renderer *r, rc_frame_stats *st);
 void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
 /* shade: emission or background, scatter, roulette; write the compaction's input. */
 void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+/* shadow: trace the compacted shadow rays (any hit) and add the light of the unblocked ones
+ * to their paths' samples (shadow.c; nothing without NEE). */
+void rc_trace_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
 /* accumulate: film += this frame's value of every pixel. */
 void rc_accumulate(rc_renderer *r, rc_frame_stats *st);
 /* mask: clear the alive-ray mask at the start of a frame, and record it at the watched bounce

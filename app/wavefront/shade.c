@@ -1,11 +1,13 @@
 /* shade.c: shade every live path of the stream, and write what the compaction needs: a flag
- * per stream slot, or the list of slots whose paths ended. */
+ * per stream slot, or the list of slots whose paths ended; with NEE the same for the shadow
+ * stream, whose slot i belongs to the path in stream slot i. */
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
 
 void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
+    r->sn = r->nee ? r->n : 0;
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) {
         /* The counts stay on the device until compact reads them back. */
@@ -19,15 +21,19 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     rc_cpu_stream *s = &r->cpu;
     const rc_compact_input input = r->comp.input;
     const long n = (long)r->n;
-    uint32_t alive = 0, kept = 0, removed = 0;
-    RC_OMP(parallel for schedule(dynamic, 256) reduction(+ : alive, kept))
+    const int nee = r->nee;
+    uint32_t alive = 0, kept = 0, removed = 0, shadows = 0, sremoved = 0;
+    RC_OMP(parallel for schedule(dynamic, 256) reduction(+ : alive, kept, shadows))
     for (long i = 0; i < n; i++) {
         rc_path *p = rc_stream_path(r, (size_t)i);
+        rc_shadow *sh = nee ? &s->shadows[i] : NULL;
         int k = 0;
         if (rc_path_alive(p)) {
             alive++;
-            k = rc_path_shade(&r->view, &r->shade, p, s->sample_rgb);
+            k = rc_path_shade(&r->view, &r->shade, p, s->sample_rgb, sh);
             kept += (uint32_t)k;
+        } else if (sh) {
+            sh->slot = 0u; /* `none`: a dead path's slot holds no shadow ray either */
         }
         if (input == RC_COMPACT_FLAGS) {
             s->flags[i] = (uint8_t)k;
@@ -38,12 +44,28 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
             slot = removed++;
             s->removed[slot] = (uint32_t)i;
         }
+        if (!sh) continue;
+        int ray = (sh->slot & RC_PATH_ALIVE) != 0;
+        shadows += (uint32_t)ray;
+        if (s->squeue) s->squeue[i] = (uint32_t)i;
+        if (input == RC_COMPACT_FLAGS) {
+            s->sflags[i] = (uint8_t)ray;
+        } else if (input == RC_COMPACT_REMOVALS && !ray) {
+            uint32_t slot;
+            RC_OMP(atomic capture)
+            slot = sremoved++;
+            s->sremoved[slot] = (uint32_t)i;
+        }
     }
     s->num_removed = removed;
+    s->num_sremoved = sremoved;
     r->live = kept;
+    r->shadows = shadows;
     rc_bounce_stats *b = &st->bounce[bounce];
     b->stream = r->n;
     b->alive = alive;
     b->kept = kept;
+    b->shadow_in = r->sn;
+    b->shadow_kept = shadows;
     b->shade_ms += rc_now_ms() - t0;
 }

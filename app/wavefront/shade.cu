@@ -17,46 +17,76 @@ __device__ void rc_append_removed(int ended, uint32_t slot, uint32_t *removed, u
     if (ended) removed[base + __popc(mask & ((1u << lane) - 1u))] = slot;
 }
 
-/* shade: emission or background, scatter, roulette; then the flag or the removal entry. The
- * wave's first sample is read on the device (generate.cu). */
+/* Where shade writes the shadow stream (NEE; shadows == NULL without it): the record of
+ * stream slot i, its flag or removal entry, and in indices mode its slot number. */
+typedef struct rc_shadow_out {
+    rc_shadow *shadows;
+    uint32_t *squeue;
+    uint8_t *sflags;
+    uint32_t *sremoved;
+} rc_shadow_out;
+
+/* shade: emission or background, a light sample, scatter, roulette; then the flags or the
+ * removal entries of both streams. The wave's first sample is read on the device
+ * (generate.cu). */
 __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                 uint32_t bounce, uint32_t bound, int device, rc_path *paths,
                                 const uint32_t *queue, rc_vec3 *sample_rgb, int input,
-                                uint8_t *flags, uint32_t *removed, rc_cuda_counts *counts) {
+                                uint8_t *flags, uint32_t *removed, rc_shadow_out so,
+                                rc_cuda_counts *counts) {
     rc_cuda_counts *cnt = &counts[bounce];
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     sp.sample = *d_sample;
-    uint32_t block_live = 0, block_kept = 0;
+    uint32_t block_live = 0, block_kept = 0, block_shadows = 0;
     RC_FOR_BLOCKS(base, n) {
         uint32_t i = base + threadIdx.x;
-        int live = 0, kept = 0;
+        int live = 0, kept = 0, ray = 0;
         if (i < n) {
             rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
             live = rc_path_alive(slot);
+            rc_shadow sh; /* built in registers, stored with 16-byte stores */
+            sh.slot = 0u;
             if (live) {
                 rc_path p = *slot; /* 16-byte loads and stores (path.h) */
-                kept = rc_path_shade(&sc, &sp, &p, sample_rgb);
+                kept = rc_path_shade(&sc, &sp, &p, sample_rgb, so.shadows ? &sh : NULL);
                 *slot = p;
             }
             if (input == RC_COMPACT_FLAGS) flags[i] = (uint8_t)kept;
+            if (so.shadows) {
+                ray = (sh.slot & RC_PATH_ALIVE) != 0;
+                if (ray)
+                    so.shadows[i] = sh;
+                else if (input == RC_COMPACT_NOTHING)
+                    so.shadows[i].slot = 0u; /* the shadow phase walks this slot */
+                if (so.squeue) so.squeue[i] = i;
+                if (input == RC_COMPACT_FLAGS) so.sflags[i] = (uint8_t)ray;
+            }
         }
         if (input == RC_COMPACT_REMOVALS)
             rc_append_removed(i < n && !kept, i, removed, &cnt->removed);
+        if (so.shadows && input == RC_COMPACT_REMOVALS)
+            rc_append_removed(i < n && !ray, i, so.sremoved, &cnt->shadow_removed);
         block_live += (uint32_t)__syncthreads_count(live);
         block_kept += (uint32_t)__syncthreads_count(kept);
+        block_shadows += (uint32_t)__syncthreads_count(ray);
     }
     if (threadIdx.x == 0 && block_live) atomicAdd(&cnt->alive, block_live);
     if (threadIdx.x == 0 && block_kept) atomicAdd(&cnt->kept, block_kept);
-    /* `none`: the next bounce walks the same stream. */
-    if (input == RC_COMPACT_NOTHING && blockIdx.x == 0 && threadIdx.x == 0) cnt[1].stream = n;
+    if (threadIdx.x == 0 && block_shadows) atomicAdd(&cnt->shadows, block_shadows);
+    /* `none`: the next bounce walks the same stream, the shadow phase every slot of this one */
+    if (input == RC_COMPACT_NOTHING && blockIdx.x == 0 && threadIdx.x == 0) {
+        cnt[1].stream = n;
+        cnt->shadow_stream = n;
+    }
 }
 
 extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
+    rc_shadow_out so = {c->shadows, c->squeue, c->sflags, c->sremoved};
     rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
         c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->paths, c->queue,
-        c->sample_rgb, (int)r->comp.input, c->flags, c->removed, c->counts);
+        c->sample_rgb, (int)r->comp.input, c->flags, c->removed, so, c->counts);
     rc_cuda_note(r, cudaGetLastError());
 }

@@ -1,7 +1,8 @@
 /* wavefront.h: the wavefront path tracer. One frame (a wave) renders one sample per pixel, or
  * samples_per_wave of them, as one stream of paths:
- * generate -> [extend -> shade -> compact] x bounces -> accumulate (render_frame.c), and every
- * phase is timed into one rc_frame_stats. A wave of several samples per pixel has the same
+ * generate -> [extend -> shade -> compact -> shadow] x bounces -> accumulate (render_frame.c),
+ * with next-event estimation's shadow rays as a second stream, and every phase is timed into
+ * one rc_frame_stats. A wave of several samples per pixel has the same
  * number of launches as a wave of one, over a longer stream: the fixed cost of each bounce
  * (launches, the read-back of the counts) is shared by more rays. The image does not depend
  * on how the samples are split into waves, nor on how many processes rendered them: the film
@@ -55,22 +56,33 @@ typedef struct rc_settings {
     int library_timing;        /* also record the library's own phases (CUDA: one sync per call,
                                   so a graph frame loop runs as `stream`) */
     rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
+    int light_sampling;        /* rc_light_sampling (scene.h): nee (default) or bsdf */
+    uint32_t seed;             /* 0 .. RC_MAX_SEED: each seed draws an independent set of
+                                  samples (the RNG key, rng.h) */
 } rc_settings;
 
-/* Defaults: the scene's size and depth, algorithm "scan-scatter", indices, CPU, one sample
- * per wave, the graph frame loop. */
+/* Defaults: the scene's size, depth and light sampling, algorithm "scan-scatter", indices,
+ * CPU, one sample per wave, the graph frame loop, seed 0. */
 void rc_settings_init(rc_settings *st, const rc_scene *scene);
 
-/* One bounce of one frame. */
+/* One bounce of one frame. With next-event estimation shade also writes a second stream, of
+ * shadow rays: one slot per path slot it walked, of which `shadow_kept` hold a ray; the
+ * compaction packs them (or, for `none`, the shadow phase skips the empty slots) and the
+ * shadow phase traces them. */
 typedef struct rc_bounce_stats {
-    uint32_t stream; /* rays in: the stream length extend and shade walked (0 for a bounce the
-                        device loop queued after every path had ended) */
-    uint32_t alive;  /* live rays among them (smaller than stream only for `none`) */
-    uint32_t kept;   /* rays still alive after shade: the rest were removed */
-    double extend_ms, shade_ms, compact_ms;
+    uint32_t stream;      /* rays in: the stream length extend and shade walked (0 for a bounce the
+                             device loop queued after every path had ended) */
+    uint32_t alive;       /* live rays among them (smaller than stream only for `none`) */
+    uint32_t kept;        /* rays still alive after shade: the rest were removed */
+    uint32_t shadow_in;   /* shadow stream slots shade wrote (= stream; 0 without NEE) */
+    uint32_t shadow_kept; /* shadow rays among them: what the shadow phase traces */
+    double extend_ms, shade_ms;
+    double compact_ms; /* both streams' compaction: the paths', then the shadow rays' */
+    double shadow_ms;  /* the shadow phase: any-hit traces of the shadow rays */
 } rc_bounce_stats;
 
-/* Everything one frame measured; feeds --stats, the bench table and its JSON. */
+/* Everything one frame measured; feeds --stats, the bench table and its JSON. The frame's
+ * phases: generate -> [extend -> shade -> compact -> shadow] x bounces -> accumulate. */
 typedef struct rc_frame_stats {
     uint32_t samples;   /* samples per pixel this frame rendered (its wave) */
     uint32_t bounces;   /* bounces run: the host loop stops when every path has ended; the
@@ -143,6 +155,8 @@ const char *rc_frame_loop_name(rc_frame_loop l);
 int rc_mode_parse(const char *s, rc_mode *out);
 int rc_backend_parse(const char *s, rc_backend *out);
 int rc_frame_loop_parse(const char *s, rc_frame_loop *out);
+/* 1 if this renderer traces shadow rays (NEE on and the scene has lights in its table). */
+int rc_renderer_nee(const rc_renderer *r);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,30 @@
+/* shadow.cu: the shadow phase on the GPU, one thread per shadow stream slot (see shadow.c). */
+#include "kernels.cuh"
+
+#include <cuda_runtime.h>
+
+/* shadow: trace every shadow ray of this bounce (any hit) and add the light of the unblocked
+ * ones to their paths' samples. The length is on the device in every frame loop: the shadow
+ * stream's compaction wrote it (d_kept), or shade for `none`, whose empty slots are skipped. */
+__global__ void rc_shadow_kernel(rc_scene_view sc, const rc_cuda_counts *counts, uint32_t bounce,
+                                 uint32_t bound, const rc_shadow *shadows, const uint32_t *squeue,
+                                 rc_vec3 *sample_rgb) {
+    uint32_t n = min(counts[bounce].shadow_stream, bound);
+    RC_FOR_BLOCKS(base, n) {
+        uint32_t i = base + threadIdx.x;
+        if (i >= n) break;
+        rc_shadow s = squeue ? shadows[squeue[i]] : shadows[i]; /* 16-byte loads */
+        if (s.slot & RC_PATH_ALIVE) rc_shadow_trace(&sc, &s, sample_rgb);
+    }
+}
+
+extern "C" void rc_cuda_shadow(rc_renderer *r, uint32_t bounce) {
+    rc_cuda *c = rc_cuda_of(r);
+    uint32_t bound = c->device_loop ? rc_cuda_bound(r) : r->sn;
+    if (bound == 0) return;
+    unsigned grid = (bound + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK;
+    if (c->device_loop && grid > c->grid_cap) grid = c->grid_cap;
+    rc_shadow_kernel<<<grid, RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
+        c->view, c->counts, bounce, bound, c->shadows, c->squeue, c->sample_rgb);
+    rc_cuda_note(r, cudaGetLastError());
+}
