@@ -30,28 +30,29 @@ san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer
 log=$out/tests.log
 if [ "$what" != bench ]; then
     echo "== tests"
-    ctest --test-dir $b -L gpu -R '^app\.gpu_agree|graph' --output-on-failure >"$log" 2>&1
-    echo "ctest app+graph rc=$?"
-    grep -E "tests passed|failed out of|\(Failed\)|check failed|differs" "$log" | head -20
+    # the new GPU code: frame loops (every algorithm, mode and loop), graphs, partition, auto,
+    # the probe, CUDA against the CPU specification; each test at most 150 s
+    timeout 330 ctest --test-dir $b -L gpu --timeout 150 --output-on-failure \
+        -R 'app\.gpu_agree|gpu_graph|gpu_partition|gpu_auto|probe|gpu_spec|gpu_context' >"$log" 2>&1
+    echo "ctest rc=$?"
+    grep -E "tests passed|failed out of|\(Failed\)|\(Timeout\)|\(Not Run\)|check failed|differs" "$log" | head -30
+    grep -hE "^[a-z_]+: [0-9]+ passed, [0-9]+ failed" "$log" | sort | uniq -c | head -40
     for t in test_gpu_flagged test_gpu_remove; do
-        $b/compaction/tests/$t --quick >>"$log" 2>&1
+        timeout 60 $b/compaction/tests/$t --quick >>"$log" 2>&1
         echo "$t --quick rc=$? $(tail -1 "$log")"
     done
-    for t in $b/compaction/tests/test_gpu_graph; do
-        [ -x "$t" ] || continue
+    for t in test_gpu_graph test_gpu_partition; do
         for tool in memcheck racecheck; do
-            "$san" --tool $tool --error-exitcode 1 "$t" --quick >"$out/san.log" 2>&1
-            echo "$tool $(basename "$t") --quick rc=$? $(tail -1 "$out/san.log")"
+            timeout 60 "$san" --tool $tool --error-exitcode 1 $b/compaction/tests/$t --quick \
+                >"$out/san.log" 2>&1
+            echo "$tool $t --quick rc=$? $(tail -1 "$out/san.log")"
             cat "$out/san.log" >>"$log"
         done
     done
-    for l in graph stream host; do
-        "$san" --tool memcheck --error-exitcode 1 $b/tests/test_gpu_agree scenes/spheres.json \
-            24 16 2 1 >"$out/san.log" 2>&1
-        echo "memcheck test_gpu_agree spheres 24x16 rc=$? $(tail -1 "$out/san.log")"
-        cat "$out/san.log" >>"$log"
-        break
-    done
+    timeout 90 "$san" --tool memcheck --error-exitcode 1 $b/tests/test_gpu_agree \
+        scenes/cornell.json 16 16 2 1 >"$out/san.log" 2>&1
+    echo "memcheck test_gpu_agree cornell 16x16 rc=$? $(tail -1 "$out/san.log")"
+    cat "$out/san.log" >>"$log"
     rm -f "$out/san.log"
 fi
 [ "$what" = tests ] && exit 0
@@ -59,7 +60,7 @@ rc=$b/app/raycompact
 bench() {
     local name=$1
     shift
-    "$rc" bench --backend cuda "$@" --json "$out/$name.json" >"$out/$name.log" 2>&1
+    timeout 150 "$rc" bench --backend cuda "$@" --json "$out/$name.json" >"$out/$name.log" 2>&1
     echo "== $name rc=$?: raycompact bench $*"
     sed -n '/ frame ms /,$p' "$out/$name.log"
     cat "$out/$name.log" >>"$out/bench.log"

@@ -43,7 +43,7 @@ typedef struct rc_cuda {
     uint8_t *sflags;
     uint32_t *sremoved;
     rc_vec3 *sample_rgb;
-    int64_t *accum; /* the film: 3 fixed-point sums per pixel (film.h) */
+    int64_t *accum;           /* the film: 3 fixed-point sums per pixel (film.h) */
     rc_cuda_counts *counts;   /* RC_MAX_DEPTH + 1 entries, cleared at the start of a frame */
     rc_cuda_counts *h_counts; /* pinned host copies: once per bounce (host loop) or per frame */
     uint32_t *d_sample;       /* sample index of the next wave's first sample: generate and

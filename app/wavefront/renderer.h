@@ -37,7 +37,7 @@ typedef struct rc_cpu_stream {
     uint8_t *sflags;
     uint32_t *sremoved;
     uint32_t num_sremoved;
-    int64_t *accum;      /* the film: 3 fixed-point sums per pixel (film.h) */
+    int64_t *accum; /* the film: 3 fixed-point sums per pixel (film.h) */
 } rc_cpu_stream;
 
 struct rc_renderer {
