@@ -31,6 +31,8 @@ static const struct {
                 "timing), and batches follow the GPU's block count"},
     {"redzone-block", "orphans take list slots through per-warp atomics, so their pairing follows "
                       "the warps' timing"},
+    {"auto", "each backend chooses from its own policy table, so the CPU and the GPU may run "
+             "different algorithms (here on a removal list: Redzone's unstable order)"},
 };
 
 static int checks = 0;
