@@ -36,10 +36,12 @@ static void usage(FILE *f) {
             "  --tile B              tile size of block-based algorithms (power of two, %u..%u)\n"
             "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
             "  --seed S              first sample index (independent renders of one scene)\n"
+            "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
+            "                        this (default %u MiB)\n"
             "  --stats               print the per-phase and per-bounce timing tables\n"
             "  --help                this text\n",
             CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN,
-            SC_TILE_MAX);
+            SC_TILE_MAX, RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
 typedef struct render_opts {
@@ -84,7 +86,13 @@ static int parse(int argc, char **argv, render_opts *o) {
     rc_dirname(o->out, dir, sizeof dir);
     if (access(dir, W_OK) != 0)
         return cli_usage_error("render", "--out: cannot write in '%s': %s", dir, strerror(errno));
-    return 0;
+    return cli_check_name("render", "--out", o->out) ? RC_EXIT_USAGE : 0;
+}
+
+int cli_render_parse(int argc, char **argv) {
+    render_opts o;
+    memset(&o, 0, sizeof o);
+    return parse(argc, argv, &o);
 }
 
 static void progress(uint32_t done, uint32_t total, double ms) {
@@ -154,6 +162,7 @@ int cmd_render(int argc, char **argv) {
     if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);
     uint32_t spp = o.spp ? o.spp : scene.defaults.spp;
     st.samples_per_wave = cli_wave(&o.common, &st, spp);
+    if (rc == 0) rc = cli_check_memory("render", &o.common, &scene, &st);
     if (rc == 0) rc = render(&o, &scene, &st, spp);
     rc_scene_free(&scene);
     return rc;

@@ -249,10 +249,15 @@ int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, r
 }
 
 int rc_obj_load(const char *path, rc_mesh *out, rc_error *err) {
+    return rc_obj_load_max(path, RC_OBJ_MAX_BYTES, out, err);
+}
+
+int rc_obj_load_max(const char *path, size_t max_bytes, rc_mesh *out, rc_error *err) {
     char *text;
     size_t len;
     memset(out, 0, sizeof *out);
-    if (rc_read_file(path, RC_OBJ_MAX_BYTES, &text, &len, err) != 0) return -1;
+    if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
+    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
     int rc = rc_obj_parse(path, text, len, out, err);
     free(text);
     return rc;

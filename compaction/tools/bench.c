@@ -142,17 +142,17 @@ static int parse_item(bench_opts *o, const char *opt, const char *v, int i) {
     if (!strcmp(opt, "--n")) {
         size_t max = sc_max_elements(o->backend);
         if (max > UINT32_MAX) max = UINT32_MAX;
-        if (cli_parse_size(v, &o->n[i]) || o->n[i] == 0 || o->n[i] > max)
+        if (num_parse_size(v, &o->n[i]) || o->n[i] == 0 || o->n[i] > max)
             return bad_value(opt, v, "1 .. 2^32-1, e.g. 1000000, 2^24, 2^27+13");
     } else if (!strcmp(opt, "--removed")) {
-        if (cli_parse_fraction(v, &o->removed[i]))
+        if (num_parse_fraction(v, &o->removed[i]))
             return bad_value(opt, v, "a fraction 0..1 or a percentage 0%..100%");
     } else if (!strcmp(opt, "--elem")) {
-        if (cli_parse_size(v, &o->elem[i]) || o->elem[i] == 0 || o->elem[i] > SC_ELEM_MAX)
+        if (num_parse_size(v, &o->elem[i]) || o->elem[i] == 0 || o->elem[i] > SC_ELEM_MAX)
             return bad_value(opt, v, "element size in bytes, 1..256");
     } else if (!strcmp(opt, "--tile")) {
         size_t t;
-        if (cli_parse_size(v, &t) || t < SC_TILE_MIN || t > SC_TILE_MAX || (t & (t - 1)))
+        if (num_parse_size(v, &t) || t < SC_TILE_MIN || t > SC_TILE_MAX || (t & (t - 1)))
             return bad_value(opt, v, "a power of two 32..2048");
         o->tile[i] = t;
     } else if (!strcmp(opt, "--scan")) {
@@ -181,12 +181,16 @@ static int parse_range(bench_opts *o, const char *v, int *count) {
     parts[1] = strtok(NULL, ":");
     parts[2] = strtok(NULL, ":");
     double from, to, step;
-    if (!parts[2] || strtok(NULL, ":") || cli_parse_fraction(parts[0], &from) ||
-        cli_parse_fraction(parts[1], &to) || cli_parse_fraction(parts[2], &step) || step <= 0 ||
+    if (!parts[2] || strtok(NULL, ":") || num_parse_fraction(parts[0], &from) ||
+        num_parse_fraction(parts[1], &to) || num_parse_fraction(parts[2], &step) || step <= 0 ||
         to < from)
         return bad_value("--removed", v, "FROM:TO:STEP, fractions with FROM <= TO, STEP > 0");
-    long steps = (long)floor((to - from) / step + 1e-9);
-    if (*count + steps + 1 > BENCH_MAX_LIST) return bad_value("--removed", v, "at most 64 values");
+    /* The count is checked as a double, before it becomes an integer: a tiny STEP gives more
+     * values than a long holds. */
+    double span = floor((to - from) / step + 1e-9);
+    if (!(span + 1.0 + *count <= BENCH_MAX_LIST))
+        return bad_value("--removed", v, "at most 64 values");
+    long steps = (long)span;
     for (long i = 0; i <= steps; i++) {
         double f = from + (double)i * step;
         o->removed[(*count)++] = round(f * 1e9) / 1e9; /* 0.30000000000000004 -> 0.3 */
@@ -250,7 +254,7 @@ static int parse_algos(bench_opts *o, const char *value) {
 
 static int parse_int(const char *opt, const char *v, int min, int *out) {
     size_t x;
-    if (cli_parse_size(v, &x) || x < (size_t)min || x > 100000)
+    if (num_parse_size(v, &x) || x < (size_t)min || x > 100000)
         return bad_value(opt, v, min ? "an integer 1..100000" : "an integer 0..100000");
     *out = (int)x;
     return 0;
@@ -297,17 +301,15 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
     if (!strcmp(a, "--runs")) return parse_int(a, v, 1, &o->runs);
     if (!strcmp(a, "--warmup")) return parse_int(a, v, 0, &o->warmup);
     if (!strcmp(a, "--seed"))
-        return cli_parse_size(v, &o->seed) ? bad_value(a, v, "an integer") : 0;
-    if (!strcmp(a, "--max-seconds")) {
-        char *end;
-        o->max_seconds = strtod(v, &end);
-        return *end || !(o->max_seconds > 0) ? bad_value(a, v, "seconds > 0") : 0;
-    }
-    if (!strcmp(a, "--budget-ms")) {
-        char *end;
-        o->budget_ms = strtod(v, &end);
-        return *end || !(o->budget_ms > 0) ? bad_value(a, v, "milliseconds > 0") : 0;
-    }
+        return num_parse_size(v, &o->seed) ? bad_value(a, v, "an integer") : 0;
+    if (!strcmp(a, "--max-seconds"))
+        return num_parse_double(v, &o->max_seconds) || !(o->max_seconds > 0)
+                   ? bad_value(a, v, "seconds > 0")
+                   : 0;
+    if (!strcmp(a, "--budget-ms"))
+        return num_parse_double(v, &o->budget_ms) || !(o->budget_ms > 0)
+                   ? bad_value(a, v, "milliseconds > 0")
+                   : 0;
     if (!strcmp(a, "--json"))
         o->json = v;
     else if (!strcmp(a, "--csv"))

@@ -78,111 +78,123 @@ static int print_result(const sc_algorithm_info *info, const uint32_t *result, s
     return same;
 }
 
-int cmd_explain(int argc, char **argv) {
-    const char *algo_name = NULL, *mask = NULL;
-    size_t random_n = 0, seed = 1;
-    double removed = 0.3;
-    sc_options opt;
-    sc_options_init(&opt);
-    opt.tile = 32;
+int explain_parse_args(explain_args *e, int argc, char **argv) {
+    memset(e, 0, sizeof *e);
+    e->seed = 1;
+    e->removed = 0.3;
+    sc_options_init(&e->opt);
+    e->opt.tile = 32;
+    const char *algo_name = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             explain_usage(stdout);
-            return 0;
+            return 1;
         }
         if (a[0] != '-') {
             if (algo_name) {
                 fprintf(stderr, "compact explain: one algorithm at a time ('%s' and '%s')\n",
                         algo_name, a);
-                return 2;
+                return -1;
             }
             algo_name = a;
             continue;
         }
         if (!v && is_option(a)) {
             fprintf(stderr, "compact explain: option '%s' needs a value (see --help)\n", a);
-            return 2;
+            return -1;
         }
         i += v != NULL;
         if (!strcmp(a, "--mask")) {
-            mask = v;
+            e->mask = v;
         } else if (!strcmp(a, "--random")) {
-            if (cli_parse_size(v, &random_n) || random_n == 0 || random_n > 65536) {
+            if (num_parse_size(v, &e->random_n) || e->random_n == 0 || e->random_n > 65536) {
                 fprintf(stderr, "compact explain: --random wants 1..65536, got '%s'\n", v);
-                return 2;
+                return -1;
             }
         } else if (!strcmp(a, "--removed")) {
-            if (cli_parse_fraction(v, &removed)) {
+            if (num_parse_fraction(v, &e->removed)) {
                 fprintf(stderr, "compact explain: --removed wants 0..1 or 0%%..100%%, got '%s'\n",
                         v);
-                return 2;
+                return -1;
             }
         } else if (!strcmp(a, "--seed")) {
-            if (cli_parse_size(v, &seed)) {
+            if (num_parse_size(v, &e->seed)) {
                 fprintf(stderr, "compact explain: --seed wants an integer, got '%s'\n", v);
-                return 2;
+                return -1;
             }
         } else if (!strcmp(a, "--tile")) {
-            if (cli_parse_size(v, &opt.tile) || opt.tile < SC_TILE_MIN || opt.tile > SC_TILE_MAX ||
-                (opt.tile & (opt.tile - 1))) {
+            if (num_parse_size(v, &e->opt.tile) || e->opt.tile < SC_TILE_MIN ||
+                e->opt.tile > SC_TILE_MAX || (e->opt.tile & (e->opt.tile - 1))) {
                 fprintf(stderr,
                         "compact explain: --tile wants a power of two in 32..2048, got '%s'\n", v);
-                return 2;
+                return -1;
             }
         } else if (!strcmp(a, "--scan")) {
-            if (cli_parse_scan(v, &opt.scan)) {
+            if (cli_parse_scan(v, &e->opt.scan)) {
                 fprintf(stderr,
                         "compact explain: unknown scan '%s' (valid: hillis-steele, blelloch, "
                         "default)\n",
                         v);
-                return 2;
+                return -1;
             }
         } else if (!strcmp(a, "--rlz")) {
-            if (cli_parse_rlz(v, &opt.rlz)) {
+            if (cli_parse_rlz(v, &e->opt.rlz)) {
                 fprintf(stderr,
                         "compact explain: unknown RLZ variant '%s' (valid: doubling, tree, "
                         "default)\n",
                         v);
-                return 2;
+                return -1;
             }
         } else {
             fprintf(stderr,
                     "compact explain: unknown option '%s' (valid: --mask, --random, --removed, "
                     "--seed, --tile, --scan, --rlz, --help)\n",
                     a);
-            return 2;
+            return -1;
         }
     }
     if (!algo_name) {
         fprintf(stderr, "compact explain: name an algorithm (see 'compact list')\n");
-        return 2;
+        return -1;
     }
-    const sc_algorithm_info *info = sc_algorithm_find(algo_name);
-    if (!info) {
+    e->info = sc_algorithm_find(algo_name);
+    if (!e->info) {
         cli_unknown_algorithm(algo_name);
-        return 2;
+        return -1;
     }
-    if (!sc_algorithm_available(info->id, SC_BACKEND_CPU)) {
+    if (!sc_algorithm_available(e->info->id, SC_BACKEND_CPU)) {
         fprintf(stderr,
                 "compact explain: '%s' runs on the CUDA backend only; explain traces the "
                 "CPU backend\n",
-                info->name);
-        return 2;
+                e->info->name);
+        return -1;
     }
-    if (!mask == !random_n) {
+    if (!e->mask == !e->random_n) {
         fprintf(stderr, "compact explain: give exactly one of --mask BITS or --random N\n");
-        return 2;
+        return -1;
     }
 
-    long bad = mask ? bad_mask_char(mask) : -1;
+    long bad = e->mask ? bad_mask_char(e->mask) : -1;
     if (bad >= 0) {
         fprintf(stderr,
                 "compact explain: --mask takes only 0 and 1 (1 = keep); position %ld is '%c'\n",
-                bad, mask[bad]);
-        return 2;
+                bad, e->mask[bad]);
+        return -1;
     }
+    return 0;
+}
+
+int cmd_explain(int argc, char **argv) {
+    explain_args e;
+    int p = explain_parse_args(&e, argc, argv);
+    if (p) return p > 0 ? 0 : 2;
+    const char *mask = e.mask;
+    size_t random_n = e.random_n, seed = e.seed;
+    double removed = e.removed;
+    sc_options opt = e.opt;
+    const sc_algorithm_info *info = e.info;
     size_t n = mask ? strlen(mask) : random_n;
     uint8_t *flags = malloc(n ? n : 1);
     uint32_t *in = malloc((n ? n : 1) * sizeof *in), *out = malloc((n ? n : 1) * sizeof *out);

@@ -1,8 +1,6 @@
 /* list.c: `compact list`: the algorithm table. */
 #include "cli.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,50 +61,6 @@ int cmd_list(int argc, char **argv) {
                 !sc_algorithm_available((sc_algorithm)i, (sc_backend)b))
                 missing = 1;
     if (missing) printf("\n* not compiled into this build (CUDA backend off)\n");
-    return 0;
-}
-
-/* An unsigned decimal: digits only (strtoull would also take a sign or leading blanks), and
- * ERANGE when it does not fit, so 2^64 is an error rather than 2^64-1. */
-static int parse_decimal(const char *s, char **end, unsigned long long *v) {
-    if (*s < '0' || *s > '9') return -1;
-    errno = 0;
-    *v = strtoull(s, end, 10);
-    return errno == ERANGE ? -1 : 0;
-}
-
-int cli_parse_size(const char *s, size_t *out) {
-    if (!s || !*s) return -1;
-    char *end;
-    unsigned long long v;
-    if (!strncmp(s, "2^", 2)) {
-        unsigned long long e, d;
-        if (parse_decimal(s + 2, &end, &e) || e > 62) return -1;
-        v = 1ull << e;
-        if (*end == '+' || *end == '-') {
-            char sign = *end;
-            if (parse_decimal(end + 1, &end, &d)) return -1;
-            if (sign == '+' ? d > ULLONG_MAX - v : d > v) return -1;
-            v = sign == '+' ? v + d : v - d;
-        }
-    } else if (parse_decimal(s, &end, &v)) {
-        return -1;
-    }
-    if (*end) return -1;
-    *out = (size_t)v;
-    return 0;
-}
-
-int cli_parse_fraction(const char *s, double *out) {
-    if (!s || !*s) return -1;
-    char *end;
-    double v = strtod(s, &end);
-    if (*end == '%') {
-        v /= 100.0;
-        end++;
-    }
-    if (*end || !(v >= 0.0 && v <= 1.0)) return -1;
-    *out = v;
     return 0;
 }
 
