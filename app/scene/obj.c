@@ -1,6 +1,7 @@
 /* obj.c: the OBJ reader. Line by line over the whole file in memory; every token is checked
  * before use, so no input can read out of bounds or overflow a count. */
 #include "obj.h"
+#include "echo.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,17 +38,10 @@ static int perr(parser *p, const char *fmt, const char *arg) {
     return rc_fail(p->err, "%s:%zu: %s", p->name, p->line, what);
 }
 
-/* The token as a short printable string for messages. */
+/* The token as a short printable string for messages: the escaping both tools use for echoed
+ * input (echo.h), cut short with "..." when long. */
 static const char *show(token t, char *buf, size_t cap) {
-    size_t n = t.n < cap - 4 ? t.n : cap - 4;
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)t.s[i];
-        buf[j++] = (c >= 32 && c < 127) ? (char)c : '?';
-    }
-    if (n < t.n) buf[j++] = '.', buf[j++] = '.', buf[j++] = '.';
-    buf[j] = '\0';
-    return buf;
+    return echo_escape_n(buf, cap, t.s, t.n);
 }
 
 static int is_space(char c) {

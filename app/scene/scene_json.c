@@ -481,9 +481,11 @@ static int json_budget(const char *name, const char *text, size_t len, size_t bu
             continue;
         }
         if (nodes * JSON_NODE_BYTES + string_bytes > budget) {
-            /* The innermost open array is the one growing. */
-            int a = depth < JSON_SCAN_DEPTH ? depth : JSON_SCAN_DEPTH - 1;
-            while (a > 0 && !st[a].is_array) a--;
+            /* The open array with the most elements is the one that outgrew the limit (the
+             * outermost of equals: "spheres" rather than "spheres[9].center"). */
+            int top = depth < JSON_SCAN_DEPTH ? depth : JSON_SCAN_DEPTH - 1, a = 0;
+            for (int k = 1; k <= top; k++)
+                if (st[k].is_array && (a == 0 || st[k].count > st[a].count)) a = k;
             char path[256];
             scan_path(st, a, path, sizeof path);
             if (a == 0)

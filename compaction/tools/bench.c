@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench.h"
 #include "cli.h"
+#include "echo.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -133,7 +134,7 @@ static void bench_usage(FILE *f) {
 /* ---- option parsing ---- */
 
 static int bad_value(const char *opt, const char *value, const char *valid) {
-    fprintf(stderr, "compact bench: bad %s '%s' (valid: %s)\n", opt, value, valid);
+    echo_line(stderr, "compact bench: bad %s '%s' (valid: %s)", opt, value, valid);
     return -1;
 }
 
@@ -165,7 +166,7 @@ static int parse_item(bench_opts *o, const char *opt, const char *v, int i) {
         char why[600];
         if (i >= BENCH_MAX_PATTERNS) return bad_value(opt, v, "at most 16 patterns");
         if (bench_pattern_parse(v, &o->pattern[i], why, sizeof why)) {
-            fprintf(stderr, "compact bench: bad --pattern '%s': %s\n", v, why);
+            echo_line(stderr, "compact bench: bad --pattern '%s': %s", v, why);
             return -1;
         }
     }
@@ -317,12 +318,12 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
     else if (!strcmp(a, "--report"))
         o->report = v;
     else {
-        fprintf(stderr,
-                "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
-                "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
-                "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --quiet, "
-                "--help)\n",
-                a);
+        echo_line(stderr,
+                  "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
+                  "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
+                  "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --quiet, "
+                  "--help)",
+                  a);
         return -1;
     }
     return 0;
@@ -331,14 +332,14 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
 /* --report runs its own sweeps: options that choose a sweep do not go with it. */
 static int check_report(const bench_opts *o, const char *sweep_option) {
     if (o->quick && !o->report) {
-        fprintf(stderr, "compact bench: --quick goes with --report DIR\n");
+        echo_line(stderr, "compact bench: --quick goes with --report DIR");
         return -1;
     }
     if (o->report && sweep_option) {
-        fprintf(stderr,
-                "compact bench: --report runs a fixed set of sweeps; %s does not go with it "
-                "(valid with --report: --backend, --quick, --seed, --max-seconds, --quiet)\n",
-                sweep_option);
+        echo_line(stderr,
+                  "compact bench: --report runs a fixed set of sweeps; %s does not go with it "
+                  "(valid with --report: --backend, --quick, --seed, --max-seconds, --quiet)",
+                  sweep_option);
         return -1;
     }
     return 0;
@@ -383,8 +384,8 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         if (is_sweep_option(a) && !sweep_option) sweep_option = a;
         if (a[0] == '-' && i + 1 >= argc && !is_option(a)) return parse_option(o, a, "");
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
-            fprintf(stderr, "compact bench: %s '%s' (see compact bench --help)\n",
-                    a[0] == '-' ? "option needs a value:" : "unexpected argument", a);
+            echo_line(stderr, "compact bench: %s '%s' (see compact bench --help)",
+                      a[0] == '-' ? "option needs a value:" : "unexpected argument", a);
             return -1;
         }
         if (parse_option(o, a, argv[++i])) return -1;

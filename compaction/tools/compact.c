@@ -1,5 +1,6 @@
 /* compact: list, explain and benchmark the compaction library's algorithms. */
 #include "cli.h"
+#include "echo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,6 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "list")) return cmd_list(argc - 1, argv + 1);
     if (!strcmp(cmd, "explain")) return cmd_explain(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
-    fprintf(stderr, "compact: unknown command '%s' (valid: list, explain, bench)\n", cmd);
+    echo_line(stderr, "compact: unknown command '%s' (valid: list, explain, bench)", cmd);
     return 2;
 }

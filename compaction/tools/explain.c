@@ -1,6 +1,7 @@
 /* explain.c: `compact explain ALGO`: run one algorithm on the CPU backend on a small stream
  * and print its intermediate arrays pass by pass, as the papers draw them. */
 #include "cli.h"
+#include "echo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,15 +95,15 @@ int explain_parse_args(explain_args *e, int argc, char **argv) {
         }
         if (a[0] != '-') {
             if (algo_name) {
-                fprintf(stderr, "compact explain: one algorithm at a time ('%s' and '%s')\n",
-                        algo_name, a);
+                echo_line(stderr, "compact explain: one algorithm at a time ('%s' and '%s')",
+                          algo_name, a);
                 return -1;
             }
             algo_name = a;
             continue;
         }
         if (!v && is_option(a)) {
-            fprintf(stderr, "compact explain: option '%s' needs a value (see --help)\n", a);
+            echo_line(stderr, "compact explain: option '%s' needs a value (see --help)", a);
             return -1;
         }
         i += v != NULL;
@@ -110,53 +111,53 @@ int explain_parse_args(explain_args *e, int argc, char **argv) {
             e->mask = v;
         } else if (!strcmp(a, "--random")) {
             if (num_parse_size(v, &e->random_n) || e->random_n == 0 || e->random_n > 65536) {
-                fprintf(stderr, "compact explain: --random wants 1..65536, got '%s'\n", v);
+                echo_line(stderr, "compact explain: --random wants 1..65536, got '%s'", v);
                 return -1;
             }
         } else if (!strcmp(a, "--removed")) {
             if (num_parse_fraction(v, &e->removed)) {
-                fprintf(stderr, "compact explain: --removed wants 0..1 or 0%%..100%%, got '%s'\n",
-                        v);
+                echo_line(stderr, "compact explain: --removed wants 0..1 or 0%%..100%%, got '%s'",
+                          v);
                 return -1;
             }
         } else if (!strcmp(a, "--seed")) {
             if (num_parse_size(v, &e->seed)) {
-                fprintf(stderr, "compact explain: --seed wants an integer, got '%s'\n", v);
+                echo_line(stderr, "compact explain: --seed wants an integer, got '%s'", v);
                 return -1;
             }
         } else if (!strcmp(a, "--tile")) {
             if (num_parse_size(v, &e->opt.tile) || e->opt.tile < SC_TILE_MIN ||
                 e->opt.tile > SC_TILE_MAX || (e->opt.tile & (e->opt.tile - 1))) {
-                fprintf(stderr,
-                        "compact explain: --tile wants a power of two in 32..2048, got '%s'\n", v);
+                echo_line(stderr,
+                          "compact explain: --tile wants a power of two in 32..2048, got '%s'", v);
                 return -1;
             }
         } else if (!strcmp(a, "--scan")) {
             if (cli_parse_scan(v, &e->opt.scan)) {
-                fprintf(stderr,
-                        "compact explain: unknown scan '%s' (valid: hillis-steele, blelloch, "
-                        "default)\n",
-                        v);
+                echo_line(stderr,
+                          "compact explain: unknown scan '%s' (valid: hillis-steele, blelloch, "
+                          "default)",
+                          v);
                 return -1;
             }
         } else if (!strcmp(a, "--rlz")) {
             if (cli_parse_rlz(v, &e->opt.rlz)) {
-                fprintf(stderr,
-                        "compact explain: unknown RLZ variant '%s' (valid: doubling, tree, "
-                        "default)\n",
-                        v);
+                echo_line(stderr,
+                          "compact explain: unknown RLZ variant '%s' (valid: doubling, tree, "
+                          "default)",
+                          v);
                 return -1;
             }
         } else {
-            fprintf(stderr,
-                    "compact explain: unknown option '%s' (valid: --mask, --random, --removed, "
-                    "--seed, --tile, --scan, --rlz, --help)\n",
-                    a);
+            echo_line(stderr,
+                      "compact explain: unknown option '%s' (valid: --mask, --random, --removed, "
+                      "--seed, --tile, --scan, --rlz, --help)",
+                      a);
             return -1;
         }
     }
     if (!algo_name) {
-        fprintf(stderr, "compact explain: name an algorithm (see 'compact list')\n");
+        echo_line(stderr, "compact explain: name an algorithm (see 'compact list')");
         return -1;
     }
     e->info = sc_algorithm_find(algo_name);
@@ -165,22 +166,22 @@ int explain_parse_args(explain_args *e, int argc, char **argv) {
         return -1;
     }
     if (!sc_algorithm_available(e->info->id, SC_BACKEND_CPU)) {
-        fprintf(stderr,
-                "compact explain: '%s' runs on the CUDA backend only; explain traces the "
-                "CPU backend\n",
-                e->info->name);
+        echo_line(stderr,
+                  "compact explain: '%s' runs on the CUDA backend only; explain traces the "
+                  "CPU backend",
+                  e->info->name);
         return -1;
     }
     if (!e->mask == !e->random_n) {
-        fprintf(stderr, "compact explain: give exactly one of --mask BITS or --random N\n");
+        echo_line(stderr, "compact explain: give exactly one of --mask BITS or --random N");
         return -1;
     }
 
     long bad = e->mask ? bad_mask_char(e->mask) : -1;
     if (bad >= 0) {
-        fprintf(stderr,
-                "compact explain: --mask takes only 0 and 1 (1 = keep); position %ld is '%c'\n",
-                bad, e->mask[bad]);
+        echo_line(stderr,
+                  "compact explain: --mask takes only 0 and 1 (1 = keep); position %ld is '%c'",
+                  bad, e->mask[bad]);
         return -1;
     }
     return 0;
@@ -200,7 +201,7 @@ int cmd_explain(int argc, char **argv) {
     uint32_t *in = malloc((n ? n : 1) * sizeof *in), *out = malloc((n ? n : 1) * sizeof *out);
     uint32_t *ref = malloc((n ? n : 1) * sizeof *ref), *list = malloc((n ? n : 1) * sizeof *list);
     if (!flags || !in || !out || !ref || !list) {
-        fprintf(stderr, "compact explain: out of memory\n");
+        echo_line(stderr, "compact explain: out of memory");
         free(flags);
         free(in);
         free(out);
@@ -252,7 +253,7 @@ int cmd_explain(int argc, char **argv) {
     sc_context_destroy(ctx);
     int same = 0;
     if (s != SC_OK)
-        fprintf(stderr, "compact explain: %s failed: %s\n", info->name, sc_status_string(s));
+        echo_line(stderr, "compact explain: %s failed: %s", info->name, sc_status_string(s));
     else
         same = print_result(info, result, kept, out, ref, ref_kept);
     free(flags);

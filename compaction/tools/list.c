@@ -1,15 +1,18 @@
 /* list.c: `compact list`: the algorithm table. */
 #include "cli.h"
+#include "echo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void cli_unknown_algorithm(const char *name) {
-    fprintf(stderr, "compact: unknown algorithm '%s' (valid:", name);
-    for (int i = 0; i < SC_ALGO_COUNT; i++)
-        fprintf(stderr, "%s %s", i ? "," : "", sc_algorithm_get((sc_algorithm)i)->name);
-    fprintf(stderr, ")\n");
+    char valid[1024];
+    size_t n = 0;
+    for (int i = 0; i < SC_ALGO_COUNT && n < sizeof valid; i++)
+        n += (size_t)snprintf(valid + n, sizeof valid - n, "%s %s", i ? "," : "",
+                              sc_algorithm_get((sc_algorithm)i)->name);
+    echo_line(stderr, "compact: unknown algorithm '%s' (valid:%s)", name, valid);
 }
 
 static void tunables(unsigned t, char *buf, size_t cap) {
@@ -32,8 +35,8 @@ int cmd_list(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             verbose = 1;
         } else {
-            fprintf(stderr, "compact list: unknown option '%s' (valid: --verbose, --help)\n",
-                    argv[i]);
+            echo_line(stderr, "compact list: unknown option '%s' (valid: --verbose, --help)",
+                      argv[i]);
             return 2;
         }
     }
