@@ -2,6 +2,7 @@
  * and an optional per-phase statistics table. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "echo.h"
 #include "image.h"
 #include "stats.h"
 #include "wavefront/compact.h"
@@ -139,9 +140,9 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     rc_renderer_destroy(r);
     free(rgb);
     if (rc) return rc;
-    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s, %s, %s/%s)\n", o->out, st->width,
-            st->height, spp, ms / 1e3, rc_backend_name(st->backend), st->algo,
-            rc_mode_name(st->mode));
+    echo_line(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s, %s, %s/%s)", o->out, st->width,
+              st->height, spp, ms / 1e3, rc_backend_name(st->backend), st->algo,
+              rc_mode_name(st->mode));
     if (o->stats) rc_stats_print(stdout, &tot);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* raycompact: a wavefront path tracer whose ray stream is compacted after every bounce by a
  * swappable stream-compaction algorithm. */
 #include "cli.h"
+#include "echo.h"
 #ifdef RC_HAVE_VIEWER
 #include "viewer/view.h"
 #endif
@@ -53,6 +54,6 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "render")) return cmd_render(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "view")) return view(argc - 1, argv + 1);
-    fprintf(stderr, "raycompact: unknown command '%s' (valid: render, view, bench)\n", cmd);
+    echo_line(stderr, "raycompact: unknown command '%s' (valid: render, view, bench)", cmd);
     return RC_EXIT_USAGE;
 }
