@@ -504,6 +504,16 @@ static int json_budget(const char *name, const char *text, size_t len, size_t bu
     return 0;
 }
 
+/* cJSON reports a failed allocation as a syntax error where it happened: noted here, so that
+ * the message says what went wrong. */
+static _Thread_local int json_alloc_failed;
+
+static void *json_malloc(size_t n) {
+    void *p = malloc(n);
+    if (!p) json_alloc_failed = 1;
+    return p;
+}
+
 /* "file:line:col: invalid JSON near '...'" from the parser's stop position. */
 static int json_syntax_error(const char *name, const char *text, const char *at, rc_error *err) {
     size_t line = 1, col = 1;
@@ -544,7 +554,13 @@ int rc_scene_parse_max(const char *name, const char *dir, const char *text, size
     size_t tree = 0;
     if (json_budget(name, text, len, limit - len, max_mib, &tree, err) != 0) return -1;
     const char *end = NULL;
+    cJSON_Hooks hooks = {json_malloc, free};
+    cJSON_InitHooks(&hooks);
+    json_alloc_failed = 0;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root && json_alloc_failed)
+        return rc_fail(err, "%s: out of memory reading the JSON (a tree of about %zu MiB)", name,
+                       tree >> 20);
     if (!root) return json_syntax_error(name, text, end ? end : text, err);
     /* What is left after the text and the tree is for the primitives and their BVH. */
     out->max_prims = (limit - len - tree) / RC_SCENE_PRIM_BYTES;
