@@ -12,6 +12,10 @@
 
 int cmd_render(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* A command's options parsed and checked, nothing loaded or run (the fuzz targets): 0 if they
+ * are good, -1 after --help, else the exit code of the usage error it printed. */
+int cli_render_parse(int argc, char **argv);
+int cli_bench_parse(int argc, char **argv);
 
 /* Options both commands take. NULL / 0 = not given. */
 typedef struct cli_common {
@@ -24,6 +28,7 @@ typedef struct cli_common {
     const char *frame_loop;     /* --frame-loop graph|stream|host (bench: a list) */
     const char *light_sampling; /* --light-sampling nee|bsdf */
     uint32_t seed;              /* --seed S */
+    uint32_t max_memory;        /* --max-memory MiB; 0: RC_DEFAULT_MAX_MEMORY_MIB */
 } cli_common;
 
 /* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU
@@ -42,8 +47,14 @@ typedef struct cli_args {
 
 /* 1 if argv[i] is option `name`; takes its value when `want_value` (else usage error). */
 int cli_is(cli_args *a, const char *name, int want_value);
-/* Parse the current value as an integer in [lo, hi]; prints the error and returns -1. */
+/* Parse the current value as an integer in [lo, hi] with the strict parser both tools share
+ * (compaction/tools/num_parse.h: digits or 2^E[+-D], no blanks or sign); prints the error and
+ * returns -1. */
 int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out);
+/* An output file's name is checked before the work starts: the path, and its last part with
+ * the ".tmpXXXXXX" of rc_write_file's temporary file, must fit the file system's limits.
+ * Prints the error and returns -1. */
+int cli_check_name(const char *cmd, const char *opt, const char *path);
 /* Handle an option of cli_common; returns 1 if it was one, 0 if not, -1 on error. */
 int cli_common_option(cli_args *a, cli_common *c);
 /* Print "raycompact CMD: message" to stderr; returns RC_EXIT_USAGE. */
@@ -59,6 +70,11 @@ int cli_pick_backend(const char *cmd, const char *given, rc_backend *out);
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st);
 /* Parse one --frame-loop name; prints the error and returns RC_EXIT_USAGE. */
 int cli_frame_loop(const char *cmd, const char *name, rc_frame_loop *out);
+/* The host memory a render of the settings takes beside the scene (film, output image and
+ * the stream's path records): with the scene's own, it must fit the --max-memory limit, or a
+ * one-line usage error is printed and RC_EXIT_USAGE returned. */
+int cli_check_memory(const char *cmd, const cli_common *c, const rc_scene *scene,
+                     const rc_settings *st);
 /* Samples per wave from the options, once the backend is known: the number given, or with
  * `auto` as many as fit CLI_AUTO_WAVE_PATHS on CUDA, at most `cap`; else 1 (one sample per
  * pixel per wave). */

@@ -57,11 +57,13 @@ static void usage(FILE *f) {
             "                        (virtual hit/scatter, curand; spheres only); LIST: one or\n"
             "                        both, comma-separated (flat samples lights as the\n"
             "                        renderer does; objects follows the BSDF only)\n"
+            "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
+            "                        this (default %u MiB)\n"
             "  --json FILE           write the results as JSON\n"
             "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
             "                        own GPU (default: the runs are shared out over the ranks)\n"
             "  --help                this text\n",
-            rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED);
+            rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
 #define MAX_RUNS 64
@@ -134,7 +136,14 @@ static int parse(int argc, char **argv, bench_opts *o) {
         }
         if (r < 0) return cli_usage_error("bench", "%s needs a value", a.opt);
     }
+    if (o->json && cli_check_name("bench", "--json", o->json) != 0) return RC_EXIT_USAGE;
     return 0;
+}
+
+int cli_bench_parse(int argc, char **argv) {
+    bench_opts o;
+    memset(&o, 0, sizeof o);
+    return parse(argc, argv, &o);
 }
 
 /* Split a comma-separated list in place; returns the count or -1 if over cap. */
@@ -677,6 +686,7 @@ int cmd_bench(int argc, char **argv) {
     st.library_timing = o.library_phases;
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
     st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);
+    if (rc == 0) rc = cli_check_memory("bench", &o.common, &scene, &st);
     if (rc == 0) rc = bench(&o, &scene, &st);
     rc_scene_free(&scene);
     return rc;

@@ -1,21 +1,47 @@
 /* cli_common.c: option parsing, backend choice and scene loading shared by the commands. */
+#define _POSIX_C_SOURCE 200809L /* pathconf */
 #include "cli.h"
+#include "echo.h"
+#include "num_parse.h"
 #include "wavefront/path.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "raycompact %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    echo_vformat(msg, sizeof msg, fmt, ap); /* arguments are echoed escaped, on one line */
     va_end(ap);
+    fprintf(stderr, "raycompact %s: %s\n", cmd, msg);
     return RC_EXIT_USAGE;
+}
+
+int cli_check_name(const char *cmd, const char *opt, const char *path) {
+    char dir[4096];
+    size_t n = strlen(path);
+    if (n + RC_WRITE_SUFFIX_LEN >= sizeof dir) {
+        cli_usage_error(cmd, "%s: the path is %zu bytes long; at most %d", opt, n,
+                        (int)(sizeof dir - 1 - RC_WRITE_SUFFIX_LEN));
+        return -1;
+    }
+    rc_dirname(path, dir, sizeof dir);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    long name_max = pathconf(dir, _PC_NAME_MAX);
+    if (name_max <= 0) name_max = 255;
+    if (strlen(base) + RC_WRITE_SUFFIX_LEN > (size_t)name_max) {
+        cli_usage_error(cmd,
+                        "%s: the file name is %zu bytes long; at most %ld here (the file is "
+                        "written as NAME.tmpXXXXXX first, then renamed)",
+                        opt, strlen(base), name_max - (long)RC_WRITE_SUFFIX_LEN);
+        return -1;
+    }
+    return 0;
 }
 
 int cli_is(cli_args *a, const char *name, int want_value) {
@@ -38,10 +64,8 @@ int cli_is(cli_args *a, const char *name, int want_value) {
 
 int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out) {
     const char *s = a->value;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE || v < (long long)lo || v > (long long)hi) {
+    uint64_t v;
+    if (num_parse_range(s, lo, hi, &v) != 0) {
         cli_usage_error(a->cmd, "%s: '%s' is not an integer in [%u, %u]", a->opt, s, lo, hi);
         return -1;
     }
@@ -69,6 +93,8 @@ int cli_common_option(cli_args *a, cli_common *c) {
             }
             c->tile = v;
         }
+    } else if ((r = cli_is(a, "--max-memory", 1)) != 0) {
+        if (r > 0 && cli_uint(a, 64, 1u << 24, &c->max_memory) != 0) return -1;
     } else if ((r = cli_is(a, "--backend", 1)) != 0) {
         if (r > 0) c->backend = a->value;
     } else if ((r = cli_is(a, "--frame-loop", 1)) != 0) {
@@ -140,10 +166,40 @@ int cli_pick_backend(const char *cmd, const char *given, rc_backend *out) {
     return 0;
 }
 
+static size_t cli_max_memory(const cli_common *c) {
+    return c->max_memory ? c->max_memory : RC_DEFAULT_MAX_MEMORY_MIB;
+}
+
+int cli_check_memory(const char *cmd, const cli_common *c, const rc_scene *scene,
+                     const rc_settings *st) {
+    double pixels = (double)st->width * st->height;
+    double paths = pixels * (st->samples_per_wave ? st->samples_per_wave : 1);
+    /* Past the renderer's own limits its message says more: let it refuse those. */
+    if (pixels > (double)(1u << 27) || paths > (double)(1u << 27)) return 0;
+    /* Film and output image: 2 x RGB floats a pixel; on the CPU a path takes its record twice
+     * (payload mode compacts into a second buffer), its sample's colour, two queue entries, a
+     * flag and a list entry (the CUDA renderer checks its device memory itself). */
+    double image = pixels * 2 * 3 * sizeof(float);
+    double stream = st->backend != RC_BACKEND_CPU
+                        ? 0.0
+                        : paths * (2 * sizeof(rc_path) + 3 * sizeof(float) + 2 * 4 + 1 + 4);
+    double prims = (double)scene->num_prims * RC_SCENE_PRIM_BYTES;
+    double need = (image + stream + prims) / 1048576.0;
+    size_t limit = cli_max_memory(c);
+    if (need > (double)limit)
+        return cli_usage_error(cmd,
+                               "%ux%u pixels, %u samples per wave and %zu primitives need about "
+                               "%.0f MiB, more than the memory limit of %zu MiB (--max-memory "
+                               "MIB raises it)",
+                               st->width, st->height, st->samples_per_wave, scene->num_prims, need,
+                               limit);
+    return 0;
+}
+
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st) {
     if (!c->scene) return cli_usage_error(cmd, "--scene FILE is required");
     rc_error err;
-    if (rc_scene_load(c->scene, scene, &err) != 0) {
+    if (rc_scene_load_max(c->scene, cli_max_memory(c), scene, &err) != 0) {
         fprintf(stderr, "raycompact %s: %s\n", cmd, err.msg);
         return RC_EXIT_USAGE;
     }

@@ -2,6 +2,7 @@
  * and an optional per-phase statistics table. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "echo.h"
 #include "image.h"
 #include "mpi_run.h"
 #include "stats.h"
@@ -42,10 +43,12 @@ static void usage(FILE *f) {
             "  --light-sampling L    nee (default: light samples and shadow rays, MIS) or bsdf\n"
             "                        (paths find lights by scattering); default: the scene's\n"
             "  --seed S              0..%u: each seed draws an independent set of samples\n"
+            "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
+            "                        this (default %u MiB)\n"
             "  --stats               print the per-phase and per-bounce timing tables\n"
             "  --help                this text\n",
             CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN,
-            SC_TILE_MAX, RC_MAX_SEED);
+            SC_TILE_MAX, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
 typedef struct render_opts {
@@ -88,7 +91,13 @@ static int parse(int argc, char **argv, render_opts *o) {
     rc_dirname(o->out, dir, sizeof dir);
     if (access(dir, W_OK) != 0)
         return cli_usage_error("render", "--out: cannot write in '%s': %s", dir, strerror(errno));
-    return 0;
+    return cli_check_name("render", "--out", o->out) ? RC_EXIT_USAGE : 0;
+}
+
+int cli_render_parse(int argc, char **argv) {
+    render_opts o;
+    memset(&o, 0, sizeof o);
+    return parse(argc, argv, &o);
 }
 
 static void progress(uint32_t done, uint32_t total, double ms) {
@@ -157,10 +166,10 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     if (rc || !root) return rc;
     char ranks[32] = "";
     if (cli_mpi_size() > 1) snprintf(ranks, sizeof ranks, ", %d ranks", cli_mpi_size());
-    fprintf(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s%s, %s, %s/%s, %s loop, %s)\n",
-            o->out, st->width, st->height, spp, ms / 1e3, ranks, rc_backend_name(st->backend),
-            st->algo, rc_mode_name(st->mode), rc_frame_loop_name(tot.loop),
-            rc_light_sampling_name(st->light_sampling));
+    echo_line(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s%s, %s, %s/%s, %s loop, %s)",
+              o->out, st->width, st->height, spp, ms / 1e3, ranks, rc_backend_name(st->backend),
+              st->algo, rc_mode_name(st->mode), rc_frame_loop_name(tot.loop),
+              rc_light_sampling_name(st->light_sampling));
     if (o->stats) rc_stats_print(stdout, &tot);
     return 0;
 }
@@ -180,6 +189,7 @@ int cmd_render(int argc, char **argv) {
     if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);
     uint32_t spp = o.spp ? o.spp : scene.defaults.spp;
     st.samples_per_wave = cli_wave(&o.common, &st, spp);
+    if (rc == 0) rc = cli_check_memory("render", &o.common, &scene, &st);
     if (rc == 0) rc = render(&o, &scene, &st, spp);
     rc_scene_free(&scene);
     return rc;

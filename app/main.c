@@ -2,6 +2,7 @@
  * swappable stream-compaction algorithm. */
 #include "cli.h"
 #include "mpi_run.h"
+#include "echo.h"
 #ifdef RC_HAVE_VIEWER
 #include "viewer/view.h"
 #endif
@@ -61,6 +62,6 @@ int main(int argc, char **argv) {
         return cli_mpi_end(rc);
     }
     if (!strcmp(cmd, "view")) return view(argc - 1, argv + 1);
-    fprintf(stderr, "raycompact: unknown command '%s' (valid: render, view, bench)\n", cmd);
+    echo_line(stderr, "raycompact: unknown command '%s' (valid: render, view, bench)", cmd);
     return RC_EXIT_USAGE;
 }

@@ -1,6 +1,7 @@
 /* util.c: errors, clock, file reading, growable arrays. */
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
+#include "echo.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -15,7 +16,7 @@ int rc_fail(rc_error *err, const char *fmt, ...) {
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        echo_vformat(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
     }
     return -1;
@@ -32,22 +33,49 @@ int rc_read_file(const char *path, size_t max_bytes, char **data, size_t *len, r
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return rc_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 0, n = 0;
-    char *buf = NULL;
+    /* Only regular files, checked before reading: /dev/zero or a FIFO never ends, and a file
+     * over the limit is refused by its size, not after filling memory with it. */
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fileno(f), &st) != 0)
+        why = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        why = strerror(EISDIR);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    if (why) {
+        fclose(f);
+        return rc_fail(err, "%s: read error: %s", path, why);
+    }
+    if ((uint64_t)st.st_size > (uint64_t)max_bytes) {
+        fclose(f);
+        return rc_fail(err, "%s: file is larger than %zu bytes", path, max_bytes);
+    }
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        return rc_fail(err, "%s: out of memory reading the file", path);
+    }
     for (;;) {
-        if (rc_grow((void **)&buf, &cap, n + 65536 + 1, 1) != 0) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n > max_bytes) break;
+        if (n + 1 < cap) break; /* short read: the end of the file, or an error */
+        int c = fgetc(f);
+        if (c == EOF) break;
+        /* The file grew since fstat: make room for more. */
+        if (rc_grow((void **)&buf, &cap, n + 65536 + 2, 1) != 0) {
             free(buf);
             fclose(f);
             return rc_fail(err, "%s: out of memory reading the file", path);
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (n > max_bytes) {
-            free(buf);
-            fclose(f);
-            return rc_fail(err, "%s: file is larger than %zu bytes", path, max_bytes);
-        }
-        if (got == 0) break;
+        buf[n++] = (char)c;
+    }
+    if (n > max_bytes) {
+        free(buf);
+        fclose(f);
+        return rc_fail(err, "%s: file is larger than %zu bytes", path, max_bytes);
     }
     int bad = ferror(f), e = errno;
     fclose(f);

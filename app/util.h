@@ -16,7 +16,9 @@ typedef struct rc_error {
     char msg[512];
 } rc_error;
 
-/* Format into err (NULL allowed) and return -1, so `return rc_fail(err, ...);` reads well. */
+/* Format into err (NULL allowed) and return -1, so `return rc_fail(err, ...);` reads well.
+ * The message is one line of printable ASCII whatever the input it quotes: other bytes are
+ * written as \xNN (echo_escape, compaction/tools/echo.h, shared with both tools). */
 int rc_fail(rc_error *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -31,7 +33,9 @@ double rc_now_ms(void);
 int rc_read_file(const char *path, size_t max_bytes, char **data, size_t *len, rc_error *err);
 
 /* Write `len` bytes to a temporary file beside `path`, then rename it over `path`, so that a
- * failed write leaves any earlier file whole. Error: "path: cannot write: reason". */
+ * failed write leaves any earlier file whole. Error: "path: cannot write: reason". The
+ * temporary file is named path + ".tmpXXXXXX": RC_WRITE_SUFFIX_LEN bytes more. */
+#define RC_WRITE_SUFFIX_LEN 10
 int rc_write_file(const char *path, const char *data, size_t len, rc_error *err);
 
 /* Make room for `need` elements of `elem` bytes in *buf (capacity *cap, doubled as needed).

@@ -1,6 +1,7 @@
 /* obj.c: the OBJ reader. Line by line over the whole file in memory; every token is checked
  * before use, so no input can read out of bounds or overflow a count. */
 #include "obj.h"
+#include "echo.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,17 +38,10 @@ static int perr(parser *p, const char *fmt, const char *arg) {
     return rc_fail(p->err, "%s:%zu: %s", p->name, p->line, what);
 }
 
-/* The token as a short printable string for messages. */
+/* The token as a short printable string for messages: the escaping both tools use for echoed
+ * input (echo.h), cut short with "..." when long. */
 static const char *show(token t, char *buf, size_t cap) {
-    size_t n = t.n < cap - 4 ? t.n : cap - 4;
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)t.s[i];
-        buf[j++] = (c >= 32 && c < 127) ? (char)c : '?';
-    }
-    if (n < t.n) buf[j++] = '.', buf[j++] = '.', buf[j++] = '.';
-    buf[j] = '\0';
-    return buf;
+    return echo_escape_n(buf, cap, t.s, t.n);
 }
 
 static int is_space(char c) {
@@ -249,10 +243,15 @@ int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, r
 }
 
 int rc_obj_load(const char *path, rc_mesh *out, rc_error *err) {
+    return rc_obj_load_max(path, RC_OBJ_MAX_BYTES, out, err);
+}
+
+int rc_obj_load_max(const char *path, size_t max_bytes, rc_mesh *out, rc_error *err) {
     char *text;
     size_t len;
     memset(out, 0, sizeof *out);
-    if (rc_read_file(path, RC_OBJ_MAX_BYTES, &text, &len, err) != 0) return -1;
+    if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
+    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
     int rc = rc_obj_parse(path, text, len, out, err);
     free(text);
     return rc;

@@ -35,8 +35,11 @@ typedef struct rc_mesh {
 /* Parse OBJ text (`len` bytes; NUL bytes inside are an error); `name` is used in messages.
  * Returns 0, or -1 with err set and *out empty. A file without faces is an error. */
 int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err);
-/* Read and parse a file. */
+/* Read and parse a file: a regular file of at most RC_OBJ_MAX_BYTES (others are refused before
+ * they are read). */
 int rc_obj_load(const char *path, rc_mesh *out, rc_error *err);
+/* The same, refusing files over max_bytes (at most RC_OBJ_MAX_BYTES). */
+int rc_obj_load_max(const char *path, size_t max_bytes, rc_mesh *out, rc_error *err);
 void rc_mesh_free(rc_mesh *m);
 
 #ifdef __cplusplus

@@ -40,7 +40,7 @@ long rc_scene_add_material(rc_scene *s, const rc_material *m) {
 }
 
 int rc_scene_add_prim(rc_scene *s, const rc_prim *p) {
-    if (s->num_prims >= UINT32_MAX / 2) return -1;
+    if (s->num_prims >= UINT32_MAX / 2 || (s->max_prims && s->num_prims >= s->max_prims)) return -1;
     if (rc_grow((void **)&s->prims, &s->cap_prims, s->num_prims + 1, sizeof *p) != 0) return -1;
     s->prims[s->num_prims++] = *p;
     return 0;

@@ -41,7 +41,9 @@ typedef struct rc_scene {
     rc_background background;
     rc_render_defaults defaults;
     size_t num_spheres, num_quads, num_triangles;
-    rc_bvh bvh; /* valid after rc_scene_finish */
+    size_t max_prims; /* rc_scene_add_prim refuses more (0: no limit) */
+    size_t max_mib;   /* the memory limit that set max_prims, for messages */
+    rc_bvh bvh;       /* valid after rc_scene_finish */
     /* the light table (light.h), built by rc_scene_finish: leaf-order primitive indices of
        the emissive quads and spheres and the CDF of their power; bvh.prims[i].pad holds each
        one's selection probability */
@@ -73,6 +75,19 @@ int rc_scene_load(const char *path, rc_scene *out, rc_error *err);
 /* The same from JSON text; `name` is used in messages, `dir` resolves mesh paths. */
 int rc_scene_parse(const char *name, const char *dir, const char *text, size_t len, rc_scene *out,
                    rc_error *err);
+
+/* The memory a scene may take, unless the caller says otherwise (raycompact --max-memory). */
+#define RC_DEFAULT_MAX_MEMORY_MIB 4096
+/* Host bytes one primitive takes, with its share of the BVH and of the BVH's build (an upper
+ * estimate: 48-byte record, 32-byte nodes, index and bound arrays of the build). */
+#define RC_SCENE_PRIM_BYTES 192
+/* rc_scene_load and rc_scene_parse (which use RC_DEFAULT_MAX_MEMORY_MIB) with a memory limit:
+ * the file's text, the JSON tree it becomes (estimated in one pass before it is built) and the
+ * primitives (RC_SCENE_PRIM_BYTES each) must fit max_mib MiB, or the load fails with a one-line
+ * error naming the array that outgrew it. */
+int rc_scene_load_max(const char *path, size_t max_mib, rc_scene *out, rc_error *err);
+int rc_scene_parse_max(const char *name, const char *dir, const char *text, size_t len,
+                       size_t max_mib, rc_scene *out, rc_error *err);
 
 #ifdef __cplusplus
 }

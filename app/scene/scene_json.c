@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,16 @@ static int add_material(rc_json_ctx *c, const rc_material *m, const char *path, 
     return 0;
 }
 
+static int name_order(const void *a, const void *b) {
+    const rc_json_name *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->index > y->index) - (x->index < y->index);
+}
+
+static int name_find(const void *key, const void *elem) {
+    return strcmp((const char *)key, ((const rc_json_name *)elem)->name);
+}
+
 static int parse_materials(rc_json_ctx *c, const cJSON *arr) {
     if (!arr) return 0;
     if (!cJSON_IsArray(arr)) return rc_json_fail(c, "materials", "expected an array");
@@ -148,9 +159,6 @@ static int parse_materials(rc_json_ctx *c, const cJSON *arr) {
         if (parse_material_body(c, o, path, &m) != 0) return -1;
         const char *name = rc_json_string(c, o, path, "name");
         if (!name) return -1;
-        for (size_t k = 0; k < c->num_names; k++)
-            if (strcmp(c->names[k].name, name) == 0)
-                return rc_json_fail(c, path, "material name '%s' is used twice", name);
         uint32_t index = 0;
         if (add_material(c, &m, path, &index) != 0) return -1;
         if (rc_grow((void **)&c->names, &c->cap_names, c->num_names + 1, sizeof *c->names) != 0)
@@ -158,6 +166,19 @@ static int parse_materials(rc_json_ctx *c, const cJSON *arr) {
         c->names[c->num_names].name = name;
         c->names[c->num_names].index = index;
         c->num_names++;
+    }
+    /* Sorted by name (then by place), so that a duplicate is a neighbour and a lookup is a
+     * binary search: O(n log n) for n names, where a scan per name was quadratic. */
+    if (c->num_names > 1) qsort(c->names, c->num_names, sizeof *c->names, name_order);
+    size_t dup = SIZE_MAX;
+    for (size_t k = 1; k < c->num_names; k++)
+        if (strcmp(c->names[k - 1].name, c->names[k].name) == 0 &&
+            (dup == SIZE_MAX || c->names[k].index < c->names[dup].index))
+            dup = k;
+    if (dup != SIZE_MAX) {
+        char path[64];
+        rc_json_index(path, sizeof path, "materials", (int)c->names[dup].index);
+        return rc_json_fail(c, path, "material name '%s' is used twice", c->names[dup].name);
     }
     return 0;
 }
@@ -169,13 +190,12 @@ static int material_ref(rc_json_ctx *c, const cJSON *o, const char *path, uint32
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, "material");
     if (!it) return rc_json_fail(c, fp, "missing");
     if (cJSON_IsString(it)) {
-        for (size_t k = 0; k < c->num_names; k++) {
-            if (strcmp(c->names[k].name, it->valuestring) == 0) {
-                *index = c->names[k].index;
-                return 0;
-            }
-        }
-        return rc_json_fail(c, fp, "no material named '%s'", it->valuestring);
+        const rc_json_name *n = c->num_names ? bsearch(it->valuestring, c->names, c->num_names,
+                                                       sizeof *c->names, name_find)
+                                             : NULL;
+        if (!n) return rc_json_fail(c, fp, "no material named '%s'", it->valuestring);
+        *index = n->index;
+        return 0;
     }
     if (!cJSON_IsObject(it))
         return rc_json_fail(c, fp, "expected a material name or a material object");
@@ -204,6 +224,11 @@ static int parse_list(rc_json_ctx *c, const cJSON *root, const char *key, item_f
 }
 
 static int out_of_memory(rc_json_ctx *c, const char *path) {
+    if (c->s->max_prims && c->s->num_prims >= c->s->max_prims)
+        return rc_json_fail(c, path,
+                            "too many primitives: more than %zu would take more than the memory "
+                            "limit of %zu MiB (--max-memory MIB raises it)",
+                            c->s->max_prims, c->s->max_mib);
     return rc_json_fail(c, path, "out of memory (or too many primitives)");
 }
 
@@ -358,7 +383,14 @@ static int parse_mesh(rc_json_ctx *c, const cJSON *o, const char *path) {
         snprintf(full, sizeof full, "%s/%s", c->dir, file);
     rc_mesh mesh;
     rc_error oerr;
-    if (rc_obj_load(full, &mesh, &oerr) != 0) return rc_json_fail(c, path, "%s", oerr.msg);
+    /* The file's text takes no more than the primitives still allowed would. */
+    size_t room = SIZE_MAX;
+    if (c->s->max_prims)
+        room = c->s->num_prims < c->s->max_prims
+                   ? (c->s->max_prims - c->s->num_prims) * RC_SCENE_PRIM_BYTES
+                   : 0;
+    if (rc_obj_load_max(full, room, &mesh, &oerr) != 0)
+        return rc_json_fail(c, path, "%s", oerr.msg);
     int rc = add_mesh(c, &mesh, &pl, mat, path);
     rc_mesh_free(&mesh);
     return rc;
@@ -384,6 +416,111 @@ static int parse_root(rc_json_ctx *c, const cJSON *root) {
     return 0;
 }
 
+/* ---- the memory a scene file needs, before it is parsed ----
+ * cJSON turns every value into a node of its own (some 80 bytes with the allocator's share,
+ * and a copy of each string): a 200 MB file of small numbers would become a tree of 8 GB. One
+ * pass over the text, which allocates nothing, counts what the tree will hold and stops at the
+ * first point where it outgrows the budget, naming the array that is growing then. */
+
+#define JSON_NODE_BYTES 96 /* a cJSON node, its key's copy and the allocator's overhead */
+#define JSON_SCAN_DEPTH 64 /* containers named in messages; deeper ones count all the same */
+#define JSON_SCAN_NAME  48
+
+typedef struct scan_frame {
+    char name[JSON_SCAN_NAME]; /* "spheres", "[3]", "center": how the parent holds it */
+    int is_array;
+    size_t count; /* elements so far (arrays) */
+} scan_frame;
+
+/* The field path of frame `last`, e.g. "spheres" or "meshes[2].translate". */
+static void scan_path(const scan_frame *st, int last, char *out, size_t cap) {
+    size_t j = 0;
+    out[0] = '\0';
+    for (int i = 1; i <= last && j + 1 < cap; i++) {
+        const char *sep = st[i].name[0] == '[' || j == 0 ? "" : ".";
+        int w = snprintf(out + j, cap - j, "%s%s", sep, st[i].name);
+        if (w < 0) break;
+        j += (size_t)w < cap - j ? (size_t)w : cap - j - 1;
+    }
+    if (!out[0]) snprintf(out, cap, "(the top level)");
+}
+
+/* 0 if the tree of `text` fits `budget` bytes (*tree: its estimate); else -1 with
+ * "name: path: ..." in err. Syntax is
+ * not checked here: cJSON reports it, with its position, when the text is small enough. */
+static int json_budget(const char *name, const char *text, size_t len, size_t budget,
+                       size_t limit_mib, size_t *tree, rc_error *err) {
+    scan_frame st[JSON_SCAN_DEPTH];
+    int depth = 0;
+    size_t nodes = 1, string_bytes = 0;
+    const char *key = NULL; /* the last string read in an object: the next container's name */
+    size_t key_len = 0;
+    memset(&st[0], 0, sizeof st[0]);
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == '"') {
+            size_t start = ++i;
+            while (i < len && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+            key = text + start;
+            key_len = (i < len ? i : len) - start;
+            string_bytes += key_len + 1 + 16;
+        } else if (ch == '[' || ch == '{') {
+            nodes++;
+            if (depth + 1 < JSON_SCAN_DEPTH) {
+                scan_frame *f = &st[depth + 1];
+                memset(f, 0, sizeof *f);
+                f->is_array = ch == '[';
+                if (depth > 0 && st[depth].is_array)
+                    snprintf(f->name, sizeof f->name, "[%zu]", st[depth].count);
+                else if (depth > 0 && key)
+                    snprintf(f->name, sizeof f->name, "%.*s",
+                             (int)(key_len < JSON_SCAN_NAME - 1 ? key_len : JSON_SCAN_NAME - 1),
+                             key);
+            }
+            depth++;
+            key = NULL;
+        } else if (ch == ']' || ch == '}') {
+            if (depth > 0) depth--;
+        } else if (ch == ',') {
+            nodes++;
+            if (depth > 0 && depth < JSON_SCAN_DEPTH && st[depth].is_array) st[depth].count++;
+        } else {
+            continue;
+        }
+        if (nodes * JSON_NODE_BYTES + string_bytes > budget) {
+            /* The open array with the most elements is the one that outgrew the limit (the
+             * outermost of equals: "spheres" rather than "spheres[9].center"). */
+            int top = depth < JSON_SCAN_DEPTH ? depth : JSON_SCAN_DEPTH - 1, a = 0;
+            for (int k = 1; k <= top; k++)
+                if (st[k].is_array && (a == 0 || st[k].count > st[a].count)) a = k;
+            char path[256];
+            scan_path(st, a, path, sizeof path);
+            if (a == 0)
+                return rc_fail(err,
+                               "%s: too large: reading the scene would take more than the "
+                               "memory limit of %zu MiB (--max-memory MIB raises it)",
+                               name, limit_mib);
+            return rc_fail(err,
+                           "%s: %s: too many elements: at element %zu reading the scene would "
+                           "take more than the memory limit of %zu MiB (--max-memory MIB raises "
+                           "it)",
+                           name, path, st[a].count + 1, limit_mib);
+        }
+    }
+    *tree = nodes * JSON_NODE_BYTES + string_bytes;
+    return 0;
+}
+
+/* cJSON reports a failed allocation as a syntax error where it happened: noted here, so that
+ * the message says what went wrong. */
+static _Thread_local int json_alloc_failed;
+
+static void *json_malloc(size_t n) {
+    void *p = malloc(n);
+    if (!p) json_alloc_failed = 1;
+    return p;
+}
+
 /* "file:line:col: invalid JSON near '...'" from the parser's stop position. */
 static int json_syntax_error(const char *name, const char *text, const char *at, rc_error *err) {
     size_t line = 1, col = 1;
@@ -405,8 +542,8 @@ static int json_syntax_error(const char *name, const char *text, const char *at,
     return rc_fail(err, "%s:%zu:%zu: invalid JSON near '%s'", name, line, col, near);
 }
 
-int rc_scene_parse(const char *name, const char *dir, const char *text, size_t len, rc_scene *out,
-                   rc_error *err) {
+int rc_scene_parse_max(const char *name, const char *dir, const char *text, size_t len,
+                       size_t max_mib, rc_scene *out, rc_error *err) {
     rc_scene_init(out);
     size_t sl = strlen(text);
     if (sl != len) {
@@ -414,9 +551,27 @@ int rc_scene_parse(const char *name, const char *dir, const char *text, size_t l
         for (size_t i = 0; i < sl; i++) line += text[i] == '\n';
         return rc_fail(err, "%s:%zu: NUL byte in the file (not a text file)", name, line);
     }
+    /* The budget: the limit, less the text (which the caller holds while this runs). */
+    size_t limit = max_mib > SIZE_MAX >> 21 ? SIZE_MAX >> 1 : max_mib << 20;
+    if (len >= limit)
+        return rc_fail(err,
+                       "%s: the file's %zu bytes alone exceed the memory limit of %zu MiB "
+                       "(--max-memory MIB raises it)",
+                       name, len, max_mib);
+    size_t tree = 0;
+    if (json_budget(name, text, len, limit - len, max_mib, &tree, err) != 0) return -1;
     const char *end = NULL;
+    cJSON_Hooks hooks = {json_malloc, free};
+    cJSON_InitHooks(&hooks);
+    json_alloc_failed = 0;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root && json_alloc_failed)
+        return rc_fail(err, "%s: out of memory reading the JSON (a tree of about %zu MiB)", name,
+                       tree >> 20);
     if (!root) return json_syntax_error(name, text, end ? end : text, err);
+    /* What is left after the text and the tree is for the primitives and their BVH. */
+    out->max_prims = (limit - len - tree) / RC_SCENE_PRIM_BYTES;
+    out->max_mib = max_mib;
     rc_json_ctx c = {name, dir, out, err, NULL, 0, 0};
     int rc = parse_root(&c, root);
     free(c.names);
@@ -426,14 +581,26 @@ int rc_scene_parse(const char *name, const char *dir, const char *text, size_t l
     return rc;
 }
 
-int rc_scene_load(const char *path, rc_scene *out, rc_error *err) {
+int rc_scene_parse(const char *name, const char *dir, const char *text, size_t len, rc_scene *out,
+                   rc_error *err) {
+    return rc_scene_parse_max(name, dir, text, len, RC_DEFAULT_MAX_MEMORY_MIB, out, err);
+}
+
+int rc_scene_load_max(const char *path, size_t max_mib, rc_scene *out, rc_error *err) {
     char *text;
     size_t len;
     rc_scene_init(out);
-    if (rc_read_file(path, MAX_SCENE_BYTES, &text, &len, err) != 0) return -1;
+    size_t limit = max_mib > SIZE_MAX >> 21 ? SIZE_MAX >> 1 : max_mib << 20;
+    if (rc_read_file(path, limit < MAX_SCENE_BYTES ? limit : MAX_SCENE_BYTES, &text, &len, err) !=
+        0)
+        return -1;
     char dir[4096];
     rc_dirname(path, dir, sizeof dir);
-    int rc = rc_scene_parse(path, dir, text, len, out, err);
+    int rc = rc_scene_parse_max(path, dir, text, len, max_mib, out, err);
     free(text);
     return rc;
+}
+
+int rc_scene_load(const char *path, rc_scene *out, rc_error *err) {
+    return rc_scene_load_max(path, RC_DEFAULT_MAX_MEMORY_MIB, out, err);
 }

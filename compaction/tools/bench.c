@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench.h"
 #include "cli.h"
+#include "echo.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -159,7 +160,7 @@ static void bench_usage(FILE *f) {
 /* ---- option parsing ---- */
 
 static int bad_value(const char *opt, const char *value, const char *valid) {
-    fprintf(stderr, "compact bench: bad %s '%s' (valid: %s)\n", opt, value, valid);
+    echo_line(stderr, "compact bench: bad %s '%s' (valid: %s)", opt, value, valid);
     return -1;
 }
 
@@ -168,17 +169,17 @@ static int parse_item(bench_opts *o, const char *opt, const char *v, int i) {
     if (!strcmp(opt, "--n")) {
         size_t max = sc_max_elements(o->backend);
         if (max > UINT32_MAX) max = UINT32_MAX;
-        if (cli_parse_size(v, &o->n[i]) || o->n[i] == 0 || o->n[i] > max)
+        if (num_parse_size(v, &o->n[i]) || o->n[i] == 0 || o->n[i] > max)
             return bad_value(opt, v, "1 .. 2^32-1, e.g. 1000000, 2^24, 2^27+13");
     } else if (!strcmp(opt, "--removed")) {
-        if (cli_parse_fraction(v, &o->removed[i]))
+        if (num_parse_fraction(v, &o->removed[i]))
             return bad_value(opt, v, "a fraction 0..1 or a percentage 0%..100%");
     } else if (!strcmp(opt, "--elem")) {
-        if (cli_parse_size(v, &o->elem[i]) || o->elem[i] == 0 || o->elem[i] > SC_ELEM_MAX)
+        if (num_parse_size(v, &o->elem[i]) || o->elem[i] == 0 || o->elem[i] > SC_ELEM_MAX)
             return bad_value(opt, v, "element size in bytes, 1..256");
     } else if (!strcmp(opt, "--tile")) {
         size_t t;
-        if (cli_parse_size(v, &t) || t < SC_TILE_MIN || t > SC_TILE_MAX || (t & (t - 1)))
+        if (num_parse_size(v, &t) || t < SC_TILE_MIN || t > SC_TILE_MAX || (t & (t - 1)))
             return bad_value(opt, v, "a power of two 32..2048");
         o->tile[i] = t;
     } else if (!strcmp(opt, "--scan")) {
@@ -191,7 +192,7 @@ static int parse_item(bench_opts *o, const char *opt, const char *v, int i) {
         char why[600];
         if (i >= BENCH_MAX_PATTERNS) return bad_value(opt, v, "at most 16 patterns");
         if (bench_pattern_parse(v, &o->pattern[i], why, sizeof why)) {
-            fprintf(stderr, "compact bench: bad --pattern '%s': %s\n", v, why);
+            echo_line(stderr, "compact bench: bad --pattern '%s': %s", v, why);
             return -1;
         }
     }
@@ -207,12 +208,16 @@ static int parse_range(bench_opts *o, const char *v, int *count) {
     parts[1] = strtok(NULL, ":");
     parts[2] = strtok(NULL, ":");
     double from, to, step;
-    if (!parts[2] || strtok(NULL, ":") || cli_parse_fraction(parts[0], &from) ||
-        cli_parse_fraction(parts[1], &to) || cli_parse_fraction(parts[2], &step) || step <= 0 ||
+    if (!parts[2] || strtok(NULL, ":") || num_parse_fraction(parts[0], &from) ||
+        num_parse_fraction(parts[1], &to) || num_parse_fraction(parts[2], &step) || step <= 0 ||
         to < from)
         return bad_value("--removed", v, "FROM:TO:STEP, fractions with FROM <= TO, STEP > 0");
-    long steps = (long)floor((to - from) / step + 1e-9);
-    if (*count + steps + 1 > BENCH_MAX_LIST) return bad_value("--removed", v, "at most 64 values");
+    /* The count is checked as a double, before it becomes an integer: a tiny STEP gives more
+     * values than a long holds. */
+    double span = floor((to - from) / step + 1e-9);
+    if (!(span + 1.0 + *count <= BENCH_MAX_LIST))
+        return bad_value("--removed", v, "at most 64 values");
+    long steps = (long)span;
     for (long i = 0; i <= steps; i++) {
         double f = from + (double)i * step;
         o->removed[(*count)++] = round(f * 1e9) / 1e9; /* 0.30000000000000004 -> 0.3 */
@@ -276,7 +281,7 @@ static int parse_algos(bench_opts *o, const char *value) {
 
 static int parse_int(const char *opt, const char *v, int min, int *out) {
     size_t x;
-    if (cli_parse_size(v, &x) || x < (size_t)min || x > 100000)
+    if (num_parse_size(v, &x) || x < (size_t)min || x > 100000)
         return bad_value(opt, v, min ? "an integer 1..100000" : "an integer 0..100000");
     *out = (int)x;
     return 0;
@@ -324,17 +329,15 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
     if (!strcmp(a, "--runs")) return parse_int(a, v, 1, &o->runs);
     if (!strcmp(a, "--warmup")) return parse_int(a, v, 0, &o->warmup);
     if (!strcmp(a, "--seed"))
-        return cli_parse_size(v, &o->seed) ? bad_value(a, v, "an integer") : 0;
-    if (!strcmp(a, "--max-seconds")) {
-        char *end;
-        o->max_seconds = strtod(v, &end);
-        return *end || !(o->max_seconds > 0) ? bad_value(a, v, "seconds > 0") : 0;
-    }
-    if (!strcmp(a, "--budget-ms")) {
-        char *end;
-        o->budget_ms = strtod(v, &end);
-        return *end || !(o->budget_ms > 0) ? bad_value(a, v, "milliseconds > 0") : 0;
-    }
+        return num_parse_size(v, &o->seed) ? bad_value(a, v, "an integer") : 0;
+    if (!strcmp(a, "--max-seconds"))
+        return num_parse_double(v, &o->max_seconds) || !(o->max_seconds > 0)
+                   ? bad_value(a, v, "seconds > 0")
+                   : 0;
+    if (!strcmp(a, "--budget-ms"))
+        return num_parse_double(v, &o->budget_ms) || !(o->budget_ms > 0)
+                   ? bad_value(a, v, "milliseconds > 0")
+                   : 0;
     if (!strcmp(a, "--json"))
         o->json = v;
     else if (!strcmp(a, "--csv"))
@@ -344,12 +347,12 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
     else if (!strcmp(a, "--out"))
         o->tune_out = v;
     else {
-        fprintf(stderr,
-                "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
-                "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
-                "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --tune, "
-                "--out, --quiet, --graph, --help)\n",
-                a);
+        echo_line(stderr,
+                  "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
+                  "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
+                  "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --tune, "
+                  "--out, --quiet, --graph, --help)",
+                  a);
         return -1;
     }
     return 0;
@@ -358,14 +361,14 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
 /* --report runs its own sweeps: options that choose a sweep do not go with it. */
 static int check_report(const bench_opts *o, const char *sweep_option) {
     if (o->quick && !o->report) {
-        fprintf(stderr, "compact bench: --quick goes with --report DIR\n");
+        echo_line(stderr, "compact bench: --quick goes with --report DIR");
         return -1;
     }
     if (o->report && sweep_option) {
-        fprintf(stderr,
-                "compact bench: --report runs a fixed set of sweeps; %s does not go with it "
-                "(valid with --report: --backend, --quick, --seed, --max-seconds, --quiet)\n",
-                sweep_option);
+        echo_line(stderr,
+                  "compact bench: --report runs a fixed set of sweeps; %s does not go with it "
+                  "(valid with --report: --backend, --quick, --seed, --max-seconds, --quiet)",
+                  sweep_option);
         return -1;
     }
     return 0;
@@ -404,6 +407,27 @@ static int is_option(const char *a) {
     return is_sweep_option(a);
 }
 
+/* --tune's grid where the command line leaves a list empty (bench_tune.c measures it). */
+void bench_tune_defaults(bench_opts *o) {
+    static const double removed[] = {0.01, 0.03, 0.1, 0.3, 0.5, 0.7, 0.9};
+    static const size_t elem[] = {4, 16, 64};
+    if (!o->num_n) {
+        int cuda = o->backend == SC_BACKEND_CUDA;
+        for (int e = cuda ? 16 : 12; e <= (cuda ? 26 : 20); e += 4)
+            o->n[o->num_n++] = (size_t)1 << e;
+    }
+    if (!o->num_elem)
+        for (size_t i = 0; i < sizeof elem / sizeof *elem; i++) o->elem[o->num_elem++] = elem[i];
+    if (!o->num_removed)
+        for (size_t i = 0; i < sizeof removed / sizeof *removed; i++)
+            o->removed[o->num_removed++] = removed[i];
+    if (!o->num_tile) {
+        o->tile[o->num_tile++] = 64;
+        o->tile[o->num_tile++] = 256;
+        o->tile[o->num_tile++] = 1024;
+    }
+}
+
 /* The backend is read first, so that --n checks its limit whatever the order of the options. */
 int bench_parse_args(bench_opts *o, int argc, char **argv) {
     const char *sweep_option = NULL;
@@ -435,8 +459,8 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         if (is_sweep_option(a) && !sweep_option) sweep_option = a;
         if (a[0] == '-' && i + 1 >= argc && !is_option(a)) return parse_option(o, a, "");
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
-            fprintf(stderr, "compact bench: %s '%s' (see compact bench --help)\n",
-                    a[0] == '-' ? "option needs a value:" : "unexpected argument", a);
+            echo_line(stderr, "compact bench: %s '%s' (see compact bench --help)",
+                      a[0] == '-' ? "option needs a value:" : "unexpected argument", a);
             return -1;
         }
         if (parse_option(o, a, argv[++i])) return -1;

@@ -44,15 +44,13 @@ static int parse_mask(const char *path, int invert, bench_pattern *p, char *why,
 
 int bench_pattern_parse(const char *text, bench_pattern *p, char *why, size_t cap) {
     memset(p, 0, sizeof *p);
-    char *end = NULL;
     if (!strcmp(text, "random") || !strcmp(text, "blobs")) {
         p->kind = text[0] == 'r' ? BENCH_PAT_RANDOM : BENCH_PAT_BLOBS;
         snprintf(p->name, sizeof p->name, "%s", text);
         return 0;
     }
     if (!strncmp(text, "runs:", 5)) {
-        p->param = strtod(text + 5, &end);
-        if (end == text + 5 || *end || !(p->param >= 1.0 && p->param <= 1e9)) {
+        if (num_parse_double(text + 5, &p->param) || !(p->param >= 1.0 && p->param <= 1e9)) {
             snprintf(why, cap, "runs:L wants a mean run length L >= 1");
             return -1;
         }
@@ -61,7 +59,7 @@ int bench_pattern_parse(const char *text, bench_pattern *p, char *why, size_t ca
         return 0;
     }
     if (!strncmp(text, "red:", 4)) {
-        if (cli_parse_fraction(text + 4, &p->param)) {
+        if (num_parse_fraction(text + 4, &p->param)) {
             snprintf(why, cap, "red:R wants a share 0..1 or 0%%..100%%");
             return -1;
         }

@@ -4,6 +4,7 @@
  * ordinary `compact bench` command line (the README lists them), filled in per scale. */
 #define _POSIX_C_SOURCE 200809L /* posix_spawnp, mkdir */
 #include "bench.h"
+#include "echo.h"
 
 #include <errno.h>
 #include <spawn.h>
@@ -260,7 +261,7 @@ static int write_outputs(const bench_report *r, const char *dir) {
                      : i == 1 ? bench_report_csv(r, path)
                               : write_table(r, path);
         if (failed) {
-            fprintf(stderr, "compact bench: cannot write %s: %s\n", path, strerror(errno));
+            echo_line(stderr, "compact bench: cannot write %s: %s", path, strerror(errno));
             return -1;
         }
     }
@@ -325,7 +326,7 @@ static int run_sweeps(bench_session *s, const bench_opts *user, bench_report_swe
 int bench_suite(const bench_opts *user) {
     static bench_report_sweep meta[NUM_SWEEPS];
     if (make_dirs(user->report)) {
-        fprintf(stderr, "compact bench: cannot create %s: %s\n", user->report, strerror(errno));
+        echo_line(stderr, "compact bench: cannot create %s: %s", user->report, strerror(errno));
         return BENCH_EXIT_ERROR;
     }
     bench_session *s = bench_session_open(user->backend, user->quiet, user->max_seconds);

@@ -228,6 +228,8 @@ static sc_status timed_runs(sweep *sw, const bench_job *job, bench_record *rec) 
             warmup = fit >= 4.0 ? 1 : 0;
             runs = fit - warmup > 3.0 ? (int)(fit - warmup) : 3;
         }
+        /* The budget only shortens a measurement: sw->ms holds --runs times. */
+        if (runs > sw->o->runs) runs = sw->o->runs;
     }
     sc_status s = sw->ops->time(sw->b, job, warmup, runs, sw->ms);
     if (s != SC_OK) return s;

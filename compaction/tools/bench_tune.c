@@ -14,27 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The grid's defaults, where the command line leaves a list empty. */
-void bench_tune_defaults(bench_opts *o) {
-    static const double removed[] = {0.01, 0.03, 0.1, 0.3, 0.5, 0.7, 0.9};
-    static const size_t elem[] = {4, 16, 64};
-    if (!o->num_n) {
-        int cuda = o->backend == SC_BACKEND_CUDA;
-        for (int e = cuda ? 16 : 12; e <= (cuda ? 26 : 20); e += 4)
-            o->n[o->num_n++] = (size_t)1 << e;
-    }
-    if (!o->num_elem)
-        for (size_t i = 0; i < sizeof elem / sizeof *elem; i++) o->elem[o->num_elem++] = elem[i];
-    if (!o->num_removed)
-        for (size_t i = 0; i < sizeof removed / sizeof *removed; i++)
-            o->removed[o->num_removed++] = removed[i];
-    if (!o->num_tile) {
-        o->tile[o->num_tile++] = 64;
-        o->tile[o->num_tile++] = 256;
-        o->tile[o->num_tile++] = 1024;
-    }
-}
-
 /* The best measured configuration among records that pass `want`. */
 typedef struct best {
     const bench_record *rec;

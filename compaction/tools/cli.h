@@ -3,6 +3,7 @@
 #define SC_CLI_H
 
 #include "raycompact/compaction.h"
+#include "num_parse.h" /* numbers: num_parse_size, num_parse_fraction, ... */
 
 #include <stddef.h>
 
@@ -11,11 +12,21 @@ int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_policy(int argc, char **argv);
 
+/* `compact explain`'s options, checked: the algorithm runs on the CPU backend, and exactly one
+ * of mask (only 0s and 1s) and random_n (1..65536) is given. */
+typedef struct explain_args {
+    const char *mask;
+    size_t random_n, seed;
+    double removed;
+    sc_options opt;
+    int offer_list; /* auto: offer the removal list too (--list) */
+    const sc_algorithm_info *info;
+} explain_args;
+/* 0: run it; 1: --help was printed; -1: a usage error was printed. */
+int explain_parse_args(explain_args *e, int argc, char **argv);
+
 /* Print "compact: unknown algorithm 'x' (valid: a, b, ...)" to stderr. */
 void cli_unknown_algorithm(const char *name);
-/* Parse a non-negative integer / a fraction in [0,1] (also "30%"); 0 on success. */
-int cli_parse_size(const char *s, size_t *out);
-int cli_parse_fraction(const char *s, double *out);
 /* "hillis-steele" | "blelloch" | "default"; 0 on success. */
 int cli_parse_scan(const char *s, sc_scan *out);
 int cli_parse_rlz(const char *s, sc_rlz_variant *out);

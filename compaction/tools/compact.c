@@ -1,5 +1,6 @@
 /* compact: list, explain and benchmark the compaction library's algorithms. */
 #include "cli.h"
+#include "echo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,6 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "explain")) return cmd_explain(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "policy")) return cmd_policy(argc - 1, argv + 1);
-    fprintf(stderr, "compact: unknown command '%s' (valid: list, explain, bench, policy)\n", cmd);
+    echo_line(stderr, "compact: unknown command '%s' (valid: list, explain, bench, policy)", cmd);
     return 2;
 }

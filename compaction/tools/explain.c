@@ -1,6 +1,7 @@
 /* explain.c: `compact explain ALGO`: run one algorithm on the CPU backend on a small stream
  * and print its intermediate arrays pass by pass, as the papers draw them. */
 #include "cli.h"
+#include "echo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,127 +106,139 @@ static const sc_algorithm_info *print_choice(const sc_context *ctx) {
     return chosen;
 }
 
-int cmd_explain(int argc, char **argv) {
-    const char *algo_name = NULL, *mask = NULL;
-    size_t random_n = 0, seed = 1;
-    double removed = 0.3;
-    int offer_list = 0;
-    sc_options opt;
-    sc_options_init(&opt);
-    opt.tile = 32;
+int explain_parse_args(explain_args *e, int argc, char **argv) {
+    memset(e, 0, sizeof *e);
+    e->seed = 1;
+    e->removed = 0.3;
+    sc_options_init(&e->opt);
+    e->opt.tile = 32;
+    const char *algo_name = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             explain_usage(stdout);
-            return 0;
+            return 1;
         }
         if (a[0] != '-') {
             if (algo_name) {
-                fprintf(stderr, "compact explain: one algorithm at a time ('%s' and '%s')\n",
-                        algo_name, a);
-                return 2;
+                echo_line(stderr, "compact explain: one algorithm at a time ('%s' and '%s')",
+                          algo_name, a);
+                return -1;
             }
             algo_name = a;
             continue;
         }
         if (!strcmp(a, "--list") || !strcmp(a, "--stable")) {
             if (a[2] == 'l')
-                offer_list = 1;
+                e->offer_list = 1;
             else
-                opt.require_stable = 1;
+                e->opt.require_stable = 1;
             continue;
         }
         if (!v && is_option(a)) {
-            fprintf(stderr, "compact explain: option '%s' needs a value (see --help)\n", a);
-            return 2;
+            echo_line(stderr, "compact explain: option '%s' needs a value (see --help)", a);
+            return -1;
         }
         i += v != NULL;
         if (!strcmp(a, "--mask")) {
-            mask = v;
+            e->mask = v;
         } else if (!strcmp(a, "--random")) {
-            if (cli_parse_size(v, &random_n) || random_n == 0 || random_n > 65536) {
-                fprintf(stderr, "compact explain: --random wants 1..65536, got '%s'\n", v);
-                return 2;
+            if (num_parse_size(v, &e->random_n) || e->random_n == 0 || e->random_n > 65536) {
+                echo_line(stderr, "compact explain: --random wants 1..65536, got '%s'", v);
+                return -1;
             }
         } else if (!strcmp(a, "--removed")) {
-            if (cli_parse_fraction(v, &removed)) {
-                fprintf(stderr, "compact explain: --removed wants 0..1 or 0%%..100%%, got '%s'\n",
-                        v);
-                return 2;
+            if (num_parse_fraction(v, &e->removed)) {
+                echo_line(stderr, "compact explain: --removed wants 0..1 or 0%%..100%%, got '%s'",
+                          v);
+                return -1;
             }
         } else if (!strcmp(a, "--seed")) {
-            if (cli_parse_size(v, &seed)) {
-                fprintf(stderr, "compact explain: --seed wants an integer, got '%s'\n", v);
-                return 2;
+            if (num_parse_size(v, &e->seed)) {
+                echo_line(stderr, "compact explain: --seed wants an integer, got '%s'", v);
+                return -1;
             }
         } else if (!strcmp(a, "--tile")) {
-            if (cli_parse_size(v, &opt.tile) || opt.tile < SC_TILE_MIN || opt.tile > SC_TILE_MAX ||
-                (opt.tile & (opt.tile - 1))) {
-                fprintf(stderr,
-                        "compact explain: --tile wants a power of two in 32..2048, got '%s'\n", v);
-                return 2;
+            if (num_parse_size(v, &e->opt.tile) || e->opt.tile < SC_TILE_MIN ||
+                e->opt.tile > SC_TILE_MAX || (e->opt.tile & (e->opt.tile - 1))) {
+                echo_line(stderr,
+                          "compact explain: --tile wants a power of two in 32..2048, got '%s'", v);
+                return -1;
             }
         } else if (!strcmp(a, "--scan")) {
-            if (cli_parse_scan(v, &opt.scan)) {
-                fprintf(stderr,
-                        "compact explain: unknown scan '%s' (valid: hillis-steele, blelloch, "
-                        "default)\n",
-                        v);
-                return 2;
+            if (cli_parse_scan(v, &e->opt.scan)) {
+                echo_line(stderr,
+                          "compact explain: unknown scan '%s' (valid: hillis-steele, blelloch, "
+                          "default)",
+                          v);
+                return -1;
+            }
+        } else if (!strcmp(a, "--rlz")) {
+            if (cli_parse_rlz(v, &e->opt.rlz)) {
+                echo_line(stderr,
+                          "compact explain: unknown RLZ variant '%s' (valid: doubling, tree, "
+                          "default)",
+                          v);
+                return -1;
             }
         } else if (!strcmp(a, "--policy")) {
-            opt.policy = v;
-        } else if (!strcmp(a, "--rlz")) {
-            if (cli_parse_rlz(v, &opt.rlz)) {
-                fprintf(stderr,
-                        "compact explain: unknown RLZ variant '%s' (valid: doubling, tree, "
-                        "default)\n",
-                        v);
-                return 2;
-            }
+            e->opt.policy = v;
         } else {
-            fprintf(stderr,
-                    "compact explain: unknown option '%s' (valid: --mask, --random, --removed, "
-                    "--seed, --tile, --scan, --rlz, --list, --stable, --policy, --help)\n",
-                    a);
-            return 2;
+            echo_line(stderr,
+                      "compact explain: unknown option '%s' (valid: --mask, --random, --removed, "
+                      "--seed, --tile, --scan, --rlz, --list, --stable, --policy, --help)",
+                      a);
+            return -1;
         }
     }
     if (!algo_name) {
-        fprintf(stderr, "compact explain: name an algorithm (see 'compact list')\n");
-        return 2;
+        echo_line(stderr, "compact explain: name an algorithm (see 'compact list')");
+        return -1;
     }
-    const sc_algorithm_info *info = sc_algorithm_find(algo_name);
-    if (!info) {
+    e->info = sc_algorithm_find(algo_name);
+    if (!e->info) {
         cli_unknown_algorithm(algo_name);
-        return 2;
+        return -1;
     }
-    if (!sc_algorithm_available(info->id, SC_BACKEND_CPU)) {
-        fprintf(stderr,
-                "compact explain: '%s' runs on the CUDA backend only; explain traces the "
-                "CPU backend\n",
-                info->name);
-        return 2;
+    if (!sc_algorithm_available(e->info->id, SC_BACKEND_CPU)) {
+        echo_line(stderr,
+                  "compact explain: '%s' runs on the CUDA backend only; explain traces the "
+                  "CPU backend",
+                  e->info->name);
+        return -1;
     }
-    if (!mask == !random_n) {
-        fprintf(stderr, "compact explain: give exactly one of --mask BITS or --random N\n");
-        return 2;
+    if (!e->mask == !e->random_n) {
+        echo_line(stderr, "compact explain: give exactly one of --mask BITS or --random N");
+        return -1;
     }
 
-    long bad = mask ? bad_mask_char(mask) : -1;
+    long bad = e->mask ? bad_mask_char(e->mask) : -1;
     if (bad >= 0) {
-        fprintf(stderr,
-                "compact explain: --mask takes only 0 and 1 (1 = keep); position %ld is '%c'\n",
-                bad, mask[bad]);
-        return 2;
+        echo_line(stderr,
+                  "compact explain: --mask takes only 0 and 1 (1 = keep); position %ld is '%c'",
+                  bad, e->mask[bad]);
+        return -1;
     }
+    return 0;
+}
+
+int cmd_explain(int argc, char **argv) {
+    explain_args e;
+    int p = explain_parse_args(&e, argc, argv);
+    if (p) return p > 0 ? 0 : 2;
+    const char *mask = e.mask;
+    size_t random_n = e.random_n, seed = e.seed;
+    double removed = e.removed;
+    sc_options opt = e.opt;
+    const sc_algorithm_info *info = e.info;
+    const int offer_list = e.offer_list;
     size_t n = mask ? strlen(mask) : random_n;
     uint8_t *flags = malloc(n ? n : 1);
     uint32_t *in = malloc((n ? n : 1) * sizeof *in), *out = malloc((n ? n : 1) * sizeof *out);
     uint32_t *ref = malloc((n ? n : 1) * sizeof *ref), *list = malloc((n ? n : 1) * sizeof *list);
     if (!flags || !in || !out || !ref || !list) {
-        fprintf(stderr, "compact explain: out of memory\n");
+        echo_line(stderr, "compact explain: out of memory");
         free(flags);
         free(in);
         free(out);
@@ -288,8 +301,8 @@ int cmd_explain(int argc, char **argv) {
     sc_context_destroy(ctx);
     int same = 0;
     if (s != SC_OK)
-        fprintf(stderr, "compact explain: %s failed: %s\n", info->name,
-                why[0] ? why : sc_status_string(s));
+        echo_line(stderr, "compact explain: %s failed: %s", info->name,
+                  why[0] ? why : sc_status_string(s));
     else
         same = print_result(info, result, kept, out, ref, ref_kept);
     free(flags);

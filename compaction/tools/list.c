@@ -1,18 +1,19 @@
 /* list.c: `compact list`: the algorithm table. */
 #include "bench.h"
 #include "cli.h"
+#include "echo.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void cli_unknown_algorithm(const char *name) {
-    fprintf(stderr, "compact: unknown algorithm '%s' (valid:", name);
-    for (int i = 0; i < SC_ALGO_COUNT; i++)
-        fprintf(stderr, "%s %s", i ? "," : "", sc_algorithm_get((sc_algorithm)i)->name);
-    fprintf(stderr, ")\n");
+    char valid[1024];
+    size_t n = 0;
+    for (int i = 0; i < SC_ALGO_COUNT && n < sizeof valid; i++)
+        n += (size_t)snprintf(valid + n, sizeof valid - n, "%s %s", i ? "," : "",
+                              sc_algorithm_get((sc_algorithm)i)->name);
+    echo_line(stderr, "compact: unknown algorithm '%s' (valid:%s)", name, valid);
 }
 
 static void tunables(unsigned t, char *buf, size_t cap) {
@@ -115,10 +116,10 @@ int cmd_list(int argc, char **argv) {
             *(argv[i][2] == 'b' ? &backends : &input) = argv[i + 1];
             i++;
         } else {
-            fprintf(stderr,
-                    "compact list: unknown option '%s' (valid: --verbose, --models, --names, "
-                    "--backend, --input, --stable, --help)\n",
-                    argv[i]);
+            echo_line(stderr,
+                      "compact list: unknown option '%s' (valid: --verbose, --models, --names, "
+                      "--backend, --input, --stable, --help)",
+                      argv[i]);
             return 2;
         }
     }
@@ -154,50 +155,6 @@ int cmd_list(int argc, char **argv) {
                 !sc_algorithm_available((sc_algorithm)i, (sc_backend)b))
                 missing = 1;
     if (missing) printf("\n* not compiled into this build (CUDA backend off)\n");
-    return 0;
-}
-
-/* An unsigned decimal: digits only (strtoull would also take a sign or leading blanks), and
- * ERANGE when it does not fit, so 2^64 is an error rather than 2^64-1. */
-static int parse_decimal(const char *s, char **end, unsigned long long *v) {
-    if (*s < '0' || *s > '9') return -1;
-    errno = 0;
-    *v = strtoull(s, end, 10);
-    return errno == ERANGE ? -1 : 0;
-}
-
-int cli_parse_size(const char *s, size_t *out) {
-    if (!s || !*s) return -1;
-    char *end;
-    unsigned long long v;
-    if (!strncmp(s, "2^", 2)) {
-        unsigned long long e, d;
-        if (parse_decimal(s + 2, &end, &e) || e > 62) return -1;
-        v = 1ull << e;
-        if (*end == '+' || *end == '-') {
-            char sign = *end;
-            if (parse_decimal(end + 1, &end, &d)) return -1;
-            if (sign == '+' ? d > ULLONG_MAX - v : d > v) return -1;
-            v = sign == '+' ? v + d : v - d;
-        }
-    } else if (parse_decimal(s, &end, &v)) {
-        return -1;
-    }
-    if (*end) return -1;
-    *out = (size_t)v;
-    return 0;
-}
-
-int cli_parse_fraction(const char *s, double *out) {
-    if (!s || !*s) return -1;
-    char *end;
-    double v = strtod(s, &end);
-    if (*end == '%') {
-        v /= 100.0;
-        end++;
-    }
-    if (*end || !(v >= 0.0 && v <= 1.0)) return -1;
-    *out = v;
     return 0;
 }
 

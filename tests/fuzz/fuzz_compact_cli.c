@@ -1,0 +1,36 @@
+/* fuzz_compact_cli.c: the option parsers of `compact bench` and `compact explain` (parse only:
+ * nothing is timed or traced). Input: NUL-separated arguments, the first "bench" or
+ * "explain". */
+#include "../../compaction/tools/bench.h"
+#include "../../compaction/tools/cli.h"
+#include "fuzz_args.h"
+
+#include <string.h>
+
+/* The sweeps themselves are not part of the target. */
+int bench_sweep(const bench_opts *o) {
+    (void)o;
+    abort();
+}
+int bench_suite(const bench_opts *o) {
+    (void)o;
+    abort();
+}
+int bench_tune(bench_opts *o) {
+    (void)o;
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static bench_opts o; /* large: not on the stack */
+    fuzz_args a;
+    if (fuzz_args_split(&a, data, size) != 0) return 0;
+    if (strcmp(a.argv[0], "bench") == 0) {
+        bench_parse_args(&o, a.argc, a.argv);
+    } else {
+        explain_args e;
+        explain_parse_args(&e, a.argc, a.argv);
+    }
+    fuzz_args_free(&a);
+    return 0;
+}
