@@ -33,7 +33,7 @@ if [ "$what" != bench ]; then
     # the new GPU code: frame loops (every algorithm, mode and loop), graphs, partition, auto,
     # the probe, CUDA against the CPU specification; each test at most 150 s
     timeout 330 ctest --test-dir $b -L gpu --timeout 150 --output-on-failure \
-        -R 'app\.gpu_agree|gpu_graph|gpu_partition|gpu_auto|probe|gpu_spec|gpu_context' >"$log" 2>&1
+        -R "${GPU_TESTS:-app\.|gpu_graph|gpu_partition|gpu_auto|probe|gpu_spec|gpu_context}" >"$log" 2>&1
     echo "ctest rc=$?"
     grep -E "tests passed|failed out of|\(Failed\)|\(Timeout\)|\(Not Run\)|check failed|differs" "$log" | head -30
     grep -hE "^[a-z_]+: [0-9]+ passed, [0-9]+ failed" "$log" | sort | uniq -c | head -40
@@ -49,6 +49,9 @@ if [ "$what" != bench ]; then
             cat "$out/san.log" >>"$log"
         done
     done
+    timeout 100 $b/tests/test_gpu_agree scenes/cornell.json 64 64 64 0.012 --algorithms \
+        >"$out/agree.log" 2>&1
+    echo "test_gpu_agree cornell --algorithms rc=$? $(tail -1 "$out/agree.log")"
     timeout 90 "$san" --tool memcheck --error-exitcode 1 $b/tests/test_gpu_agree \
         scenes/cornell.json 16 16 2 1 >"$out/san.log" 2>&1
     echo "memcheck test_gpu_agree cornell 16x16 rc=$? $(tail -1 "$out/san.log")"
