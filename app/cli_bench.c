@@ -45,6 +45,8 @@ static void usage(FILE *f) {
             "                        captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (the counts read back after every\n"
             "                        bounce); comma-separated to compare them\n"
+            "  --spread on|off       CUDA: trace a short stream thinned out over the whole GPU\n"
+            "                        (default on)\n"
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
             "                        like the paths, MIS) or bsdf; default: the scene's\n"
             "  --seed S              0..%u: an independent set of samples\n"

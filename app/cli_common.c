@@ -99,6 +99,8 @@ int cli_common_option(cli_args *a, cli_common *c) {
         if (r > 0) c->backend = a->value;
     } else if ((r = cli_is(a, "--frame-loop", 1)) != 0) {
         if (r > 0) c->frame_loop = a->value;
+    } else if ((r = cli_is(a, "--spread", 1)) != 0) {
+        if (r > 0) c->spread = a->value;
     } else if ((r = cli_is(a, "--light-sampling", 1)) != 0) {
         if (r > 0) c->light_sampling = a->value;
     } else if ((r = cli_is(a, "--seed", 1)) != 0) {
@@ -215,6 +217,12 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
                                c->light_sampling);
     }
     /* bench takes a list and sets each run's loop itself */
+    if (c->spread && strcmp(c->spread, "on") != 0 && strcmp(c->spread, "off") != 0) {
+        cli_usage_error(cmd, "--spread: '%s' is not one of: on, off", c->spread);
+        rc_scene_free(scene);
+        return RC_EXIT_USAGE;
+    }
+    if (c->spread) st->spread = strcmp(c->spread, "on") == 0;
     if (c->frame_loop && strcmp(cmd, "bench") != 0 &&
         cli_frame_loop(cmd, c->frame_loop, &st->frame_loop) != 0) {
         rc_scene_free(scene);

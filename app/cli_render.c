@@ -40,6 +40,8 @@ static void usage(FILE *f) {
             "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
             "                        is captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (counts read back after every bounce)\n"
+            "  --spread on|off       CUDA: trace a short stream thinned out over the whole GPU\n"
+            "                        (default on)\n"
             "  --light-sampling L    nee (default: light samples and shadow rays, MIS) or bsdf\n"
             "                        (paths find lights by scattering); default: the scene's\n"
             "  --seed S              0..%u: each seed draws an independent set of samples\n"

@@ -56,9 +56,11 @@ typedef struct rc_settings {
     int library_timing;        /* also record the library's own phases (CUDA: one sync per call,
                                   so a graph frame loop runs as `stream`) */
     rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
-    int light_sampling;        /* rc_light_sampling (scene.h): nee (default) or bsdf */
-    uint32_t seed;             /* 0 .. RC_MAX_SEED: each seed draws an independent set of
-                                  samples (the RNG key, rng.h) */
+    int spread; /* CUDA: extend thins a stream shorter than its grid out over every SM, one ray
+                   every few lanes (default 1; extend.cu says why) */
+    int light_sampling; /* rc_light_sampling (scene.h): nee (default) or bsdf */
+    uint32_t seed;      /* 0 .. RC_MAX_SEED: each seed draws an independent set of
+                           samples (the RNG key, rng.h) */
 } rc_settings;
 
 /* Defaults: the scene's size, depth and light sampling, algorithm "scan-scatter", indices,
