@@ -69,17 +69,23 @@ bench() {
     cat "$out/$name.log" >>"$out/bench.log"
     rm -f "$out/$name.log"
 }
-algos=none,single-pass,cub,scan-scatter,atomic,billeter,redzone,horn
+algos=none,single-pass,cub,atomic,redzone,horn,auto
 for s in knot spheres cornell; do
     bench "${s}_1spp" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 --frames 15 \
         --warmup 3 --algos $algos --modes indices,payload --frame-loop host,stream,graph
+    bench "${s}_nospread" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 \
+        --frames 15 --warmup 3 --algos none,single-pass,atomic --modes indices \
+        --frame-loop host,graph --spread off
 done
+bench cornell_bsdf --scene scenes/cornell.json --max-depth 16 --samples-per-wave 1 --frames 15 \
+    --warmup 3 --algos none,single-pass,atomic --modes indices --frame-loop host,graph \
+    --light-sampling bsdf
 bench spheres_720p --scene scenes/spheres.json --width 1280 --height 720 --max-depth 16 \
-    --samples-per-wave 1 --frames 15 --warmup 3 --algos none,single-pass --modes indices \
-    --frame-loop host,graph
+    --samples-per-wave 1 --frames 15 --warmup 3 --algos none,single-pass,atomic,auto \
+    --modes indices --frame-loop host,graph
 bench mega --scene scenes/spheres.json --width 1200 --height 800 --max-depth 50 \
     --samples-per-wave 10 --frames 3 --warmup 1 --megakernel objects,flat \
-    --algos none,single-pass --modes indices --frame-loop host,graph
+    --algos none,single-pass,atomic --modes indices --frame-loop host,graph
 c=$b/compaction/tools/compact
 if $c bench --help 2>&1 | grep -q -- --graph; then
     $c bench --backend cuda --algos cub,single-pass,scan-scatter,redzone --n 2^20 --elem 4 \
