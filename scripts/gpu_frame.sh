@@ -93,3 +93,7 @@ if $c bench --help 2>&1 | grep -q -- --graph; then
     echo "== compact bench --graph rc=$?"
     tail -20 "$out/compact_graph.log"
 fi
+# at most a few files come back from a GPU machine: the JSON of every run in one archive
+if ls "$out"/*.json >/dev/null 2>&1; then
+    tar czf "$out/bench_json.tgz" -C "$out" $(cd "$out" && ls *.json) && rm -f "$out"/*.json
+fi
