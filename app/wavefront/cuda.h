@@ -53,6 +53,7 @@ typedef struct rc_cuda {
     void *graph_exec;         /* cudaGraphExec_t of the captured frame, or NULL */
     uint32_t graph_wave;      /* what the captured frame was captured for */
     int graph_mask;
+    int graph_hinted;   /* auto: captured with densities from a frame before (compact.c) */
     int capturing;      /* this frame's launches are being captured */
     int replay;         /* this frame replays graph_exec */
     int device_loop;    /* frame_loop graph or stream: lengths read on the device */

@@ -121,7 +121,9 @@ static double removed_fraction(const sc_job *job, unsigned offer, const sc_polic
                                sc_density_source *src) {
     const sc_context *ctx = job->ctx;
     const double n = (double)job->n;
-    if ((offer & SC_OFFER_LIST) && job->n) {
+    /* CUDA with opt.d_k: k is only the bound (the count is on the device), not the density */
+    const int k_bound = ctx->backend == SC_BACKEND_CUDA && job->opt.d_k;
+    if ((offer & SC_OFFER_LIST) && job->n && !k_bound) {
         *src = SC_DENSITY_EXACT;
         return (double)job->k / n;
     }

@@ -280,7 +280,8 @@ sc_status sc_compact_any(sc_context *ctx, sc_algorithm algo, void *data, const u
                          const sc_options *opt, size_t *kept, void **result);
 
 /* ---- auto: one policy table per GPU ----
- * Per call auto takes the removed fraction: exact from a removal list, else opt.removed_hint,
+ * Per call auto takes the removed fraction: exact from a removal list (CUDA: not with opt.d_k,
+ * where k is only a bound; give opt.removed_hint against the bound n), else opt.removed_hint,
  * else the previous call's on this context (when its count reached the host), else on the CPU
  * backend an estimate from a sample of the flags, else the table's "unknown_removed" (CUDA
  * never reads device data back inside a call). The first rule of the table whose conditions
