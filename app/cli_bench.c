@@ -231,7 +231,7 @@ static void print_bounces(const run *rn) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
         printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%% "
-               "%10.0f %10.0f %9.3f %-13s\n",
+               "%10.0f %10.0f %9.3f %s\n",
                rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), b,
                (double)o->stream / fr, (double)o->alive / fr, (double)o->kept / fr,
                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,

@@ -240,24 +240,29 @@ static sc_status compact_cuda(rc_renderer *r, rc_compactor *c, device_ref dr, ui
 
 /* auto may take any algorithm of the backend, on flags or on the list, at any bounce: the
  * storage of each is reserved for the bound now, so no frame's call allocates (or frees what a
- * captured graph holds). */
-static sc_status reserve_auto(rc_renderer *r, const rc_compactor *c, device_ref dr) {
+ * captured graph holds). The policy may also pick a tile: the smallest tile's storage (the most
+ * tiles) is reserved too. */
+static sc_status reserve_auto(const rc_compactor *c, device_ref dr) {
     if (c->input != RC_COMPACT_BOTH) return SC_OK;
     sc_options opt = c->opt;
     opt.d_kept = dr.d_kept;
     opt.d_n = dr.d_n;
     opt.d_k = dr.d_k;
     opt.trusted_list = 1;
-    (void)r;
-    return sc_context_reserve(c->ctx, SC_ALGO_AUTO, SC_INPUT_ANY, dr.sr.n, dr.sr.elem_size, &opt);
+    sc_status s =
+        sc_context_reserve(c->ctx, SC_ALGO_AUTO, SC_INPUT_ANY, dr.sr.n, dr.sr.elem_size, &opt);
+    opt.tile = SC_TILE_MIN;
+    if (s == SC_OK)
+        s = sc_context_reserve(c->ctx, SC_ALGO_AUTO, SC_INPUT_ANY, dr.sr.n, dr.sr.elem_size, &opt);
+    return s;
 }
 
 int rc_compact_warm(rc_renderer *r, rc_error *err) {
     if (r->comp.input == RC_COMPACT_NOTHING) return 0;
     uint32_t wave_now = r->wave_now;
     r->wave_now = r->wave; /* the bound of every later call: the whole wave */
-    sc_status s = reserve_auto(r, &r->comp, path_stream_cuda(r, 0, 0));
-    if (s == SC_OK && r->nee) s = reserve_auto(r, &r->scomp, shadow_stream_cuda(r, 0, 0));
+    sc_status s = reserve_auto(&r->comp, path_stream_cuda(r, 0, 0));
+    if (s == SC_OK && r->nee) s = reserve_auto(&r->scomp, shadow_stream_cuda(r, 0, 0));
     if (s == SC_OK) s = compact_cuda(r, &r->comp, path_stream_cuda(r, 0, 0), RC_MAX_DEPTH);
     if (s == SC_OK && r->nee)
         s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, 0, 0), RC_MAX_DEPTH);
