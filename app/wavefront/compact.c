@@ -209,6 +209,12 @@ static device_ref shadow_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t n
     return dr;
 }
 
+/* auto's density hint for `bounce` as a count against the bound n, or SC_UNKNOWN_COUNT. */
+static size_t hint_count(const rc_compactor *c, uint32_t bounce, size_t n) {
+    if (bounce >= RC_MAX_DEPTH || c->hint[bounce] < 0.0) return SC_UNKNOWN_COUNT;
+    return (size_t)(c->hint[bounce] * (double)n + 0.5);
+}
+
 /* One library call on a device stream. In the device loops auto cannot see the lengths (they
  * stay on the device): it gets the removed fraction of this bounce in the previous frame as a
  * count against the bound (c->hint, rc_compact_learn); the first frame has none. */
@@ -220,8 +226,7 @@ static sc_status compact_cuda(rc_renderer *r, rc_compactor *c, device_ref dr, ui
         opt.d_n = dr.d_n;
         opt.d_k = dr.d_k;
         k = n;
-        if (bounce < RC_MAX_DEPTH && c->hint[bounce] >= 0.0)
-            opt.removed_hint = (size_t)(c->hint[bounce] * (double)n + 0.5);
+        opt.removed_hint = hint_count(c, bounce, n);
     }
     /* shade appends each empty slot once, so the list is distinct and in range by construction */
     opt.trusted_list = 1;
@@ -255,6 +260,26 @@ static sc_status reserve_auto(const rc_compactor *c, device_ref dr) {
     if (s == SC_OK)
         s = sc_context_reserve(c->ctx, SC_ALGO_AUTO, SC_INPUT_ANY, dr.sr.n, dr.sr.elem_size, &opt);
     return s;
+}
+
+/* 1 if auto, with this frame's hints, would choose another algorithm at some bounce than the
+ * calls that were captured (c->chosen) did. */
+static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) {
+    if (c->input != RC_COMPACT_BOTH) return 0;
+    for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
+        sc_options opt = c->opt;
+        opt.removed_hint = hint_count(c, b, dr.sr.n);
+        sc_choice ch;
+        if (sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_ANY, &opt, &ch) != SC_OK ||
+            !c->chosen[b] || strcmp(sc_algorithm_get(ch.algo)->name, c->chosen[b]) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+int rc_compact_choice_changed(rc_renderer *r) {
+    return choice_changed(r, &r->comp, path_stream_cuda(r, 0, 0)) ||
+           (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, 0, 0)));
 }
 
 int rc_compact_warm(rc_renderer *r, rc_error *err) {

@@ -231,12 +231,10 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
     if (r->st.frame_loop == RC_LOOP_GRAPH) {
         /* A graph holds one wave size and one watched bounce; the camera and the sample index
          * are read on the device, so moving the camera or resetting the film keeps it. auto's
-         * choice per bounce is frozen in it too: the graph is captured again once, when the
-         * first frame's counts give auto a density per bounce (rc_compact_learn); later
-         * changes of density do not recapture. */
-        int hinted = r->comp.input == RC_COMPACT_BOTH && r->comp.hint[0] >= 0.0;
+         * choice per bounce is frozen in it too: when the previous frame's densities would
+         * make auto choose another algorithm at some bounce, the frame is captured again. */
         if (c->graph_exec && c->graph_wave == r->wave_now && c->graph_mask == r->mask_bounce &&
-            c->graph_hinted == hinted) {
+            !rc_compact_choice_changed(r)) {
             c->replay = 1;
             return;
         }
@@ -246,7 +244,6 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
         c->capturing = e == cudaSuccess;
         c->graph_wave = r->wave_now;
         c->graph_mask = r->mask_bounce;
-        c->graph_hinted = hinted;
     }
     c->num_timed = 0;
     rc_cuda_note(r, cudaMemsetAsync(c->counts, 0, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts),
