@@ -133,7 +133,7 @@ static void algorithms(const rc_scene *s) {
 /* auto on the GPU, every frame loop: each bounce reports a real algorithm (never "auto"),
  * also when a captured graph is replayed (frames 3 and 4), and every frame gives the image a
  * fixed algorithm gives. The device loops' first frame has no density (default choice), the
- * next ones the previous frame's; the graph is captured again once for that. */
+ * next ones the previous frame's; the graph is captured again when that changes a choice. */
 static void auto_reports(const rc_scene *s) {
     for (int l = RC_LOOP_GRAPH; l <= RC_LOOP_HOST; l++) {
         rc_settings st;
