@@ -233,13 +233,13 @@ static void print_bounces(const run *rn) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
         printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%% "
-               "%10.0f %10.0f %9.3f\n",
+               "%10.0f %10.0f %9.3f %s\n",
                rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), b,
                (double)o->stream / fr, (double)o->alive / fr, (double)o->kept / fr,
                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
                o->extend_ms / fr, o->shade_ms / fr, o->compact_ms / fr,
                sum > 0 ? 100.0 * o->compact_ms / sum : 0.0, (double)o->shadow_in / fr,
-               (double)o->shadow_kept / fr, o->shadow_ms / fr);
+               (double)o->shadow_kept / fr, o->shadow_ms / fr, rc_stats_algo(o));
     }
 }
 
@@ -344,6 +344,7 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
         cJSON_AddNumberToObject(j, "shadow_ms", s->shadow_ms / fr);
         double sum = s->extend_ms + s->shade_ms + s->compact_ms;
         cJSON_AddNumberToObject(j, "compact_share", sum > 0 ? s->compact_ms / sum : 0.0);
+        cJSON_AddStringToObject(j, "algorithm", rc_stats_algo(s));
         cJSON_AddItemToArray(arr, j);
     }
     return o;
@@ -635,9 +636,10 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
                o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
                st->max_depth, rc_backend_name(st->backend),
                rc_light_sampling_name(st->light_sampling));
-        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s\n",
+        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %s\n",
                "algorithm", "mode", "loop", "bounce", "rays in", "alive", "kept", "removed",
-               "extend", "shade", "compact", "share", "shadow in", "shadow kept", "shadow");
+               "extend", "shade", "compact", "share", "shadow in", "shadow kept", "shadow",
+               "chosen");
     }
     int n = 0;
     for (int i = 0; i < na && rc == 0; i++) {

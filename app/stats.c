@@ -23,6 +23,8 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
         o->shadow_in += s->shadow_in;
         o->shadow_kept += s->shadow_kept;
         o->shadow_ms += s->shadow_ms;
+        const sc_algorithm_info *info = s->algo ? sc_algorithm_find(s->algo) : NULL;
+        o->algo = info ? 1 + (int)info->id : s->algo ? -1 : 0;
     }
     for (size_t i = 0; i < f->num_lib; i++) {
         size_t j = 0;
@@ -35,6 +37,12 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
             t->lib[j].ms += f->lib[i].ms;
         }
     }
+}
+
+const char *rc_stats_algo(const rc_bounce_total *o) {
+    if (o->algo < 0) return "none";
+    const sc_algorithm_info *info = o->algo ? sc_algorithm_get((sc_algorithm)(o->algo - 1)) : NULL;
+    return info ? info->name : "-";
 }
 
 double rc_stats_extend_ms(const rc_stats_total *t) {
@@ -100,7 +108,7 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
     fprintf(f, "frame loop: %s\n", rc_frame_loop_name(t->loop));
     fprintf(f,
             "\nbounce     rays in       alive        kept  removed  extend ms   shade ms "
-            "compact ms  compact share%s\n",
+            "compact ms  compact share  algorithm     %s\n",
             shadows ? "  shadow in  shadow kept  shadow ms" : "");
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *o = &t->bounce[b];
@@ -111,6 +119,7 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
                 o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
                 o->extend_ms, o->shade_ms, o->compact_ms,
                 sum > 0 ? 100.0 * o->compact_ms / sum : 0.0);
+        fprintf(f, "  %-13s", rc_stats_algo(o));
         if (shadows)
             fprintf(f, "%11llu %12llu %10.2f", (unsigned long long)o->shadow_in,
                     (unsigned long long)o->shadow_kept, o->shadow_ms);

@@ -11,6 +11,10 @@ typedef struct rc_bounce_total {
     uint64_t stream, alive, kept;
     uint64_t shadow_in, shadow_kept; /* the shadow stream (NEE): slots, rays traced */
     double extend_ms, shade_ms, compact_ms, shadow_ms;
+    /* the algorithm of the last frame's path compaction here (auto: its choice), kept as a
+       number so a run packed for MPI stays readable: 1 + its sc_algorithm, -1 `none`, 0 not
+       known; rc_stats_algo names it */
+    int algo;
 } rc_bounce_total;
 
 typedef struct rc_stats_total {
@@ -33,6 +37,9 @@ double rc_stats_shadow_ms(const rc_stats_total *t);
 uint64_t rc_stats_rays(const rc_stats_total *t);
 /* Shadow rays traced (the shadow phase), over all frames and bounces; 0 without NEE. */
 uint64_t rc_stats_shadow_rays(const rc_stats_total *t);
+
+/* The name of a bounce's algorithm: a library name, "none", or "-" when not known. */
+const char *rc_stats_algo(const rc_bounce_total *o);
 
 /* The per-phase table (launches, total ms, share) and the per-bounce table; with shadow rays
  * both show the shadow phase and its stream. */

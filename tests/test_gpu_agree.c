@@ -2,7 +2,7 @@
  * compaction algorithm (and `none`, both modes, each frame loop: graph, stream, host) gives a
  * bit-identical image on the GPU, and so do waves of several samples per pixel; a replayed frame
  * graph follows a film reset and a camera change; the megakernel baseline (no BVH, megakernel.h)
- * renders the same image as the wavefront loop.
+ * renders the same image as the wavefront loop; auto reports a real algorithm per bounce.
  * CPU and GPU round some maths differently (fused multiply-add, sinf, powf), so their paths
  * part ways and the images differ by noise: they are compared like test_reference, on
  * 16x16 block means, with a tolerance stated by the caller. Exits 77 (skipped) without a
@@ -130,6 +130,56 @@ static void algorithms(const rc_scene *s) {
     free(ref);
 }
 
+/* auto on the GPU, every frame loop: each bounce reports a real algorithm (never "auto"),
+ * also when a captured graph is replayed (frames 3 and 4), and every frame gives the image a
+ * fixed algorithm gives. The device loops' first frame has no density (default choice), the
+ * next ones the previous frame's; the graph is captured again when that changes a choice. */
+static void auto_reports(const rc_scene *s) {
+    for (int l = RC_LOOP_GRAPH; l <= RC_LOOP_HOST; l++) {
+        rc_settings st;
+        rc_settings_init(&st, s);
+        st.width = 40;
+        st.height = 40;
+        st.backend = RC_BACKEND_CUDA;
+        st.algo = "auto";
+        st.frame_loop = (rc_frame_loop)l;
+        rc_renderer *r;
+        rc_error err;
+        if (rc_renderer_create(s, &st, &r, &err) != 0) {
+            CHECK(0, "auto, %s loop: %s", rc_frame_loop_name(st.frame_loop), err.msg);
+            continue;
+        }
+        for (int frame = 0; frame < 4; frame++) {
+            rc_frame_stats fs;
+            int rc = rc_render_frame(r, &fs, &err);
+            CHECK(rc == 0, "auto, %s loop, frame %d: %s", rc_frame_loop_name(st.frame_loop), frame,
+                  err.msg);
+            if (rc != 0) break;
+            for (uint32_t b = 0; b < fs.bounces; b++) {
+                const sc_algorithm_info *info =
+                    fs.bounce[b].algo ? sc_algorithm_find(fs.bounce[b].algo) : NULL;
+                CHECK(info && info->id != SC_ALGO_AUTO, "auto, %s loop, frame %d bounce %u: '%s'",
+                      rc_frame_loop_name(st.frame_loop), frame, b,
+                      fs.bounce[b].algo ? fs.bounce[b].algo : "(null)");
+                if (frame == 3 && info)
+                    printf("  auto %-6s bounce %2u: %s\n", rc_frame_loop_name(st.frame_loop), b,
+                           info->name);
+            }
+        }
+        float *img = malloc(40 * 40 * 3 * sizeof *img);
+        CHECK(img && rc_renderer_image(r, img, &err) == 0, "auto: image: %s", err.msg);
+        rc_renderer_destroy(r);
+        g_loop = RC_LOOP_HOST;
+        float *ref = render_on(s, RC_BACKEND_CUDA, "scan-scatter", RC_MODE_INDICES, 40, 40, 4);
+        g_loop = RC_LOOP_GRAPH;
+        CHECK(img && ref && memcmp(img, ref, 40 * 40 * 3 * sizeof(float)) == 0,
+              "auto, %s loop: 4 frames differ from scan-scatter's",
+              rc_frame_loop_name(st.frame_loop));
+        free(img);
+        free(ref);
+    }
+}
+
 /* A replayed frame graph reads the camera and the sample index on the device: after a reset
  * and a camera change it renders what a new renderer renders for that camera. */
 static void graph_follows_camera(const rc_scene *s) {
@@ -207,6 +257,7 @@ int main(int argc, char **argv) {
     free(cpu);
     free(gpu);
     if (argc > 6 && strcmp(argv[6], "--algorithms") == 0) algorithms(&s);
+    auto_reports(&s);
     graph_follows_camera(&s);
     rc_scene_free(&s);
     return test_finish("test_gpu_agree");

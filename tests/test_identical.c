@@ -1,5 +1,6 @@
 /* test_identical.c: every compaction algorithm of the CPU backend, `none` and both modes give
- * a bit-identical image of a small Cornell box render; so do a different thread count and
+ * a bit-identical image of a small Cornell box render (auto among them, offered flags and a
+ * removal list at every bounce); so do a different thread count and
  * several samples per wave (3 + 1 instead of 4 waves of one).
  * Holds because the random numbers are keyed by (pixel, sample, bounce, dimension) and the
  * film holds exact fixed-point sums of the samples (rng.h, film.h).
@@ -60,7 +61,7 @@ int main(int argc, char **argv) {
     if (!ref) return test_finish("test_identical");
     const char *names[64];
     size_t n = rc_compact_names(RC_BACKEND_CPU, names, 64);
-    int compared = 0;
+    int compared = 0, autos = 0;
     for (size_t i = 0; i < n; i++) {
         for (int m = 0; m < 2; m++) {
             float *img = render_with(&s, names[i], (rc_mode)m, 1, &skipped);
@@ -72,14 +73,16 @@ int main(int argc, char **argv) {
                   rc_mode_name((rc_mode)m));
             if (same) printf("  %-14s %-8s identical\n", names[i], rc_mode_name((rc_mode)m));
             compared++;
+            autos += same && strcmp(names[i], "auto") == 0; /* flags and a list offered */
             free(img);
         }
     }
     /* none, serial and scan-scatter exist from the start: at least those six runs. */
     CHECK(compared >= 6, "only %d runs compared", compared);
+    CHECK(autos == 2, "auto: %d of 2 modes identical", autos);
     /* Waves of 3 samples per pixel (3 + 1): a stream of 3 images, the same film. */
-    const char *wave_algos[] = {"none", "scan-scatter", "redzone"};
-    for (int i = 0; i < 3; i++) {
+    const char *wave_algos[] = {"none", "scan-scatter", "redzone", "auto"};
+    for (int i = 0; i < 4; i++) {
         for (int m = 0; m < 2; m++) {
             float *img = render_with(&s, wave_algos[i], (rc_mode)m, 3, &skipped);
             CHECK(img && memcmp(img, ref, bytes) == 0, "%s/%s, 3 samples per wave: image differs",

@@ -30,6 +30,7 @@ static void smooth_bounces(rc_history *h, const rc_frame_stats *fs, double w) {
         s->alive += w * ((ran ? f->alive : 0.0) - s->alive);
         s->stream += w * ((ran ? f->stream : 0.0) - s->stream);
         s->shadows += w * ((ran ? f->shadow_kept : 0.0) - s->shadows);
+        if (ran && f->algo) s->algo = f->algo;
     }
 }
 

@@ -22,7 +22,8 @@ typedef struct rc_history_frame {
 typedef struct rc_history_bounce {
     double ms[RC_PH_COUNT]; /* extend, shade, compact, shadow (other unused) */
     double alive, stream;
-    double shadows; /* shadow rays traced (kept in their stream) */
+    double shadows;   /* shadow rays traced (kept in their stream) */
+    const char *algo; /* the newest frame's compaction algorithm here (auto: its choice) */
 } rc_history_bounce;
 
 typedef struct rc_history {

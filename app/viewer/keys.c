@@ -2,6 +2,7 @@
 #include "viewer.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #define RC_EXPOSURE_STEP 0.5f  /* stops per + or - */
@@ -10,6 +11,7 @@
 const rc_help_line rc_view_help[] = {
     {"Tab, Shift+Tab", "next / previous compaction algorithm"},
     {"0 .. 9", "pick one: 0 none, 1-9 the library's first nine"},
+    {"U", "auto: the library picks the algorithm per bounce"},
     {"C", "compaction off / on (none, or back to the last algorithm)"},
     {"M", "mode: compact path indices / whole path records"},
     {"T", "next tile size (block-based algorithms)"},
@@ -45,6 +47,12 @@ static void shift_mask(rc_viewer *v, int by) {
     watch_mask(v);
 }
 
+/* U: auto, where the backend lists it (A moves the camera). */
+static void pick_auto(rc_viewer *v) {
+    for (size_t i = 0; i < v->num_algos; i++)
+        if (strcmp(v->algos[i], sc_algorithm_get(SC_ALGO_AUTO)->name) == 0) rc_view_pick_algo(v, i);
+}
+
 /* The compaction settings; 1 if the key was one of them. */
 static int settings_key(rc_viewer *v, int32_t key, int shift) {
     size_t n = v->num_algos;
@@ -54,6 +62,8 @@ static int settings_key(rc_viewer *v, int32_t key, int shift) {
         rc_view_pick_algo(v, (size_t)(key - '0'));
     else if (key == '0')
         rc_view_pick_algo(v, 0);
+    else if (key == 'u')
+        pick_auto(v);
     else if (key == 'c')
         rc_view_toggle_compaction(v);
     else if (key == 'm')

@@ -133,7 +133,11 @@ static rc_history_bounce row_of(const rc_history *h, uint32_t b, uint32_t rows) 
 
 static void bounce_bars(layout *l, const rc_viewer *v) {
     const rc_history *h = &v->hist;
-    line(l, text, "per bounce: phase times, the rays alive (+ shadow rays)");
+    /* auto: each bar names the algorithm it chose for that bounce */
+    const int is_auto = strcmp(v->st.algo, sc_algorithm_get(SC_ALGO_AUTO)->name) == 0;
+    line(l, text,
+         is_auto ? "per bounce: phase times, the rays alive (+ shadow rays), auto's choice"
+                 : "per bounce: phase times, the rays alive (+ shadow rays)");
     legend(l, RC_PH_EXTEND);
     uint32_t rows = h->bounces < RC_BAR_ROWS ? h->bounces : RC_BAR_ROWS;
     double full = 0.0;
@@ -146,17 +150,19 @@ static void bounce_bars(layout *l, const rc_viewer *v) {
     float bw = l->w - 30.0f * l->s - 150.0f * l->s;
     for (uint32_t b = 0; b < rows; b++) {
         rc_history_bounce r = row_of(h, b, rows);
-        char alive[16], stream[16], shadows[16], more_rays[24] = "", label[96];
+        char alive[16], stream[16], shadows[16], more_rays[24] = "", label[96], chosen[40] = "";
         count_str(r.alive, alive, sizeof alive);
         count_str(r.stream, stream, sizeof stream);
         count_str(r.shadows, shadows, sizeof shadows);
         if (r.shadows >= 0.5) snprintf(more_rays, sizeof more_rays, " +%s", shadows);
         double ms = 0.0;
         for (int p = RC_PH_EXTEND; p < RC_PH_COUNT; p++) ms += r.ms[p];
+        if (is_auto && r.algo) snprintf(chosen, sizeof chosen, "  %s", r.algo);
         if (r.stream > r.alive + 0.5)
-            snprintf(label, sizeof label, "%s of %s%s  %.2f ms", alive, stream, more_rays, ms);
+            snprintf(label, sizeof label, "%s of %s%s  %.2f ms%s", alive, stream, more_rays, ms,
+                     chosen);
         else
-            snprintf(label, sizeof label, "%s%s  %.2f ms", alive, more_rays, ms);
+            snprintf(label, sizeof label, "%s%s  %.2f ms%s", alive, more_rays, ms, chosen);
         int more = b == rows - 1 && h->bounces > rows;
         rc_batch_textf(l->b, l->x, l->y, dim, more ? "%u+" : "%u", b);
         bar(l, l->x + 30.0f * l->s, bw, r.ms, full, label);

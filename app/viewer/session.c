@@ -36,7 +36,7 @@ int rc_view_session_init(rc_viewer *v, const rc_view_opts *o) {
     v->algo = find_algo(v, want);
     if (v->algo == v->num_algos)
         return cli_usage_error("view", "algorithm '%s' is unavailable", want);
-    v->compact_algo = v->algo ? v->algo : find_algo(v, "scan-scatter");
+    v->compact_algo = v->algo ? v->algo : find_algo(v, "auto");
     if (v->compact_algo == v->num_algos) v->compact_algo = v->num_algos > 1 ? 1 : 0;
     v->st.algo = v->algos[v->algo];
     v->spp_limit = o->spp;

@@ -38,6 +38,10 @@ size_t rc_compact_names(rc_backend backend, const char **names, size_t cap) {
 /* An empty call (n = 0) tells whether the backend implements the algorithm in this build. */
 static sc_status probe(const rc_compactor *c) {
     size_t kept;
+    void *result;
+    if (c->input == RC_COMPACT_BOTH)
+        return sc_compact_any(c->ctx, (sc_algorithm)c->algo, NULL, NULL, NULL, 0, 4, NULL, 0,
+                              &c->opt, &kept, &result);
     if (c->input == RC_COMPACT_FLAGS)
         return sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, NULL, NULL, NULL, 0, 4, &c->opt,
                                   &kept);
@@ -50,6 +54,7 @@ int rc_compactor_init(rc_compactor *c, const char *name, rc_backend backend, siz
     c->algo = -1;
     c->name = RC_COMPACT_NONE_NAME;
     sc_options_init(&c->opt);
+    for (int b = 0; b < RC_MAX_DEPTH; b++) c->hint[b] = -1.0;
     if (strcmp(name, RC_COMPACT_NONE_NAME) == 0) return 0;
     const sc_algorithm_info *info = find_algo(name);
     if (!info)
@@ -57,7 +62,9 @@ int rc_compactor_init(rc_compactor *c, const char *name, rc_backend backend, siz
     sc_backend b = backend == RC_BACKEND_CUDA ? SC_BACKEND_CUDA : SC_BACKEND_CPU;
     c->algo = (int)info->id;
     c->name = info->name;
-    c->input = info->input == SC_INPUT_REMOVAL_LIST ? RC_COMPACT_REMOVALS : RC_COMPACT_FLAGS;
+    c->input = info->input == SC_INPUT_REMOVAL_LIST ? RC_COMPACT_REMOVALS
+               : info->input == SC_INPUT_ANY        ? RC_COMPACT_BOTH
+                                                    : RC_COMPACT_FLAGS;
     if (tile) c->opt.tile = tile;
     c->opt.timing = library_timing;
     sc_status s = sc_context_create(b, &c->ctx);
@@ -86,6 +93,13 @@ int rc_compact_check(const char *name, rc_backend backend, rc_error *err) {
     if (rc_compactor_init(&c, name, backend, 0, 0, err) != 0) return -1;
     rc_compactor_free(&c);
     return 0;
+}
+
+const char *rc_compact_chosen(const rc_compactor *c) {
+    sc_choice ch;
+    if (!c->ctx || sc_last_choice(c->ctx, &ch) != SC_OK) return c->name;
+    const sc_algorithm_info *info = sc_algorithm_get(ch.algo);
+    return info ? info->name : c->name;
 }
 
 static void swap_ptr(void **a, void **b) {
@@ -131,8 +145,20 @@ static stream_ref shadow_stream_cpu(rc_renderer *r) {
     return sr;
 }
 
+/* auto: flags and the list both, exact k; the survivors are in *alt when auto took a flag
+ * algorithm (out of place), in *data when it took a removal-list one (in place). */
+static sc_status compact_any(const rc_compactor *c, stream_ref sr, size_t n, size_t k,
+                             const sc_options *opt, size_t *kept) {
+    void *result = NULL;
+    sc_status st = sc_compact_any(c->ctx, (sc_algorithm)c->algo, *sr.data, sr.flags, *sr.alt, n,
+                                  sr.elem_size, sr.removed, k, opt, kept, &result);
+    if (st == SC_OK && result == *sr.alt) swap_ptr(sr.data, sr.alt);
+    return st;
+}
+
 /* One library call on a CPU stream; *kept = the new stream length. */
 static sc_status compact_cpu(const rc_compactor *c, stream_ref sr, size_t *kept) {
+    if (c->input == RC_COMPACT_BOTH) return compact_any(c, sr, sr.n, sr.num_removed, &c->opt, kept);
     if (c->input == RC_COMPACT_REMOVALS)
         return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, *sr.data, sr.n, sr.elem_size,
                                  sr.removed, sr.num_removed, &c->opt, kept);
@@ -183,8 +209,16 @@ static device_ref shadow_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t n
     return dr;
 }
 
-/* One library call on a device stream. */
-static sc_status compact_cuda(rc_renderer *r, const rc_compactor *c, device_ref dr) {
+/* auto's density hint for `bounce` as a count against the bound n, or SC_UNKNOWN_COUNT. */
+static size_t hint_count(const rc_compactor *c, uint32_t bounce, size_t n) {
+    if (bounce >= RC_MAX_DEPTH || c->hint[bounce] < 0.0) return SC_UNKNOWN_COUNT;
+    return (size_t)(c->hint[bounce] * (double)n + 0.5);
+}
+
+/* One library call on a device stream. In the device loops auto cannot see the lengths (they
+ * stay on the device): it gets the removed fraction of this bounce in the previous frame as a
+ * count against the bound (c->hint, rc_compact_learn); the first frame has none. */
+static sc_status compact_cuda(rc_renderer *r, rc_compactor *c, device_ref dr, uint32_t bounce) {
     sc_options opt = c->opt;
     opt.d_kept = dr.d_kept;
     size_t n = dr.sr.n, k = dr.sr.num_removed;
@@ -192,24 +226,71 @@ static sc_status compact_cuda(rc_renderer *r, const rc_compactor *c, device_ref 
         opt.d_n = dr.d_n;
         opt.d_k = dr.d_k;
         k = n;
+        opt.removed_hint = hint_count(c, bounce, n);
     }
     /* shade appends each empty slot once, so the list is distinct and in range by construction */
     opt.trusted_list = 1;
-    if (c->input == RC_COMPACT_REMOVALS)
-        return sc_remove_indices(c->ctx, (sc_algorithm)c->algo, *dr.sr.data, n, dr.sr.elem_size,
-                                 dr.sr.removed, k, &opt, NULL);
-    sc_status st = sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, *dr.sr.data, dr.sr.flags,
-                                      *dr.sr.alt, n, dr.sr.elem_size, &opt, NULL);
-    if (st == SC_OK) swap_ptr(dr.sr.data, dr.sr.alt);
+    sc_status st;
+    if (c->input == RC_COMPACT_BOTH)
+        st = compact_any(c, dr.sr, n, k, &opt, NULL);
+    else if (c->input == RC_COMPACT_REMOVALS)
+        st = sc_remove_indices(c->ctx, (sc_algorithm)c->algo, *dr.sr.data, n, dr.sr.elem_size,
+                               dr.sr.removed, k, &opt, NULL);
+    else if ((st = sc_compact_flagged(c->ctx, (sc_algorithm)c->algo, *dr.sr.data, dr.sr.flags,
+                                      *dr.sr.alt, n, dr.sr.elem_size, &opt, NULL)) == SC_OK)
+        swap_ptr(dr.sr.data, dr.sr.alt);
+    if (st == SC_OK && bounce < RC_MAX_DEPTH) c->chosen[bounce] = rc_compact_chosen(c);
     return st;
+}
+
+/* auto may take any algorithm of the backend, on flags or on the list, at any bounce: the
+ * storage of each is reserved for the bound now, so no frame's call allocates (or frees what a
+ * captured graph holds). The policy may also pick a tile: the smallest tile's storage (the most
+ * tiles) is reserved too. */
+static sc_status reserve_auto(const rc_compactor *c, device_ref dr) {
+    if (c->input != RC_COMPACT_BOTH) return SC_OK;
+    sc_options opt = c->opt;
+    opt.d_kept = dr.d_kept;
+    opt.d_n = dr.d_n;
+    opt.d_k = dr.d_k;
+    opt.trusted_list = 1;
+    sc_status s =
+        sc_context_reserve(c->ctx, SC_ALGO_AUTO, SC_INPUT_ANY, dr.sr.n, dr.sr.elem_size, &opt);
+    opt.tile = SC_TILE_MIN;
+    if (s == SC_OK)
+        s = sc_context_reserve(c->ctx, SC_ALGO_AUTO, SC_INPUT_ANY, dr.sr.n, dr.sr.elem_size, &opt);
+    return s;
+}
+
+/* 1 if auto, with this frame's hints, would choose another algorithm at some bounce than the
+ * calls that were captured (c->chosen) did. */
+static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) {
+    if (c->input != RC_COMPACT_BOTH) return 0;
+    for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
+        sc_options opt = c->opt;
+        opt.removed_hint = hint_count(c, b, dr.sr.n);
+        sc_choice ch;
+        if (sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_ANY, &opt, &ch) != SC_OK ||
+            !c->chosen[b] || strcmp(sc_algorithm_get(ch.algo)->name, c->chosen[b]) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+int rc_compact_choice_changed(rc_renderer *r) {
+    return choice_changed(r, &r->comp, path_stream_cuda(r, 0, 0)) ||
+           (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, 0, 0)));
 }
 
 int rc_compact_warm(rc_renderer *r, rc_error *err) {
     if (r->comp.input == RC_COMPACT_NOTHING) return 0;
     uint32_t wave_now = r->wave_now;
     r->wave_now = r->wave; /* the bound of every later call: the whole wave */
-    sc_status s = compact_cuda(r, &r->comp, path_stream_cuda(r, 0, 0));
-    if (s == SC_OK && r->nee) s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, 0, 0));
+    sc_status s = reserve_auto(&r->comp, path_stream_cuda(r, 0, 0));
+    if (s == SC_OK && r->nee) s = reserve_auto(&r->scomp, shadow_stream_cuda(r, 0, 0));
+    if (s == SC_OK) s = compact_cuda(r, &r->comp, path_stream_cuda(r, 0, 0), RC_MAX_DEPTH);
+    if (s == SC_OK && r->nee)
+        s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, 0, 0), RC_MAX_DEPTH);
     r->wave_now = wave_now;
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' on %zu paths: %s", r->comp.name, r->num_paths,
@@ -221,7 +302,7 @@ int rc_compact_warm(rc_renderer *r, rc_error *err) {
 static int compact_timed(rc_renderer *r, uint32_t bounce, uint32_t num_removed, rc_frame_stats *st,
                          rc_error *err) {
     rc_cuda_phase_begin(r);
-    sc_status s = compact_cuda(r, &r->comp, path_stream_cuda(r, bounce, num_removed));
+    sc_status s = compact_cuda(r, &r->comp, path_stream_cuda(r, bounce, num_removed), bounce);
     rc_cuda_phase_end(r, &st->bounce[bounce].compact_ms);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
@@ -241,6 +322,7 @@ static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *s
     if (rc_cuda_of(r)->device_loop)
         return input == RC_COMPACT_NOTHING ? 0 : compact_timed(r, bounce, 0, st, err);
     if (input == RC_COMPACT_FLAGS && compact_timed(r, bounce, 0, st, err) != 0) return -1;
+    /* a removal list (alone, or beside the flags for auto) needs its length first */
     if (rc_cuda_read_counts(r, bounce, err) != 0) return -1;
     const rc_cuda_counts *h = &rc_cuda_of(r)->h_counts[bounce];
     rc_bounce_stats *b = &st->bounce[bounce];
@@ -249,7 +331,7 @@ static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *s
     b->kept = h->kept;
     r->live = h->kept;
     if (input == RC_COMPACT_NOTHING) return 0;
-    if (input == RC_COMPACT_REMOVALS) {
+    if (RC_WANTS_REMOVALS(input)) {
         if (h->removed != r->n - h->kept)
             return rc_fail(err, "shade listed %u ended paths at bounce %u, want %u", h->removed,
                            bounce, r->n - h->kept);
@@ -267,13 +349,13 @@ static int compact_shadows_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats 
     uint32_t k = d->device_loop ? 0 : d->h_counts[bounce].shadow_removed;
     if (!d->device_loop) {
         r->shadows = d->h_counts[bounce].shadows;
-        if (r->scomp.input == RC_COMPACT_REMOVALS && k != r->sn - r->shadows)
+        if (RC_WANTS_REMOVALS(r->scomp.input) && k != r->sn - r->shadows)
             return rc_fail(err, "shade listed %u empty shadow slots at bounce %u, want %u", k,
                            bounce, r->sn - r->shadows);
         if (r->sn == 0) return 0;
     }
     rc_cuda_phase_begin(r);
-    sc_status s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, bounce, k));
+    sc_status s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, bounce, k), bounce);
     rc_cuda_phase_end(r, &st->bounce[bounce].compact_ms);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' of the shadow rays failed at bounce %u: %s",
@@ -298,6 +380,7 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
                        sc_status_string(s));
+    r->comp.chosen[bounce] = rc_compact_chosen(&r->comp);
     if (kept != r->live)
         return rc_fail(err, "compaction '%s' kept %zu paths at bounce %u, shade kept %u",
                        r->comp.name, kept, bounce, r->live);
@@ -318,10 +401,24 @@ int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_e
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' of the shadow rays failed at bounce %u: %s",
                        r->scomp.name, bounce, sc_status_string(s));
+    r->scomp.chosen[bounce] = rc_compact_chosen(&r->scomp);
     if (kept != r->shadows)
         return rc_fail(err, "compaction '%s' kept %zu shadow rays at bounce %u, shade wrote %u",
                        r->scomp.name, kept, bounce, r->shadows);
     st->bounce[bounce].compact_ms += rc_now_ms() - t0;
     if (r->scomp.opt.timing) rc_stats_add_library(st, r->scomp.ctx);
     return 0;
+}
+
+/* The removed fraction of one stream at one bounce; -1 when the stream was empty. */
+static double fraction(uint32_t in, uint32_t kept) {
+    return in ? (double)(in - (kept < in ? kept : in)) / (double)in : -1.0;
+}
+
+void rc_compact_learn(rc_renderer *r, const rc_frame_stats *st) {
+    for (uint32_t b = 0; b < st->bounces && b < RC_MAX_DEPTH; b++) {
+        const rc_bounce_stats *o = &st->bounce[b];
+        r->comp.hint[b] = fraction(o->stream, o->kept);
+        r->scomp.hint[b] = fraction(o->shadow_in, o->shadow_kept);
+    }
 }

@@ -14,8 +14,14 @@ extern "C" {
 typedef enum rc_compact_input {
     RC_COMPACT_NOTHING = 0, /* `none`: dead paths stay in the stream and are skipped */
     RC_COMPACT_FLAGS,       /* flags[i] = 1 if stream slot i is still alive */
-    RC_COMPACT_REMOVALS     /* removed[0..k) = the stream slots whose paths ended */
+    RC_COMPACT_REMOVALS,    /* removed[0..k) = the stream slots whose paths ended */
+    RC_COMPACT_BOTH         /* `auto`: both, so the library may take Redzone's O(k) moves where
+                               few paths end and a flag algorithm elsewhere (sc_compact_any) */
 } rc_compact_input;
+
+/* 1 if shade writes the flag stencil / the removal list for this input. */
+#define RC_WANTS_FLAGS(in)    ((in) == RC_COMPACT_FLAGS || (in) == RC_COMPACT_BOTH)
+#define RC_WANTS_REMOVALS(in) ((in) == RC_COMPACT_REMOVALS || (in) == RC_COMPACT_BOTH)
 
 typedef struct rc_compactor {
     sc_context *ctx; /* NULL for `none` */
@@ -23,7 +29,14 @@ typedef struct rc_compactor {
     rc_compact_input input;
     sc_options opt;
     const char *name; /* static: the table's name or "none" */
+    /* auto in the device loops: the removed fraction per bounce from the previous frame's
+       counts (the first frame has none: -1), and the choice each bounce's call made */
+    double hint[RC_MAX_DEPTH];
+    const char *chosen[RC_MAX_DEPTH];
 } rc_compactor;
+
+/* The static name of the algorithm the last call on `c` ran (auto: its choice), or c->name. */
+const char *rc_compact_chosen(const rc_compactor *c);
 
 #define RC_COMPACT_NONE_NAME "none"
 
@@ -48,6 +61,10 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
 /* compact the shadow stream of bounce `bounce`: drop the slots that hold no shadow ray (NEE
  * only; `none` leaves them for the shadow phase to skip). Its time adds to compact_ms. */
 int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);
+
+/* After a frame's counts came back: each bounce's removed fraction becomes the next frame's
+ * hint for auto (the device loops, where lengths stay on the device). */
+void rc_compact_learn(rc_renderer *r, const rc_frame_stats *st);
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,10 @@ typedef struct rc_cuda {
 /* One compaction call over the whole wave with a device length of 0 (compact.c): the library
  * sizes its storage for the bound, so the frames' calls never allocate or wait. */
 int rc_compact_warm(rc_renderer *r, rc_error *err);
+/* Graph loop: 1 if auto, given the densities of the frame before, would now choose another
+ * algorithm at some bounce (tiles are not compared) than the captured graph runs; no device work,
+ * no sync (sc_auto_preview). */
+int rc_compact_choice_changed(rc_renderer *r);
 /* Upload the scene and allocate the device stream; needs r->comp set up. */
 int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *err);
 void rc_cuda_destroy(rc_renderer *r);

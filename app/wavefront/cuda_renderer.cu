@@ -66,7 +66,8 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     rc_cuda *c = rc_cuda_of(r);
     size_t n = r->num_paths;
     int payload = r->st.mode == RC_MODE_PAYLOAD;
-    int flags = r->comp.input == RC_COMPACT_FLAGS;
+    int flags = RC_WANTS_FLAGS(r->comp.input);
+    int list = RC_WANTS_REMOVALS(r->comp.input);
     int nee = r->nee;
     stream_buf all[STREAM_BUFS] = {
         {(void **)&c->paths, n * sizeof(rc_path)},
@@ -76,7 +77,7 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
         {(void **)&c->queue, payload ? 0 : n * sizeof(uint32_t)},
         {(void **)&c->queue_alt, !payload && flags ? n * sizeof(uint32_t) : 0},
         {(void **)&c->flags, flags ? n : 0},
-        {(void **)&c->removed, r->comp.input == RC_COMPACT_REMOVALS ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->removed, list ? n * sizeof(uint32_t) : 0},
         {(void **)&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts)},
         {(void **)&c->d_sample, sizeof(uint32_t)},
         {(void **)&c->d_camera, sizeof(rc_camera)},
@@ -86,8 +87,7 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
         {(void **)&c->squeue, nee && !payload ? n * sizeof(uint32_t) : 0},
         {(void **)&c->squeue_alt, nee && !payload && flags ? n * sizeof(uint32_t) : 0},
         {(void **)&c->sflags, nee && flags ? n : 0},
-        {(void **)&c->sremoved,
-         nee && r->comp.input == RC_COMPACT_REMOVALS ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->sremoved, nee && list ? n * sizeof(uint32_t) : 0},
     };
     size_t total = 0;
     for (int i = 0; i < STREAM_BUFS; i++) {
@@ -230,8 +230,11 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
     c->replay = 0;
     if (r->st.frame_loop == RC_LOOP_GRAPH) {
         /* A graph holds one wave size and one watched bounce; the camera and the sample index
-         * are read on the device, so moving the camera or resetting the film keeps it. */
-        if (c->graph_exec && c->graph_wave == r->wave_now && c->graph_mask == r->mask_bounce) {
+         * are read on the device, so moving the camera or resetting the film keeps it. auto's
+         * choice per bounce is frozen in it too: when the previous frame's densities would
+         * make auto choose another algorithm at some bounce, the frame is captured again. */
+        if (c->graph_exec && c->graph_wave == r->wave_now && c->graph_mask == r->mask_bounce &&
+            !rc_compact_choice_changed(r)) {
             c->replay = 1;
             return;
         }

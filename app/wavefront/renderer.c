@@ -15,7 +15,7 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->width = scene ? scene->defaults.width : RC_DEFAULT_WIDTH;
     st->height = scene ? scene->defaults.height : RC_DEFAULT_HEIGHT;
     st->max_depth = scene ? scene->defaults.max_depth : RC_DEFAULT_MAX_DEPTH;
-    st->algo = "scan-scatter";
+    st->algo = "auto";
     st->mode = RC_MODE_INDICES;
     st->backend = RC_BACKEND_CPU;
     st->samples_per_wave = 1;
@@ -128,7 +128,8 @@ static int alloc_cpu(rc_renderer *r, rc_error *err) {
     rc_cpu_stream *s = &r->cpu;
     size_t n = r->num_paths;
     int payload = r->st.mode == RC_MODE_PAYLOAD;
-    int flags = r->comp.input == RC_COMPACT_FLAGS;
+    int flags = RC_WANTS_FLAGS(r->comp.input);
+    int list = RC_WANTS_REMOVALS(r->comp.input);
     s->paths = malloc(n * sizeof *s->paths);
     s->sample_rgb = calloc(n, sizeof *s->sample_rgb);
     s->accum = calloc((size_t)r->num_pixels * 3, sizeof *s->accum);
@@ -137,14 +138,14 @@ static int alloc_cpu(rc_renderer *r, rc_error *err) {
     if (!payload) ok = ok && (s->queue = malloc(n * sizeof *s->queue));
     if (!payload && flags) ok = ok && (s->queue_alt = malloc(n * sizeof *s->queue_alt));
     if (flags) ok = ok && (s->flags = malloc(n));
-    if (r->comp.input == RC_COMPACT_REMOVALS) ok = ok && (s->removed = malloc(n * 4));
+    if (list) ok = ok && (s->removed = malloc(n * 4));
     if (r->nee) { /* the shadow stream mirrors the path stream's buffers */
         ok = ok && (s->shadows = malloc(n * sizeof *s->shadows));
         if (payload && flags) ok = ok && (s->shadows_alt = malloc(n * sizeof *s->shadows_alt));
         if (!payload) ok = ok && (s->squeue = malloc(n * sizeof *s->squeue));
         if (!payload && flags) ok = ok && (s->squeue_alt = malloc(n * sizeof *s->squeue_alt));
         if (flags) ok = ok && (s->sflags = malloc(n));
-        if (r->comp.input == RC_COMPACT_REMOVALS) ok = ok && (s->sremoved = malloc(n * 4));
+        if (list) ok = ok && (s->sremoved = malloc(n * 4));
     }
     if (!ok) {
         free_cpu(s);
@@ -325,13 +326,23 @@ void rc_frame_abort(rc_renderer *r) {
 #endif
 }
 
+/* Each bounce's algorithm: what its last call ran (a replayed graph runs what was captured). */
+static void note_choices(const rc_renderer *r, rc_frame_stats *st) {
+    for (uint32_t b = 0; b < st->bounces && b < RC_MAX_DEPTH; b++)
+        st->bounce[b].algo = r->comp.chosen[b] ? r->comp.chosen[b] : r->comp.name;
+}
+
 int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
 #ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_frame_end(r, st, err);
+    if (r->st.backend == RC_BACKEND_CUDA) {
+        if (rc_cuda_frame_end(r, st, err) != 0) return -1;
+        note_choices(r, st);
+        rc_compact_learn(r, st);
+        return 0;
+    }
 #endif
-    (void)r;
-    (void)st;
     (void)err;
+    note_choices(r, st);
     return 0;
 }
 

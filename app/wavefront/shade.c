@@ -1,6 +1,6 @@
 /* shade.c: shade every live path of the stream, and write what the compaction needs: a flag
- * per stream slot, or the list of slots whose paths ended; with NEE the same for the shadow
- * stream, whose slot i belongs to the path in stream slot i. */
+ * per stream slot, the list of slots whose paths ended, or both (auto); with NEE the same for the
+ * shadow stream, whose slot i belongs to the path in stream slot i. */
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
@@ -35,9 +35,8 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         } else if (sh) {
             sh->slot = 0u; /* `none`: a dead path's slot holds no shadow ray either */
         }
-        if (input == RC_COMPACT_FLAGS) {
-            s->flags[i] = (uint8_t)k;
-        } else if (input == RC_COMPACT_REMOVALS && !k) {
+        if (RC_WANTS_FLAGS(input)) s->flags[i] = (uint8_t)k;
+        if (RC_WANTS_REMOVALS(input) && !k) {
             /* The list's order depends on the threads; the image does not (rng.h). */
             uint32_t slot;
             RC_OMP(atomic capture)
@@ -48,9 +47,8 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         int ray = (sh->slot & RC_PATH_ALIVE) != 0;
         shadows += (uint32_t)ray;
         if (s->squeue) s->squeue[i] = (uint32_t)i;
-        if (input == RC_COMPACT_FLAGS) {
-            s->sflags[i] = (uint8_t)ray;
-        } else if (input == RC_COMPACT_REMOVALS && !ray) {
+        if (RC_WANTS_FLAGS(input)) s->sflags[i] = (uint8_t)ray;
+        if (RC_WANTS_REMOVALS(input) && !ray) {
             uint32_t slot;
             RC_OMP(atomic capture)
             slot = sremoved++;

@@ -51,7 +51,7 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
                 kept = rc_path_shade(&sc, &sp, &p, sample_rgb, so.shadows ? &sh : NULL);
                 *slot = p;
             }
-            if (input == RC_COMPACT_FLAGS) flags[i] = (uint8_t)kept;
+            if (RC_WANTS_FLAGS(input)) flags[i] = (uint8_t)kept;
             if (so.shadows) {
                 ray = (sh.slot & RC_PATH_ALIVE) != 0;
                 if (ray)
@@ -59,12 +59,11 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
                 else if (input == RC_COMPACT_NOTHING)
                     so.shadows[i].slot = 0u; /* the shadow phase walks this slot */
                 if (so.squeue) so.squeue[i] = i;
-                if (input == RC_COMPACT_FLAGS) so.sflags[i] = (uint8_t)ray;
+                if (RC_WANTS_FLAGS(input)) so.sflags[i] = (uint8_t)ray;
             }
         }
-        if (input == RC_COMPACT_REMOVALS)
-            rc_append_removed(i < n && !kept, i, removed, &cnt->removed);
-        if (so.shadows && input == RC_COMPACT_REMOVALS)
+        if (RC_WANTS_REMOVALS(input)) rc_append_removed(i < n && !kept, i, removed, &cnt->removed);
+        if (so.shadows && RC_WANTS_REMOVALS(input))
             rc_append_removed(i < n && !ray, i, so.sremoved, &cnt->shadow_removed);
         block_live += (uint32_t)__syncthreads_count(live);
         block_kept += (uint32_t)__syncthreads_count(kept);

@@ -63,7 +63,7 @@ typedef struct rc_settings {
                            samples (the RNG key, rng.h) */
 } rc_settings;
 
-/* Defaults: the scene's size, depth and light sampling, algorithm "scan-scatter", indices,
+/* Defaults: the scene's size, depth and light sampling, algorithm "auto", indices,
  * CPU, one sample per wave, the graph frame loop, seed 0. */
 void rc_settings_init(rc_settings *st, const rc_scene *scene);
 
@@ -81,6 +81,9 @@ typedef struct rc_bounce_stats {
     double extend_ms, shade_ms;
     double compact_ms; /* both streams' compaction: the paths', then the shadow rays' */
     double shadow_ms;  /* the shadow phase: any-hit traces of the shadow rays */
+    const char *algo;  /* the algorithm that compacted the paths (static name): `auto`'s
+                          choice (sc_last_choice), else the fixed algorithm or "none"; a
+                          replayed graph reports what its capture chose */
 } rc_bounce_stats;
 
 /* Everything one frame measured; feeds --stats, the bench table and its JSON. The frame's

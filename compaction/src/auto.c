@@ -121,7 +121,9 @@ static double removed_fraction(const sc_job *job, unsigned offer, const sc_polic
                                sc_density_source *src) {
     const sc_context *ctx = job->ctx;
     const double n = (double)job->n;
-    if ((offer & SC_OFFER_LIST) && job->n) {
+    /* CUDA with opt.d_k: k is only the bound (the count is on the device), not the density */
+    const int k_bound = (ctx->backend == SC_BACKEND_CUDA && job->opt.d_k) || job->k_unknown;
+    if ((offer & SC_OFFER_LIST) && job->n && !k_bound) {
         *src = SC_DENSITY_EXACT;
         return (double)job->k / n;
     }
@@ -198,6 +200,17 @@ sc_status sc_auto_choose(sc_job *job, unsigned offer, sc_impl_fn *fn) {
     snprintf(a->choice_policy, SC_POLICY_NAME_MAX, "%s", p->name);
     c->policy = a->choice_policy;
     *fn = sc_impl_for(c->algo, job->ctx->backend);
+    return SC_OK;
+}
+
+sc_status sc_auto_peek(sc_job *job, unsigned offer, sc_choice *out) {
+    sc_impl_fn fn;
+    sc_status s = sc_auto_choose(job, offer, &fn);
+    if (s != SC_OK) return s;
+    *out = job->ctx->autos->pending;
+    out->algo = job->info->id;
+    out->tile = job->tile;
+    out->scan = job->scan;
     return SC_OK;
 }
 

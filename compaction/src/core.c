@@ -488,6 +488,34 @@ sc_status sc_compact_any(sc_context *ctx, sc_algorithm algo, void *data, const u
     return s;
 }
 
+sc_status sc_auto_preview(sc_context *ctx, size_t n, size_t elem_size, sc_input input,
+                          const sc_options *opt, sc_choice *out) {
+    if (!ctx || !out || input < SC_INPUT_FLAGS || input > SC_INPUT_ANY)
+        return SC_ERR_INVALID_ARGUMENT;
+    sc_options o;
+    if (opt)
+        o = *opt;
+    else
+        sc_options_init(&o);
+    o.d_n = NULL; /* nothing is read: the run-time counts play no part */
+    o.d_k = NULL;
+    o.d_kept = NULL;
+    const size_t timings = ctx->num_timings; /* prepare clears them: the last call's stay */
+    sc_job job;
+    sc_impl_fn fn;
+    size_t dummy;
+    sc_status s = prepare(&job, ctx, SC_ALGO_AUTO, input, n, elem_size, &o, &dummy, &fn);
+    ctx->num_timings = timings;
+    if (s != SC_OK) return s;
+    unsigned offer = input == SC_INPUT_FLAGS          ? SC_OFFER_FLAGS
+                     : input == SC_INPUT_REMOVAL_LIST ? SC_OFFER_LIST
+                                                      : SC_OFFER_FLAGS | SC_OFFER_LIST;
+    if (n > (size_t)UINT32_MAX) offer &= ~SC_OFFER_LIST;
+    if (!offer) return SC_ERR_INVALID_ARGUMENT;
+    job.k_unknown = 1;
+    return sc_auto_peek(&job, offer, out);
+}
+
 sc_status sc_context_reserve(sc_context *ctx, sc_algorithm algo, sc_input input, size_t n,
                              size_t elem_size, const sc_options *opt) {
     if (ctx && is_auto(algo)) {

@@ -32,6 +32,7 @@ typedef struct sc_job {
      * CUDA: sc_cuda_temp (or the algorithm) sets reserve_done and returns a non-OK status to
      * stop the algorithm there; the front end turns that into SC_OK. */
     int reserve;
+    int k_unknown; /* sc_auto_preview: a list is offered, its length is not known */
     int reserve_done;
     /* k-way partition (partition.c): keys[i] < num_keys; the groups' sizes come back in
      * part_counts */
@@ -76,6 +77,8 @@ struct sc_context {
 /* Replace job->info, tile and scan by the policy's choice for this call, and return the
  * chosen backend function in *fn. job->flags / job->k must be set for what `offer` says. */
 sc_status sc_auto_choose(sc_job *job, unsigned offer, sc_impl_fn *fn);
+/* sc_auto_preview: the choice sc_auto_choose makes for `job`, into *out (nothing runs). */
+sc_status sc_auto_peek(sc_job *job, unsigned offer, sc_choice *out);
 /* Record what ran (auto's choice or a fixed algorithm) after a successful call. */
 void sc_auto_record(sc_job *job, int automatic);
 void sc_auto_free(sc_context *ctx);

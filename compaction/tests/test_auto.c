@@ -264,6 +264,52 @@ static void test_results(sc_context *ctx, bufs *b) {
                 }
 }
 
+/* sc_auto_preview: the synthetic table's choice for a hint, with no data and no call; the
+ * last call's choice stays what it was. */
+static void test_preview(sc_context *ctx, bufs *b) {
+    sc_options opt;
+    sc_options_init(&opt);
+    opt.policy = SYNTH_PATH;
+    size_t kept;
+    make(b, N, N / 2, 11);
+    ASSERT_STATUS(sc_compact_flagged(ctx, SC_ALGO_AUTO, b->in, b->flags, b->out, N, 4, &opt, &kept),
+                  SC_OK, "preview: a call first");
+    sc_choice before, c, after;
+    sc_last_choice(ctx, &before);
+    static const struct {
+        sc_input input;
+        size_t hint;
+        int stable;
+        sc_algorithm want;
+        int rule;
+    } cases[] = {
+        {SC_INPUT_ANY, N / 50, 0, SC_ALGO_REDZONE, 0},        /* a list, 2 % */
+        {SC_INPUT_FLAGS, N / 50, 0, SC_ALGO_JUMPING_JACK, 3}, /* no list: few removed */
+        {SC_INPUT_ANY, N / 10, 0, SC_ALGO_JUMPING_JACK, 3},   /* a list, but 10 % */
+        {SC_INPUT_ANY, N * 9 / 10, 0, SC_ALGO_ATOMIC, 4},     /* most removed */
+        {SC_INPUT_FLAGS, N / 4, 1, SC_ALGO_BINARY_TREE, 6},   /* stable, a quarter */
+        {SC_INPUT_ANY, SC_UNKNOWN_COUNT, 0, SC_ALGO_RLZ, 5},  /* previous call: half */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        opt.removed_hint = cases[i].hint;
+        opt.require_stable = cases[i].stable;
+        sc_status st = sc_auto_preview(ctx, N, 4, cases[i].input, &opt, &c);
+        checks++;
+        ASSERT_TRUE(st == SC_OK && c.algo == cases[i].want && c.rule == cases[i].rule,
+                    "preview case %zu: %s, %s (rule %d), want %s (rule %d)", i,
+                    sc_status_string(st), st == SC_OK ? sc_algorithm_get(c.algo)->name : "-",
+                    c.rule, sc_algorithm_get(cases[i].want)->name, cases[i].rule);
+    }
+    sc_last_choice(ctx, &after);
+    checks++;
+    ASSERT_TRUE(after.algo == before.algo && after.rule == before.rule,
+                "preview changed the last choice");
+    ASSERT_STATUS(sc_auto_preview(ctx, N, 4, (sc_input)7, &opt, &c), SC_ERR_INVALID_ARGUMENT,
+                  "preview: bad input kind");
+    ASSERT_STATUS(sc_auto_preview(ctx, N, 4, SC_INPUT_ANY, &opt, NULL), SC_ERR_INVALID_ARGUMENT,
+                  "preview: no output");
+}
+
 int main(void) {
     bufs b;
     b.in = malloc(N * 4 + 64);
@@ -282,6 +328,7 @@ int main(void) {
     test_density_sources(&b);
     test_lists(ctx, &b);
     test_results(ctx, &b);
+    test_preview(ctx, &b);
     sc_context_destroy(ctx);
     remove(SYNTH_PATH);
     free(b.in);

@@ -176,6 +176,31 @@ static void test_builtin(sc_context *ctx, stream *s, size_t n) {
             if (!strcmp(want_policy, "sm_90") && n >= (1u << 22) && k == n / 100 && !stable)
                 ASSERT_TRUE(c.algo == SC_ALGO_REDZONE, "sm_90, 1 %% of %zu: %s", n, a->name);
         }
+    /* a device-side list length (opt.d_k): k is only the bound, so the hint decides */
+    uint32_t *d_k = NULL;
+    size_t k = n / 100;
+    uint32_t hk = (uint32_t)k;
+    if (cudaMalloc((void **)&d_k, 4) == cudaSuccess &&
+        cudaMemcpy(d_k, &hk, 4, cudaMemcpyHostToDevice) == cudaSuccess) {
+        opt.require_stable = 0;
+        opt.d_k = d_k;
+        opt.removed_hint = k;
+        load(s, n, k, 7);
+        void *where = NULL;
+        st = sc_compact_any(ctx, SC_ALGO_AUTO, s->d_data, s->d_flags, s->d_out, n, 4, s->d_list, n,
+                            &opt, &kept, &where);
+        c = choice(ctx);
+        checks++;
+        ASSERT_TRUE(st == SC_OK && c.source == SC_DENSITY_HINT && c.removed > 0.0099 &&
+                        c.removed < 0.0101,
+                    "d_k: %s source %d removed %g", sc_status_string(st), c.source, c.removed);
+        if (st == SC_OK)
+            ASSERT_TRUE(result_ok(s, where, kept, sc_algorithm_get(c.algo)->stable),
+                        "d_k: %s result", sc_algorithm_get(c.algo)->name);
+        opt.d_k = NULL;
+        opt.removed_hint = SC_UNKNOWN_COUNT;
+    }
+    cudaFree(d_k);
 }
 
 /* A synthetic table drives known choices; each result is checked. */

@@ -280,7 +280,8 @@ sc_status sc_compact_any(sc_context *ctx, sc_algorithm algo, void *data, const u
                          const sc_options *opt, size_t *kept, void **result);
 
 /* ---- auto: one policy table per GPU ----
- * Per call auto takes the removed fraction: exact from a removal list, else opt.removed_hint,
+ * Per call auto takes the removed fraction: exact from a removal list (CUDA: not with opt.d_k,
+ * where k is only a bound; give opt.removed_hint against the bound n), else opt.removed_hint,
  * else the previous call's on this context (when its count reached the host), else on the CPU
  * backend an estimate from a sample of the flags, else the table's "unknown_removed" (CUDA
  * never reads device data back inside a call). The first rule of the table whose conditions
@@ -311,6 +312,13 @@ typedef struct sc_choice {
 /* The choice of the last successful call on this context. SC_ERR_INVALID_ARGUMENT if there
  * was none (or `ctx`/`out` is NULL). */
 sc_status sc_last_choice(const sc_context *ctx, sc_choice *out);
+/* What auto would choose for a call on n elements of elem_size bytes offered `input` (flags, a
+ * list, or SC_INPUT_ANY: both) with these options, without running anything or reading any
+ * data: the density is opt->removed_hint, else the previous call's, else the table's default
+ * (never a list's length or a sample). For callers that must know a choice ahead, e.g. to
+ * capture a CUDA graph again when it would change. Does not change sc_last_choice. */
+sc_status sc_auto_preview(sc_context *ctx, size_t n, size_t elem_size, sc_input input,
+                          const sc_options *opt, sc_choice *out);
 /* After SC_ERR_POLICY: one line that names the table and what is wrong; "" otherwise. */
 const char *sc_policy_error(const sc_context *ctx);
 /* Validate a policy table held in memory (`len` bytes, need not end in NUL) for `backend`:
