@@ -29,8 +29,9 @@ typedef struct rc_cuda_counts {
     uint32_t pad;
 } rc_cuda_counts;
 
-#define RC_CUDA_BLOCK     256
-#define RC_CUDA_MAX_TIMED (2 + 5 * RC_MAX_DEPTH) /* phases of one frame */
+#define RC_RECAPTURE_FRAMES 8 /* auto: frames a new choice must hold before a recapture */
+#define RC_CUDA_BLOCK       256
+#define RC_CUDA_MAX_TIMED   (2 + 5 * RC_MAX_DEPTH) /* phases of one frame */
 
 /* The device side of a renderer. Buffers mirror rc_cpu_stream, in device memory. */
 typedef struct rc_cuda {
@@ -55,6 +56,7 @@ typedef struct rc_cuda {
     int graph_mask;
     int capturing;      /* this frame's launches are being captured */
     int replay;         /* this frame replays graph_exec */
+    int choice_streak;  /* frames in a row whose auto choice differs from the captured one */
     int device_loop;    /* frame_loop graph or stream: lengths read on the device */
     uint32_t grid_cap;  /* blocks of a device-loop launch: enough to fill the GPU once; the
                            threads stride over the stream */

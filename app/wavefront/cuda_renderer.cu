@@ -233,11 +233,15 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
          * are read on the device, so moving the camera or resetting the film keeps it. auto's
          * choice per bounce is frozen in it too: when the previous frame's densities would
          * make auto choose another algorithm at some bounce, the frame is captured again. */
-        if (c->graph_exec && c->graph_wave == r->wave_now && c->graph_mask == r->mask_bounce &&
-            !rc_compact_choice_changed(r)) {
+        int same = c->graph_exec && c->graph_wave == r->wave_now && c->graph_mask == r->mask_bounce;
+        /* a density near a rule's edge flips auto's choice from frame to frame: recapture only
+         * once the new choice has held for RC_RECAPTURE_FRAMES frames in a row */
+        c->choice_streak = same && rc_compact_choice_changed(r) ? c->choice_streak + 1 : 0;
+        if (same && c->choice_streak < RC_RECAPTURE_FRAMES) {
             c->replay = 1;
             return;
         }
+        c->choice_streak = 0;
         drop_graph(c);
         cudaError_t e = cudaStreamBeginCapture(stream_of(c), cudaStreamCaptureModeThreadLocal);
         rc_cuda_note(r, e);
