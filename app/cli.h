@@ -30,6 +30,7 @@ typedef struct cli_common {
     uint32_t seed;              /* --seed S */
     uint32_t max_memory;        /* --max-memory MiB; 0: RC_DEFAULT_MAX_MEMORY_MIB */
     const char *spread;         /* --spread on|off */
+    int sort_materials;         /* --sort-materials */
 } cli_common;
 
 /* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU

@@ -49,6 +49,8 @@ static void usage(FILE *f) {
             "                        (default on)\n"
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
             "                        like the paths, MIS) or bsdf; default: the scene's\n"
+            "  --sort-materials      before shade, partition the stream by material kind\n"
+            "                        (sc_partition); shade runs once per kind (CPU only)\n"
             "  --seed S              0..%u: an independent set of samples\n"
             "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
             "  --megakernel LIST     also time baselines for the same samples, and report each\n"
@@ -233,13 +235,13 @@ static void print_bounces(const run *rn) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
         printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%% "
-               "%10.0f %10.0f %9.3f %s\n",
+               "%10.0f %10.0f %9.3f %9.3f %s\n",
                rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), b,
                (double)o->stream / fr, (double)o->alive / fr, (double)o->kept / fr,
                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
                o->extend_ms / fr, o->shade_ms / fr, o->compact_ms / fr,
                sum > 0 ? 100.0 * o->compact_ms / sum : 0.0, (double)o->shadow_in / fr,
-               (double)o->shadow_kept / fr, o->shadow_ms / fr, rc_stats_algo(o));
+               (double)o->shadow_kept / fr, o->shadow_ms / fr, o->sort_ms / fr, rc_stats_algo(o));
     }
 }
 
@@ -318,6 +320,7 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
     cJSON_AddNumberToObject(o, "shade_ms", rc_stats_shade_ms(t) / fr);
     cJSON_AddNumberToObject(o, "compact_ms", rc_stats_compact_ms(t) / fr);
     cJSON_AddNumberToObject(o, "shadow_ms", rc_stats_shadow_ms(t) / fr);
+    cJSON_AddNumberToObject(o, "sort_ms", rc_stats_sort_ms(t) / fr);
     cJSON_AddNumberToObject(o, "shadow_rays", (double)rc_stats_shadow_rays(t) / fr);
     cJSON_AddNumberToObject(o, "accumulate_ms", t->accumulate_ms / fr);
     cJSON_AddNumberToObject(o, "compact_share",
@@ -342,6 +345,7 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
         cJSON_AddNumberToObject(j, "shadow_in", (double)s->shadow_in / fr);
         cJSON_AddNumberToObject(j, "shadow_kept", (double)s->shadow_kept / fr);
         cJSON_AddNumberToObject(j, "shadow_ms", s->shadow_ms / fr);
+        cJSON_AddNumberToObject(j, "sort_ms", s->sort_ms / fr);
         double sum = s->extend_ms + s->shade_ms + s->compact_ms;
         cJSON_AddNumberToObject(j, "compact_share", sum > 0 ? s->compact_ms / sum : 0.0);
         cJSON_AddStringToObject(j, "algorithm", rc_stats_algo(s));
@@ -488,6 +492,7 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     cJSON_AddNumberToObject(root, "height", st->height);
     cJSON_AddNumberToObject(root, "max_depth", st->max_depth);
     cJSON_AddStringToObject(root, "light_sampling", rc_light_sampling_name(st->light_sampling));
+    cJSON_AddBoolToObject(root, "sort_materials", st->sort_materials != 0);
     cJSON_AddNumberToObject(root, "seed", st->seed);
     cJSON_AddNumberToObject(root, "samples_per_wave", st->samples_per_wave);
     cJSON_AddNumberToObject(root, "frames", o->frames);
@@ -632,13 +637,14 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     int root = cli_mpi_rank() == 0, solo = cli_mpi_size() == 1;
     if (rc == 0 && root) {
         printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
-               "backend, light sampling %s\n\n",
+               "backend, light sampling %s%s\n\n",
                o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
                st->max_depth, rc_backend_name(st->backend),
-               rc_light_sampling_name(st->light_sampling));
-        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %s\n",
+               rc_light_sampling_name(st->light_sampling),
+               st->sort_materials ? ", sorted by material" : "");
+        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %9s %s\n",
                "algorithm", "mode", "loop", "bounce", "rays in", "alive", "kept", "removed",
-               "extend", "shade", "compact", "share", "shadow in", "shadow kept", "shadow",
+               "extend", "shade", "compact", "share", "shadow in", "shadow kept", "shadow", "sort",
                "chosen");
     }
     int n = 0;

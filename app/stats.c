@@ -7,6 +7,7 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
     t->frames++;
     if (f->bounces > t->bounces) t->bounces = f->bounces;
     t->loop = f->loop;
+    if (f->sorted) t->sorted = 1;
     t->generate_ms += f->generate_ms;
     t->accumulate_ms += f->accumulate_ms;
     t->total_ms += f->total_ms;
@@ -23,6 +24,7 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
         o->shadow_in += s->shadow_in;
         o->shadow_kept += s->shadow_kept;
         o->shadow_ms += s->shadow_ms;
+        o->sort_ms += s->sort_ms;
         const sc_algorithm_info *info = s->algo ? sc_algorithm_find(s->algo) : NULL;
         o->algo = info ? 1 + (int)info->id : s->algo ? -1 : 0;
     }
@@ -65,6 +67,14 @@ double rc_stats_shadow_ms(const rc_stats_total *t) {
     for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].shadow_ms;
     return s;
 }
+double rc_stats_sort_ms(const rc_stats_total *t) {
+    double s = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].sort_ms;
+    return s;
+}
+int rc_stats_sorted(const rc_stats_total *t) {
+    return t->sorted;
+}
 uint64_t rc_stats_shadow_rays(const rc_stats_total *t) {
     uint64_t s = 0;
     for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].shadow_kept;
@@ -93,6 +103,8 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
     fprintf(f, "phase                    launches    total ms    share     avg ms\n");
     phase_row(f, "generate", t->frames, t->generate_ms, total);
     phase_row(f, "extend", bl, rc_stats_extend_ms(t), total);
+    int sorted = rc_stats_sorted(t);
+    if (sorted) phase_row(f, "sort", bl, rc_stats_sort_ms(t), total);
     phase_row(f, "shade", bl, rc_stats_shade_ms(t), total);
     phase_row(f, "compact", bl, rc_stats_compact_ms(t), total);
     for (size_t i = 0; i < t->num_lib; i++) {
@@ -108,8 +120,8 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
     fprintf(f, "frame loop: %s\n", rc_frame_loop_name(t->loop));
     fprintf(f,
             "\nbounce     rays in       alive        kept  removed  extend ms   shade ms "
-            "compact ms  compact share  algorithm     %s\n",
-            shadows ? "  shadow in  shadow kept  shadow ms" : "");
+            "compact ms  compact share  algorithm     %s%s\n",
+            shadows ? "  shadow in  shadow kept  shadow ms" : "", sorted ? "    sort ms" : "");
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
@@ -123,6 +135,7 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
         if (shadows)
             fprintf(f, "%11llu %12llu %10.2f", (unsigned long long)o->shadow_in,
                     (unsigned long long)o->shadow_kept, o->shadow_ms);
+        if (sorted) fprintf(f, " %10.2f", o->sort_ms);
         fprintf(f, "\n");
     }
     double secs = total / 1e3;

@@ -11,6 +11,7 @@ typedef struct rc_bounce_total {
     uint64_t stream, alive, kept;
     uint64_t shadow_in, shadow_kept; /* the shadow stream (NEE): slots, rays traced */
     double extend_ms, shade_ms, compact_ms, shadow_ms;
+    double sort_ms; /* --sort-materials: classify and partition before shade */
     /* the algorithm of the last frame's path compaction here (auto: its choice), kept as a
        number so a run packed for MPI stays readable: 1 + its sc_algorithm, -1 `none`, 0 not
        known; rc_stats_algo names it */
@@ -21,6 +22,7 @@ typedef struct rc_stats_total {
     uint32_t frames;
     uint32_t bounces;   /* most bounces any frame ran */
     rc_frame_loop loop; /* the loop of the last frame added */
+    int sorted;         /* some frame ran the sort phase (--sort-materials) */
     double generate_ms, accumulate_ms, total_ms;
     rc_bounce_total bounce[RC_MAX_DEPTH];
     sc_phase_timing lib[SC_MAX_PHASES];
@@ -33,6 +35,9 @@ double rc_stats_extend_ms(const rc_stats_total *t);
 double rc_stats_shade_ms(const rc_stats_total *t);
 double rc_stats_compact_ms(const rc_stats_total *t);
 double rc_stats_shadow_ms(const rc_stats_total *t);
+double rc_stats_sort_ms(const rc_stats_total *t);
+/* 1 if any frame sorted the stream by material (--sort-materials). */
+int rc_stats_sorted(const rc_stats_total *t);
 /* Live path rays traced (extend), over all frames and bounces. */
 uint64_t rc_stats_rays(const rc_stats_total *t);
 /* Shadow rays traced (the shadow phase), over all frames and bounces; 0 without NEE. */

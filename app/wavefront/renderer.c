@@ -121,6 +121,7 @@ static void free_cpu(rc_cpu_stream *s) {
     free(s->squeue_alt);
     free(s->sflags);
     free(s->sremoved);
+    free(s->keys);
     memset(s, 0, sizeof *s);
 }
 
@@ -130,13 +131,15 @@ static int alloc_cpu(rc_renderer *r, rc_error *err) {
     int payload = r->st.mode == RC_MODE_PAYLOAD;
     int flags = RC_WANTS_FLAGS(r->comp.input);
     int list = RC_WANTS_REMOVALS(r->comp.input);
+    int sort = r->st.sort_materials != 0; /* the partition writes out of place too */
     s->paths = malloc(n * sizeof *s->paths);
     s->sample_rgb = calloc(n, sizeof *s->sample_rgb);
     s->accum = calloc((size_t)r->num_pixels * 3, sizeof *s->accum);
     int ok = s->paths && s->sample_rgb && s->accum;
-    if (payload && flags) ok = ok && (s->paths_alt = malloc(n * sizeof *s->paths_alt));
+    if (payload && (flags || sort)) ok = ok && (s->paths_alt = malloc(n * sizeof *s->paths_alt));
     if (!payload) ok = ok && (s->queue = malloc(n * sizeof *s->queue));
-    if (!payload && flags) ok = ok && (s->queue_alt = malloc(n * sizeof *s->queue_alt));
+    if (!payload && (flags || sort)) ok = ok && (s->queue_alt = malloc(n * sizeof *s->queue_alt));
+    if (sort) ok = ok && (s->keys = malloc(n));
     if (flags) ok = ok && (s->flags = malloc(n));
     if (list) ok = ok && (s->removed = malloc(n * 4));
     if (r->nee) { /* the shadow stream mirrors the path stream's buffers */
@@ -214,6 +217,10 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     r->nee = st->light_sampling == RC_LIGHTS_NEE && r->view.lights.count > 0;
     r->shade.nee = (uint32_t)r->nee;
     int cuda = st->backend == RC_BACKEND_CUDA;
+    if (st->sort_materials && rc_sort_init(r, err) != 0) {
+        rc_renderer_destroy(r);
+        return -1;
+    }
     if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tile, st->library_timing, err) !=
             0 ||
         (r->nee && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tile, st->library_timing,
@@ -235,6 +242,7 @@ void rc_renderer_destroy(rc_renderer *r) {
 #endif
     rc_compactor_free(&r->comp);
     rc_compactor_free(&r->scomp);
+    sc_context_destroy(r->sorter);
     free_cpu(&r->cpu);
     free(r);
 }

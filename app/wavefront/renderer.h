@@ -38,7 +38,13 @@ typedef struct rc_cpu_stream {
     uint32_t *sremoved;
     uint32_t num_sremoved;
     int64_t *accum; /* the film: 3 fixed-point sums per pixel (film.h) */
+    uint8_t *keys;  /* --sort-materials: the material kind of each stream slot's hit */
 } rc_cpu_stream;
+
+/* --sort-materials: the keys of the partition before shade, the material kind of the hit
+ * (material.h's RC_MAT_* are 0 .. 3), then a miss, then a path that has ended already (only
+ * `none` keeps those in the stream). */
+enum { RC_SORT_MISS = 4, RC_SORT_DEAD = 5, RC_SORT_KEYS = 6 };
 
 struct rc_renderer {
     rc_settings st;
@@ -52,6 +58,8 @@ struct rc_renderer {
     rc_compactor comp;
     rc_compactor scomp; /* the same algorithm, its own context, for the shadow stream */
     int nee;            /* shadow rays are traced: NEE on and lights in the scene */
+    sc_context *sorter; /* --sort-materials: the partition's context (NULL: no sorting) */
+    uint32_t groups[RC_SORT_KEYS]; /* CPU: the stream slots of each key after the sort */
     /* the stream, host side (CPU backend) */
     rc_cpu_stream cpu;
     uint32_t n;       /* stream length */
@@ -83,6 +91,11 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
 /* shadow: trace the compacted shadow rays (any hit) and add the light of the unblocked ones
  * to their paths' samples (shadow.c; nothing without NEE). */
 void rc_trace_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+/* sort (--sort-materials only): classify each live path's hit by material kind and partition
+ * the stream by it, so shade walks one kind after another (sort.c). */
+void rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+/* The partition's context for the backend; an error where the backend cannot sort. */
+int rc_sort_init(rc_renderer *r, rc_error *err);
 /* accumulate: film += this frame's value of every pixel. */
 void rc_accumulate(rc_renderer *r, rc_frame_stats *st);
 /* mask: clear the alive-ray mask at the start of a frame, and record it at the watched bounce

@@ -23,8 +23,14 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     const long n = (long)r->n;
     const int nee = r->nee;
     uint32_t alive = 0, kept = 0, removed = 0, shadows = 0, sremoved = 0;
+    /* --sort-materials: one loop per material kind, over its contiguous slots (sort.c) */
+    const int groups = r->sorter ? RC_SORT_KEYS : 1;
+    long end = 0;
+    for (int g = 0; g < groups; g++) {
+        const long begin = end;
+        end = r->sorter ? begin + (long)r->groups[g] : n;
     RC_OMP(parallel for schedule(dynamic, 256) reduction(+ : alive, kept, shadows))
-    for (long i = 0; i < n; i++) {
+    for (long i = begin; i < end; i++) {
         rc_path *p = rc_stream_path(r, (size_t)i);
         rc_shadow *sh = nee ? &s->shadows[i] : NULL;
         int k = 0;
@@ -54,6 +60,7 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
             slot = sremoved++;
             s->sremoved[slot] = (uint32_t)i;
         }
+    }
     }
     s->num_removed = removed;
     s->num_sremoved = sremoved;

@@ -61,6 +61,8 @@ typedef struct rc_settings {
     int light_sampling; /* rc_light_sampling (scene.h): nee (default) or bsdf */
     uint32_t seed;      /* 0 .. RC_MAX_SEED: each seed draws an independent set of
                            samples (the RNG key, rng.h) */
+    int sort_materials; /* before shade, partition the live stream by the material kind of
+                           each hit (sort.c); shade runs once per kind over contiguous slots */
 } rc_settings;
 
 /* Defaults: the scene's size, depth and light sampling, algorithm "auto", indices,
@@ -81,6 +83,7 @@ typedef struct rc_bounce_stats {
     double extend_ms, shade_ms;
     double compact_ms; /* both streams' compaction: the paths', then the shadow rays' */
     double shadow_ms;  /* the shadow phase: any-hit traces of the shadow rays */
+    double sort_ms;    /* --sort-materials: classify the hits and partition the stream */
     const char *algo;  /* the algorithm that compacted the paths (static name): `auto`'s
                           choice (sc_last_choice), else the fixed algorithm or "none"; a
                           replayed graph reports what its capture chose */
@@ -94,6 +97,7 @@ typedef struct rc_frame_stats {
                            device loops (graph, stream) run max_depth, empty ones cost launches */
     rc_frame_loop loop; /* the loop that ran the frame (settings.frame_loop, or stream when a
                            graph cannot hold it) */
+    int sorted;         /* the stream was sorted by material before shade (--sort-materials) */
     double generate_ms, accumulate_ms;
     double total_ms; /* wall time of the whole frame */
     rc_bounce_stats bounce[RC_MAX_DEPTH];
