@@ -50,7 +50,7 @@ static void usage(FILE *f) {
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
             "                        like the paths, MIS) or bsdf; default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
-            "                        (sc_partition); shade runs once per kind (CPU only)\n"
+            "                        (sc_partition); shade runs once per kind\n"
             "  --seed S              0..%u: an independent set of samples\n"
             "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
             "  --megakernel LIST     also time baselines for the same samples, and report each\n"

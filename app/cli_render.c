@@ -46,7 +46,7 @@ static void usage(FILE *f) {
             "  --light-sampling L    nee (default: light samples and shadow rays, MIS) or bsdf\n"
             "                        (paths find lights by scattering); default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
-            "                        (sc_partition); shade runs once per kind (CPU only)\n"
+            "                        (sc_partition); shade runs once per kind\n"
             "  --seed S              0..%u: each seed draws an independent set of samples\n"
             "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
             "                        this (default %u MiB)\n"

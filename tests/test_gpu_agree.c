@@ -2,7 +2,8 @@
  * compaction algorithm (and `none`, both modes, each frame loop: graph, stream, host) gives a
  * bit-identical image on the GPU, and so do waves of several samples per pixel; a replayed frame
  * graph follows a film reset and a camera change; the megakernel baseline (no BVH, megakernel.h)
- * renders the same image as the wavefront loop; auto reports a real algorithm per bounce.
+ * renders the same image as the wavefront loop; auto reports a real algorithm per bounce;
+ * --sort-materials changes nothing in the image.
  * CPU and GPU round some maths differently (fused multiply-add, sinf, powf), so their paths
  * part ways and the images differ by noise: they are compared like test_reference, on
  * 16x16 block means, with a tolerance stated by the caller. Exits 77 (skipped) without a
@@ -14,6 +15,7 @@
 #include <string.h>
 
 static rc_frame_loop g_loop = RC_LOOP_GRAPH; /* the frame loop of the next renders */
+static int g_sort;                           /* --sort-materials in the next renders */
 
 static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_mode mode,
                           uint32_t w, uint32_t h, uint32_t spp, uint32_t wave) {
@@ -26,6 +28,7 @@ static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_
     st.algo = algo;
     st.mode = mode;
     st.frame_loop = g_loop;
+    st.sort_materials = g_sort;
     return test_render(s, &st, spp);
 }
 
@@ -126,6 +129,36 @@ static void algorithms(const rc_scene *s) {
             }
         }
     }
+    g_loop = RC_LOOP_GRAPH;
+    free(ref);
+}
+
+/* --sort-materials on the GPU: the partition by material kind before shade and one shade
+ * launch per kind (offsets and lengths on the device) give the unsorted image bit for bit, in
+ * every frame loop, both modes, for `none`, a flag and a removal-list algorithm and auto, in
+ * waves of one and of two samples (tests/test_sort.c checks the same on the CPU). */
+static void sorted(const rc_scene *s) {
+    g_loop = RC_LOOP_HOST;
+    g_sort = 0;
+    float *ref = render_on(s, RC_BACKEND_CUDA, "none", RC_MODE_INDICES, 40, 40, 4);
+    CHECK(ref != NULL, "cuda none/indices failed");
+    const char *names[] = {"none", "single-pass", "redzone", "auto"};
+    g_sort = 1;
+    for (int l = RC_LOOP_GRAPH; l <= RC_LOOP_HOST && ref; l++) {
+        g_loop = (rc_frame_loop)l;
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+            for (int m = 0; m < 2; m++) {
+                const char *mode = rc_mode_name((rc_mode)m), *loop = rc_frame_loop_name(g_loop);
+                uint32_t wave = 1 + (uint32_t)(i % 2);
+                float *img = render_wave(s, RC_BACKEND_CUDA, names[i], (rc_mode)m, 40, 40, 4, wave);
+                int same = img && memcmp(img, ref, 40 * 40 * 3 * sizeof(float)) == 0;
+                CHECK(same, "cuda --sort-materials %s/%s, %s loop, waves of %u: image differs",
+                      names[i], mode, loop, wave);
+                if (same) printf("  sorted %-14s %-8s %-6s identical\n", names[i], mode, loop);
+                free(img);
+            }
+    }
+    g_sort = 0;
     g_loop = RC_LOOP_GRAPH;
     free(ref);
 }
@@ -257,6 +290,7 @@ int main(int argc, char **argv) {
     free(cpu);
     free(gpu);
     if (argc > 6 && strcmp(argv[6], "--algorithms") == 0) algorithms(&s);
+    sorted(&s);
     auto_reports(&s);
     graph_follows_camera(&s);
     rc_scene_free(&s);

@@ -50,7 +50,7 @@ static void check_partition(const rc_scene *s, rc_mode mode, uint32_t wave) {
         before[i] = rc_path_wave_sample(p) * r->num_pixels + p->pixel;
         expect[kind_of(s, r, p)]++;
     }
-    rc_sort(r, 0, &fs);
+    CHECK(rc_sort(r, 0, &fs, &err) == 0, "sort: %s", err.msg);
     CHECK(fs.sorted == 1, "the frame's stats do not say it sorted");
     CHECK(r->n == n, "the sort changed the stream length");
     size_t pos = 0;

@@ -39,7 +39,7 @@ static void usage(FILE *f) {
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream, MIS) or\n"
             "                        bsdf; default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
-            "                        (sc_partition); shade runs once per kind (CPU only)\n"
+            "                        (sc_partition); shade runs once per kind\n"
             "  --seed S              an independent set of samples\n"
             "  --window WxH          window size in pixels (default %dx%d)\n"
             "  --vsync               wait for the display's refresh (default: off, so the\n"

@@ -31,7 +31,7 @@ typedef struct rc_cuda_counts {
 
 #define RC_RECAPTURE_FRAMES 8 /* auto: frames a new choice must hold before a recapture */
 #define RC_CUDA_BLOCK       256
-#define RC_CUDA_MAX_TIMED   (2 + 5 * RC_MAX_DEPTH) /* phases of one frame */
+#define RC_CUDA_MAX_TIMED   (2 + 6 * RC_MAX_DEPTH) /* phases of one frame */
 
 /* The device side of a renderer. Buffers mirror rc_cpu_stream, in device memory. */
 typedef struct rc_cuda {
@@ -44,6 +44,10 @@ typedef struct rc_cuda {
     uint8_t *sflags;
     uint32_t *sremoved;
     rc_vec3 *sample_rgb;
+    uint8_t *keys;            /* --sort-materials: the material kind of each stream slot's hit */
+    uint32_t *groups;         /* --sort-materials: RC_SORT_KEYS group sizes per bounce, written by
+                                 the partition on the device (sc_options.d_kept); shade's launch of
+                                 group g reads its offset and length here */
     int64_t *accum;           /* the film: 3 fixed-point sums per pixel (film.h) */
     rc_cuda_counts *counts;   /* RC_MAX_DEPTH + 1 entries, cleared at the start of a frame */
     rc_cuda_counts *h_counts; /* pinned host copies: once per bounce (host loop) or per frame */
@@ -93,6 +97,8 @@ void rc_cuda_generate(rc_renderer *r);
 void rc_cuda_extend(rc_renderer *r, uint32_t bounce);
 void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
 void rc_cuda_accumulate(rc_renderer *r);
+/* --sort-materials: keys[i] = the material kind of stream slot i's hit (sort.cu). */
+void rc_cuda_classify(rc_renderer *r, uint32_t bounce);
 /* The film's sums as 3 floats per pixel into device memory d_out, on the default stream. */
 void rc_cuda_film_float(rc_renderer *r, void *d_out);
 /* The shadow phase: its length is on the device (counts[bounce].shadow_stream) in every loop;

@@ -60,7 +60,7 @@ typedef struct stream_buf {
     void **dst;
     size_t bytes;
 } stream_buf;
-#define STREAM_BUFS 17
+#define STREAM_BUFS 19
 
 static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     rc_cuda *c = rc_cuda_of(r);
@@ -69,13 +69,14 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     int flags = RC_WANTS_FLAGS(r->comp.input);
     int list = RC_WANTS_REMOVALS(r->comp.input);
     int nee = r->nee;
+    int sort = r->st.sort_materials != 0; /* the partition writes out of place too */
     stream_buf all[STREAM_BUFS] = {
         {(void **)&c->paths, n * sizeof(rc_path)},
         {(void **)&c->sample_rgb, n * sizeof(rc_vec3)},
         {(void **)&c->accum, r->num_pixels * 3 * sizeof(int64_t)},
-        {(void **)&c->paths_alt, payload && flags ? n * sizeof(rc_path) : 0},
+        {(void **)&c->paths_alt, payload && (flags || sort) ? n * sizeof(rc_path) : 0},
         {(void **)&c->queue, payload ? 0 : n * sizeof(uint32_t)},
-        {(void **)&c->queue_alt, !payload && flags ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->queue_alt, !payload && (flags || sort) ? n * sizeof(uint32_t) : 0},
         {(void **)&c->flags, flags ? n : 0},
         {(void **)&c->removed, list ? n * sizeof(uint32_t) : 0},
         {(void **)&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts)},
@@ -88,6 +89,8 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
         {(void **)&c->squeue_alt, nee && !payload && flags ? n * sizeof(uint32_t) : 0},
         {(void **)&c->sflags, nee && flags ? n : 0},
         {(void **)&c->sremoved, nee && list ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->keys, sort ? n : 0},
+        {(void **)&c->groups, sort ? (RC_MAX_DEPTH + 1) * RC_SORT_KEYS * sizeof(uint32_t) : 0},
     };
     size_t total = 0;
     for (int i = 0; i < STREAM_BUFS; i++) {
@@ -165,6 +168,7 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
      * sizes its storage for the bound now, so no later call allocates or waits, and a frame can
      * be captured into a graph. */
     if (c->device_loop && rc_compact_warm(r, err) != 0) return -1;
+    if (c->device_loop && r->sorter && rc_sort_warm(r, err) != 0) return -1;
     return 0;
 }
 
@@ -177,7 +181,7 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
                     c->removed,     c->sample_rgb, c->accum,       c->counts,      c->d_sample,
                     c->d_camera,    c->d_nodes,    c->d_prims,     c->d_materials, c->d_light_prims,
                     c->d_light_cdf, c->shadows,    c->shadows_alt, c->squeue,      c->squeue_alt,
-                    c->sflags,      c->sremoved};
+                    c->sflags,      c->sremoved,   c->keys,        c->groups};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
     cudaFreeHost(c->h_counts);
     for (int i = 0; i < 2 * RC_CUDA_MAX_TIMED; i++)

@@ -205,6 +205,20 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     return 1;
 }
 
+/* --sort-materials: the keys of the partition before shade, the material kind of the hit
+ * (material.h's RC_MAT_* are 0 .. 3), then a miss, then a path that has ended already (only
+ * `none` keeps those in the stream). */
+#define RC_SORT_MISS 4u
+#define RC_SORT_DEAD 5u
+#define RC_SORT_KEYS 6u
+
+/* The key of a path after extend. */
+RC_FN uint8_t rc_material_key(const rc_scene_view *sc, const rc_path *p) {
+    if (!rc_path_alive(p)) return (uint8_t)RC_SORT_DEAD;
+    if (p->prim == RC_NO_PRIM) return (uint8_t)RC_SORT_MISS;
+    return (uint8_t)sc->materials[rc_prim_material(&sc->bvh.prims[p->prim])].type;
+}
+
 /* shadow: trace a shadow ray (any hit); when nothing blocks it, its light goes to its path's
  * sample. One ray per path and bounce: no two rays of a phase share a slot. */
 RC_FN void rc_shadow_trace(const rc_scene_view *sc, const rc_shadow *s, rc_vec3 *sample_rgb) {

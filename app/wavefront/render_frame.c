@@ -23,8 +23,11 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
         for (uint32_t bounce = 0; bounce < r->st.max_depth && rc_stream_live(r); bounce++) {
             rc_mask_record(r, bounce); /* the viewer's alive-ray mask, when it shows one */
             rc_extend(r, bounce, st);  /* nearest hit of every live ray */
-            rc_sort(r, bounce, st);    /* --sort-materials: group the stream by material */
-            rc_shade(r, bounce, st);   /* emission or background, light samples, scatter */
+            if (rc_sort(r, bounce, st, err) != 0) { /* --sort-materials: group by material */
+                rc_frame_abort(r);
+                return -1;
+            }
+            rc_shade(r, bounce, st); /* emission or background, light samples, scatter */
             if (rc_compact(r, bounce, st, err) != 0 ||         /* drop the ended paths */
                 rc_compact_shadows(r, bounce, st, err) != 0) { /* and the empty shadow slots */
                 rc_frame_abort(r);

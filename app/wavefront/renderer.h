@@ -41,11 +41,6 @@ typedef struct rc_cpu_stream {
     uint8_t *keys;  /* --sort-materials: the material kind of each stream slot's hit */
 } rc_cpu_stream;
 
-/* --sort-materials: the keys of the partition before shade, the material kind of the hit
- * (material.h's RC_MAT_* are 0 .. 3), then a miss, then a path that has ended already (only
- * `none` keeps those in the stream). */
-enum { RC_SORT_MISS = 4, RC_SORT_DEAD = 5, RC_SORT_KEYS = 6 };
-
 struct rc_renderer {
     rc_settings st;
     uint32_t num_pixels;
@@ -93,7 +88,10 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
 void rc_trace_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
 /* sort (--sort-materials only): classify each live path's hit by material kind and partition
  * the stream by it, so shade walks one kind after another (sort.c). */
-void rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+int rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);
+/* CUDA device loops: one partition over the whole wave with a device length of 0, so the
+ * library's storage is sized before any frame (as rc_compact_warm does). */
+int rc_sort_warm(rc_renderer *r, rc_error *err);
 /* The partition's context for the backend; an error where the backend cannot sort. */
 int rc_sort_init(rc_renderer *r, rc_error *err);
 /* accumulate: film += this frame's value of every pixel. */

@@ -24,7 +24,7 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     const int nee = r->nee;
     uint32_t alive = 0, kept = 0, removed = 0, shadows = 0, sremoved = 0;
     /* --sort-materials: one loop per material kind, over its contiguous slots (sort.c) */
-    const int groups = r->sorter ? RC_SORT_KEYS : 1;
+    const int groups = r->sorter ? (int)RC_SORT_KEYS : 1;
     long end = 0;
     for (int g = 0; g < groups; g++) {
         const long begin = end;

@@ -33,15 +33,25 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
                                 uint32_t bounce, uint32_t bound, int device, rc_path *paths,
                                 const uint32_t *queue, rc_vec3 *sample_rgb, int input,
                                 uint8_t *flags, uint32_t *removed, rc_shadow_out so,
-                                rc_cuda_counts *counts) {
+                                rc_cuda_counts *counts, const uint32_t *groups, uint32_t group) {
     rc_cuda_counts *cnt = &counts[bounce];
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     sp.sample = *d_sample;
+    /* --sort-materials: this launch shades one group's slots [begin, end), read on the device */
+    uint32_t begin = 0, end = n;
+    if (groups) {
+        uint32_t off = 0;
+        for (uint32_t g = 0; g < group; g++) off += groups[g];
+        begin = min(off, n);
+        end = min(off + groups[group], n);
+    }
+    const uint32_t len = end - begin;
     uint32_t block_live = 0, block_kept = 0, block_shadows = 0;
-    RC_FOR_BLOCKS(base, n) {
-        uint32_t i = base + threadIdx.x;
+    RC_FOR_BLOCKS(base, len) {
+        uint32_t i = begin + base + threadIdx.x;
+        const int in = base + threadIdx.x < len;
         int live = 0, kept = 0, ray = 0;
-        if (i < n) {
+        if (in) {
             rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
             live = rc_path_alive(slot);
             rc_shadow sh; /* built in registers, stored with 16-byte stores */
@@ -62,9 +72,9 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
                 if (RC_WANTS_FLAGS(input)) so.sflags[i] = (uint8_t)ray;
             }
         }
-        if (RC_WANTS_REMOVALS(input)) rc_append_removed(i < n && !kept, i, removed, &cnt->removed);
+        if (RC_WANTS_REMOVALS(input)) rc_append_removed(in && !kept, i, removed, &cnt->removed);
         if (so.shadows && RC_WANTS_REMOVALS(input))
-            rc_append_removed(i < n && !ray, i, so.sremoved, &cnt->shadow_removed);
+            rc_append_removed(in && !ray, i, so.sremoved, &cnt->shadow_removed);
         block_live += (uint32_t)__syncthreads_count(live);
         block_kept += (uint32_t)__syncthreads_count(kept);
         block_shadows += (uint32_t)__syncthreads_count(ray);
@@ -84,8 +94,14 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
     rc_shadow_out so = {c->shadows, c->squeue, c->sflags, c->sremoved};
-    rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-        c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->paths, c->queue,
-        c->sample_rgb, (int)r->comp.input, c->flags, c->removed, so, c->counts);
-    rc_cuda_note(r, cudaGetLastError());
+    /* --sort-materials: one launch per material group, each over the bound; the group's
+       offset and length stay on the device (sort.c), threads past it return */
+    const uint32_t *groups = r->sorter ? c->groups + (size_t)bounce * RC_SORT_KEYS : NULL;
+    const uint32_t launches = groups ? RC_SORT_KEYS : 1u;
+    for (uint32_t g = 0; g < launches; g++) {
+        rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
+            c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->paths, c->queue,
+            c->sample_rgb, (int)r->comp.input, c->flags, c->removed, so, c->counts, groups, g);
+        rc_cuda_note(r, cudaGetLastError());
+    }
 }

@@ -6,32 +6,89 @@
  * pixel, sample and bounce, each path adds light only to its own sample slot, and shade
  * writes the shadow ray of stream slot i to shadow slot i after the reordering. */
 #include "renderer.h"
+#ifdef RC_HAVE_CUDA_BACKEND
+#include "cuda.h"
+#endif
 
-#include <string.h>
+/* The partition: the CPU specification's fast form, CUDA's single pass. */
+static sc_algorithm sort_algo(const rc_renderer *r) {
+    return r->st.backend == RC_BACKEND_CUDA ? SC_ALGO_SINGLE_PASS : SC_ALGO_SCAN_SCATTER;
+}
 
 int rc_sort_init(rc_renderer *r, rc_error *err) {
-    if (r->st.backend == RC_BACKEND_CUDA)
-        return rc_fail(err, "--sort-materials is not implemented on the CUDA backend yet");
-    sc_status s = sc_context_create(SC_BACKEND_CPU, &r->sorter);
+    sc_backend b = r->st.backend == RC_BACKEND_CUDA ? SC_BACKEND_CUDA : SC_BACKEND_CPU;
+    if (!sc_partition_available(sort_algo(r), b))
+        return rc_fail(err, "--sort-materials: the %s backend has no partition in this build",
+                       sc_backend_name(b));
+    sc_status s = sc_context_create(b, &r->sorter);
     if (s != SC_OK) return rc_fail(err, "--sort-materials: %s", sc_status_string(s));
     return 0;
 }
 
-/* The key of a path after extend. */
-static uint8_t material_key(const rc_scene_view *sc, const rc_path *p) {
-    if (!rc_path_alive(p)) return RC_SORT_DEAD;
-    if (p->prim == RC_NO_PRIM) return RC_SORT_MISS;
-    return (uint8_t)sc->materials[rc_prim_material(&sc->bvh.prims[p->prim])].type;
+static void swap_ptr(void **a, void **b) {
+    void *t = *a;
+    *a = *b;
+    *b = t;
 }
 
-void rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
-    if (!r->sorter) return;
+#ifdef RC_HAVE_CUDA_BACKEND
+/* The device partition of `bounce`: over the bound with the length on the device in the
+ * device loops (d_n), the group sizes to groups[bounce] on the device (d_kept), no sync. */
+static sc_status partition_cuda(rc_renderer *r, uint32_t bounce, const uint32_t *d_n) {
+    rc_cuda *c = rc_cuda_of(r);
+    const int payload = r->st.mode == RC_MODE_PAYLOAD;
+    void **data = payload ? (void **)&c->paths : (void **)&c->queue;
+    void **alt = payload ? (void **)&c->paths_alt : (void **)&c->queue_alt;
+    sc_options opt;
+    sc_options_init(&opt);
+    opt.stream = c->stream;
+    opt.d_n = d_n;
+    opt.d_kept = c->groups + (size_t)bounce * RC_SORT_KEYS;
+    sc_status s =
+        sc_partition(r->sorter, SC_ALGO_SINGLE_PASS, *data, c->keys, *alt, rc_cuda_bound(r),
+                     payload ? sizeof(rc_path) : sizeof(uint32_t), RC_SORT_KEYS, &opt, NULL);
+    if (s == SC_OK) swap_ptr(data, alt);
+    return s;
+}
+#endif
+
+int rc_sort_warm(rc_renderer *r, rc_error *err) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    rc_cuda *c = rc_cuda_of(r);
+    uint32_t wave_now = r->wave_now;
+    r->wave_now = r->wave; /* the bound of every later call: the whole wave */
+    /* counts[0].stream is 0 until the first frame: the call sizes its storage, moves nothing */
+    sc_status s = partition_cuda(r, RC_MAX_DEPTH, &c->counts[0].stream);
+    r->wave_now = wave_now;
+    if (s != SC_OK) return rc_fail(err, "--sort-materials: %s", sc_status_string(s));
+    return rc_cuda_sync(r, "in the partition's first call", err);
+#else
+    (void)r;
+    return rc_fail(err, "this build has no CUDA backend");
+#endif
+}
+
+int rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
+    if (!r->sorter) return 0;
     st->sorted = 1;
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) {
+        rc_cuda *c = rc_cuda_of(r);
+        rc_cuda_phase_begin(r);
+        rc_cuda_classify(r, bounce);
+        sc_status s = partition_cuda(r, bounce, c->device_loop ? &c->counts[bounce].stream : NULL);
+        rc_cuda_phase_end(r, &st->bounce[bounce].sort_ms);
+        if (s != SC_OK)
+            return rc_fail(err, "--sort-materials at bounce %u: %s", bounce, sc_status_string(s));
+        return 0;
+    }
+#endif
     double t0 = rc_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const long n = (long)r->n;
     RC_OMP(parallel for schedule(static))
-    for (long i = 0; i < n; i++) s->keys[i] = material_key(&r->view, rc_stream_path(r, (size_t)i));
+    for (long i = 0; i < n; i++)
+        s->keys[i] = rc_material_key(&r->view, rc_stream_path(r, (size_t)i));
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
     void **data = payload ? (void **)&s->paths : (void **)&s->queue;
     void **alt = payload ? (void **)&s->paths_alt : (void **)&s->queue_alt;
@@ -41,14 +98,10 @@ void rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     sc_status rs =
         sc_partition(r->sorter, SC_ALGO_SCAN_SCATTER, *data, s->keys, *alt, r->n,
                      payload ? sizeof(rc_path) : sizeof(uint32_t), RC_SORT_KEYS, &opt, counts);
-    if (rs == SC_OK) {
-        void *t = *data;
-        *data = *alt;
-        *alt = t;
-        for (int k = 0; k < RC_SORT_KEYS; k++) r->groups[k] = (uint32_t)counts[k];
-    } else { /* cannot happen: the keys are in range by construction; shade walks one group */
-        memset(r->groups, 0, sizeof r->groups);
-        r->groups[0] = r->n;
-    }
     st->bounce[bounce].sort_ms += rc_now_ms() - t0;
+    if (rs != SC_OK)
+        return rc_fail(err, "--sort-materials at bounce %u: %s", bounce, sc_status_string(rs));
+    swap_ptr(data, alt);
+    for (unsigned k = 0; k < RC_SORT_KEYS; k++) r->groups[k] = (uint32_t)counts[k];
+    return 0;
 }
