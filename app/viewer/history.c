@@ -24,8 +24,12 @@ static void smooth_bounces(rc_history *h, const rc_frame_stats *fs, double w) {
         rc_history_bounce *s = &h->bounce[b];
         const rc_bounce_stats *f = &fs->bounce[b];
         int ran = b < fs->bounces;
-        const double now[RC_PH_COUNT] = {0.0, ran ? f->extend_ms : 0.0, ran ? f->shade_ms : 0.0,
-                                         ran ? f->compact_ms : 0.0, ran ? f->shadow_ms : 0.0};
+        const double now[RC_PH_COUNT] = {0.0,
+                                         ran ? f->extend_ms : 0.0,
+                                         ran ? f->shade_ms : 0.0,
+                                         ran ? f->compact_ms : 0.0,
+                                         ran ? f->shadow_ms : 0.0,
+                                         ran ? f->sort_ms : 0.0};
         for (int p = 0; p < RC_PH_COUNT; p++) s->ms[p] += w * (now[p] - s->ms[p]);
         s->alive += w * ((ran ? f->alive : 0.0) - s->alive);
         s->stream += w * ((ran ? f->stream : 0.0) - s->stream);
@@ -47,6 +51,7 @@ void rc_history_add(rc_history *h, const rc_frame_stats *fs, double now_ms) {
         f->ms[RC_PH_SHADE] += (float)fs->bounce[b].shade_ms;
         f->ms[RC_PH_COMPACT] += (float)fs->bounce[b].compact_ms;
         f->ms[RC_PH_SHADOW] += (float)fs->bounce[b].shadow_ms;
+        f->ms[RC_PH_SORT] += (float)fs->bounce[b].sort_ms;
         f->rays += fs->bounce[b].alive;
     }
     /* The first frame after a clear is taken as it is. */

@@ -10,7 +10,15 @@
 
 /* Phases of a frame as the graph stacks them: generate and accumulate together as "other";
  * shadow: the shadow rays' any-hit traces (NEE; their stream's compaction is in compact). */
-enum { RC_PH_OTHER, RC_PH_EXTEND, RC_PH_SHADE, RC_PH_COMPACT, RC_PH_SHADOW, RC_PH_COUNT };
+enum {
+    RC_PH_OTHER,
+    RC_PH_EXTEND,
+    RC_PH_SHADE,
+    RC_PH_COMPACT,
+    RC_PH_SHADOW,
+    RC_PH_SORT, /* --sort-materials */
+    RC_PH_COUNT
+};
 
 typedef struct rc_history_frame {
     double end_ms;         /* when the frame finished (rc_now_ms) */
@@ -20,7 +28,7 @@ typedef struct rc_history_frame {
 } rc_history_frame;
 
 typedef struct rc_history_bounce {
-    double ms[RC_PH_COUNT]; /* extend, shade, compact, shadow (other unused) */
+    double ms[RC_PH_COUNT]; /* extend, shade, compact, shadow, sort (other unused) */
     double alive, stream;
     double shadows;   /* shadow rays traced (kept in their stream) */
     const char *algo; /* the newest frame's compaction algorithm here (auto: its choice) */

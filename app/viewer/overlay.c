@@ -19,14 +19,12 @@ static const rc_rgba text = {235, 235, 235, 255}, dim = {160, 160, 165, 255},
                      accent = {255, 205, 80, 255}, panel = {12, 12, 16, 200},
                      track = {255, 255, 255, 28};
 /* Phase colours, in rc_history's order: other (generate + accumulate), extend, shade, compact,
- * shadow. */
-static const rc_rgba phase_color[RC_PH_COUNT] = {{150, 150, 150, 255},
-                                                 {70, 140, 245, 255},
-                                                 {90, 200, 120, 255},
-                                                 {255, 120, 40, 255},
-                                                 {190, 110, 230, 255}};
-static const char *const phase_name[RC_PH_COUNT] = {"generate+accumulate", "extend", "shade",
-                                                    "compact", "shadow"};
+ * shadow, sort (--sort-materials). */
+static const rc_rgba phase_color[RC_PH_COUNT] = {{150, 150, 150, 255}, {70, 140, 245, 255},
+                                                 {90, 200, 120, 255},  {255, 120, 40, 255},
+                                                 {190, 110, 230, 255}, {230, 210, 60, 255}};
+static const char *const phase_name[RC_PH_COUNT] = {
+    "generate+accumulate", "extend", "shade", "compact", "shadow", "sort"};
 
 typedef struct layout {
     rc_batch *b;

@@ -217,14 +217,11 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     r->nee = st->light_sampling == RC_LIGHTS_NEE && r->view.lights.count > 0;
     r->shade.nee = (uint32_t)r->nee;
     int cuda = st->backend == RC_BACKEND_CUDA;
-    if (st->sort_materials && rc_sort_init(r, err) != 0) {
-        rc_renderer_destroy(r);
-        return -1;
-    }
     if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tile, st->library_timing, err) !=
             0 ||
         (r->nee && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tile, st->library_timing,
                                      err) != 0) ||
+        (st->sort_materials && rc_sort_init(r, err) != 0) || /* before alloc_cuda warms it */
         (cuda ? alloc_cuda(r, scene, err) : alloc_cpu(r, err)) != 0) {
         rc_renderer_destroy(r);
         return -1;
