@@ -86,6 +86,14 @@ bench spheres_720p --scene scenes/spheres.json --width 1280 --height 720 --max-d
 bench mega --scene scenes/spheres.json --width 1200 --height 800 --max-depth 50 \
     --samples-per-wave 10 --frames 3 --warmup 1 --megakernel objects,flat \
     --algos none,single-pass,atomic --modes indices --frame-loop host,graph
+# --sort-materials: every shipped scene with and without the partition by material before shade
+for s in cornell spheres knot veach_mis many_lights; do
+    for sort in unsorted sorted; do
+        bench "${s}_$sort" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 --frames 15 \
+            --warmup 3 --algos none,single-pass,auto --modes indices,payload --frame-loop host,graph \
+            $([ $sort = sorted ] && echo --sort-materials)
+    done
+done
 c=$b/compaction/tools/compact
 if $c bench --help 2>&1 | grep -q -- --graph; then
     $c bench --backend cuda --algos cub,single-pass,scan-scatter,redzone --n 2^20 --elem 4 \
