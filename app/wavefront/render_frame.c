@@ -15,6 +15,7 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     r->shade.sample = r->st.first_sample + r->frames;
     r->wave_now = samples;
     st->samples = samples;
+    st->sorted = r->sorter != NULL; /* also a replayed graph's frame, which runs no phase here */
 
     rc_frame_begin(r, st); /* CUDA graph loop: capture this frame, or replay the captured one */
     if (!rc_frame_replay(r)) {

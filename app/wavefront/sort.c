@@ -70,7 +70,6 @@ int rc_sort_warm(rc_renderer *r, rc_error *err) {
 
 int rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
     if (!r->sorter) return 0;
-    st->sorted = 1;
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) {
         rc_cuda *c = rc_cuda_of(r);
