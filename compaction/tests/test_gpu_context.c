@@ -10,17 +10,8 @@
  * Exits 77 (skipped) when the build or the machine has no CUDA device. */
 #include "test.h"
 
-#include <cuda_runtime_api.h>
+#include "test_cuda.h"
 #include <string.h>
-
-#define CUDA_OK(call)                                                                              \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 #define MAX_ES 64
 #define SLACK  ((size_t)4 << 20) /* free-memory noise allowed: the driver's page granularity */

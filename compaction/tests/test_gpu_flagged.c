@@ -12,21 +12,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test.h"
 
-#include <cuda_runtime_api.h>
+#include "test_cuda.h"
 #include <string.h>
 #include <time.h>
 
 #define GUARD     64                             /* poisoned bytes past the n elements */
 #define ODD_BYTES ((size_t)100003 * SC_ELEM_MAX) /* the largest case of the odd sizes */
-#define CUDA_OK(call)                                                                              \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
 static int checks = 0;
 static size_t max_n = ((size_t)1 << 27) + 13;
 

@@ -14,17 +14,8 @@
  * Exits 77 (skipped) when the build or the machine has no CUDA device. */
 #include "test.h"
 
-#include <cuda_runtime_api.h>
+#include "test_cuda.h"
 #include <string.h>
-
-#define CUDA_OK(call)                                                                              \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 /* auto (either input) runs here on flags; the list algorithms cover removal lists */
 static int is_list(const sc_algorithm_info *a) {

@@ -6,16 +6,7 @@
  * sanitizers). Exits 77 (skipped) when the build or the machine has no CUDA device. */
 #include "partition_cases.h"
 
-#include <cuda_runtime_api.h>
-
-#define CUDA_OK(call)                                                                              \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "test_cuda.h"
 
 static int checks;
 static sc_context *cpu, *gpu;

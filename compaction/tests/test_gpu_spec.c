@@ -10,17 +10,8 @@
  * Exits 77 (skipped) when the machine has no CUDA device. */
 #include "test.h"
 
-#include <cuda_runtime_api.h>
+#include "test_cuda.h"
 #include <string.h>
-
-#define CUDA_OK(call)                                                                              \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 /* The GPU versions whose output order is not their specification's, and why. */
 static const struct {
