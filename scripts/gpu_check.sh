@@ -12,14 +12,7 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: gpu_check.sh OUTDIR}
 mkdir -p "$out"
 args=()
-root=$PWD/.deps/root/usr
-if [ -d "$root" ]; then
-    # the unpacked cJSON package names /usr/include: point it at the unpacked tree instead
-    sed -i "s|\"/usr|\"$root|g" "$root"/lib/x86_64-linux-gnu/cmake/cJSON/*.cmake
-    export CPATH="$root/include${CPATH:+:$CPATH}"
-    export LD_LIBRARY_PATH="$root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    args+=(-DCMAKE_PREFIX_PATH="$root")
-fi
+. scripts/gpu_deps.sh
 if [ "${2:-}" = fat ]; then
     f=build-gpu-fat
     cmake -S compaction -B $f -G Ninja -DCMAKE_BUILD_TYPE=Release -DRAYCOMPACT_WERROR=ON \

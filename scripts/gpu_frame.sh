@@ -11,13 +11,7 @@ out=${1:?usage: gpu_frame.sh OUTDIR [tests|bench|all]}
 what=${2:-all}
 mkdir -p "$out"
 args=()
-root=$PWD/.deps/root/usr
-if [ -d "$root" ]; then
-    sed -i "s|\"/usr|\"$root|g" "$root"/lib/x86_64-linux-gnu/cmake/cJSON/*.cmake
-    export CPATH="$root/include${CPATH:+:$CPATH}"
-    export LD_LIBRARY_PATH="$root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    args+=(-DCMAKE_PREFIX_PATH="$root")
-fi
+. scripts/gpu_deps.sh
 b=build-gpu
 t0=$SECONDS
 cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
