@@ -13,6 +13,7 @@ spp=${2:-1024}
 mkdir -p "$out"
 args=()
 . scripts/gpu_deps.sh
+. scripts/gpu_mpi_deps.sh
 b=build-gpu
 cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DRAYCOMPACT_CUDA=ON -DRAYCOMPACT_MPI=ON -DRAYCOMPACT_WERROR=ON "${args[@]}" \

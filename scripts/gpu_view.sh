@@ -146,6 +146,21 @@ if [ "$backend" = cuda ]; then
     echo "gpu_view: cuda --no-interop session: exit $rc_hc, film through ${path_hc:-?}"
 fi
 
+# The viewer's frame time at one sample per frame, spheres 1280x720 (the default window size):
+# the host loop of earlier releases against the graph loop, with auto and with `none`.
+if [ "$backend" = cuda ]; then
+    for loop in host graph; do
+        for algo in none auto; do
+            ft=ft_${loop}_$algo
+            rc_ft=$(session "$ft" "$b/$ft" view_frametime.txt --scene "$repo/scenes/spheres.json" \
+                --width 1280 --height 720 --max-depth 16 --backend cuda --frame-loop $loop \
+                --algo $algo)
+            echo "gpu_view: frame time, spheres 1280x720, $loop loop, $algo: exit $rc_ft;" \
+                "$(field '\(median of .*\)' "$ft")"
+        done
+    done
+fi
+
 # The Xvfb test's session and check, on this display path (stdout alone is the log it reads).
 chk=$b/viewcheck
 rm -rf "$chk"

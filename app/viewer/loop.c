@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define RC_IDLE_WAIT_MS 30 /* how long an idle turn sleeps in SDL_WaitEventTimeout */
 
@@ -158,6 +159,35 @@ static int turn(rc_viewer *v) {
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The medians of the newest frames in the history (at most RC_HISTORY_FRAMES - 1): the
+ * renderer's wall time per frame, and the time from one frame's end to the next's (render,
+ * display and swap: the frame time a viewer sees). Printed at exit, for benchmarks of the
+ * viewer itself (scripts/gpu_view.sh). */
+static void print_frame_medians(const rc_viewer *v) {
+    size_t n = v->hist.count > 1 ? v->hist.count - 1 : 0;
+    if (n == 0) return;
+    double *wall = malloc(2 * n * sizeof *wall);
+    if (!wall) return;
+    double *step = wall + n;
+    for (size_t i = 0; i < n; i++) {
+        const rc_history_frame *a = rc_history_get(&v->hist, i);
+        const rc_history_frame *b = rc_history_get(&v->hist, i + 1);
+        wall[i] = a->wall_ms;
+        step[i] = a->end_ms - b->end_ms;
+    }
+    qsort(wall, n, sizeof *wall, cmp_double);
+    qsort(step, n, sizeof *step, cmp_double);
+    printf("raycompact view: median of the last %zu frames: render %.3f ms, frame to frame "
+           "%.3f ms\n",
+           n, wall[n / 2], step[n / 2]);
+    free(wall);
+}
+
 int rc_view_run(rc_viewer *v) {
     v->film_dirty = 1;
     double t0 = rc_now_ms();
@@ -173,5 +203,6 @@ int rc_view_run(rc_viewer *v) {
     printf("raycompact view: %llu frames rendered, %llu drawn in %.2f s (%.1f drawn/s)\n",
            (unsigned long long)v->rendered, (unsigned long long)v->turns, s,
            s > 0.0 ? (double)v->turns / s : 0.0);
+    print_frame_medians(v);
     return 0;
 }
