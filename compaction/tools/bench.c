@@ -2,6 +2,7 @@
  * fixed set of sweeps behind --report bench_suite.c. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench.h"
+#include "bench_partition.h"
 #include "cli.h"
 #include "echo.h"
 
@@ -18,6 +19,8 @@ static void bench_usage(FILE *f) {
             "                     [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
             "       compact bench --report DIR [--backend cpu|cuda] [--quick] [--seed S]\n"
             "                     [--max-seconds S] [--quiet]\n"
+            "       compact bench --partition K [--backend cpu|cuda] [--n LIST] [--elem LIST]\n"
+            "                     [--runs N] [--warmup N] [--seed S] [--quiet]\n"
             "       compact bench --tune [--out FILE] [--backend cpu|cuda] [--n LIST]\n"
             "                     [--elem LIST] [--removed LIST] [--tile LIST] [--scan LIST]\n"
             "                     [--algos LIST] [--runs N] [--warmup N] [--quiet]\n"
@@ -479,6 +482,8 @@ int bench_graph_calls = 0;
 
 int cmd_bench(int argc, char **argv) {
     static bench_opts o; /* large (patterns hold paths): not on the stack */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--partition")) return bench_partition_cmd(argc - 1, argv + 1);
     int p = bench_parse_args(&o, argc, argv);
     if (p) return p > 0 ? 0 : BENCH_EXIT_USAGE;
     if (o.tune) return bench_tune(&o);
