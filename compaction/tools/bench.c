@@ -23,7 +23,7 @@ static void bench_usage(FILE *f) {
             "                     [--runs N] [--warmup N] [--seed S] [--quiet]\n"
             "       compact bench --tune [--out FILE] [--backend cpu|cuda] [--n LIST]\n"
             "                     [--elem LIST] [--removed LIST] [--tile LIST] [--scan LIST]\n"
-            "                     [--algos LIST] [--runs N] [--warmup N] [--quiet]\n"
+            "                     [--algos LIST] [--runs N] [--warmup N] [--json FILE] [--quiet]\n"
             "\n"
             "Times compaction algorithms through the public API, one configuration or a sweep\n"
             "(the cartesian product of the lists; LIST is comma-separated), against baselines\n"
@@ -118,7 +118,8 @@ static void bench_usage(FILE *f) {
             "                  2^24 (cuda; 2^12,2^16,2^20 cpu) --elem 4,16,64 --removed\n"
             "                  0.01,0.03,0.1,0.3,0.5,0.7,0.9 --tile 64,256,1024\n"
             "  --out FILE      with --tune: the table's file (written to FILE.tmp, renamed;\n"
-            "                  default stdout). SC_POLICY=FILE or sc_options.policy uses it\n"
+            "                  default stdout). SC_POLICY=FILE or sc_options.policy uses it;\n"
+            "                  --json FILE also keeps the measurements the table came from\n"
             "\n"
             "Parameters an algorithm does not read (tile, scan, order) are not swept for it.\n"
             "JSON and CSV are written to FILE.tmp, then renamed over FILE; a sweep that stopped\n"
@@ -377,9 +378,10 @@ static int check_report(const bench_opts *o, const char *sweep_option) {
     return 0;
 }
 
-/* --tune writes a table: not a report, not the sweep's JSON or CSV. */
+/* --tune writes a table (and, with --json, the measurements it came from): not a report, not
+ * the sweep's CSV. */
 static int check_tune(const bench_opts *o) {
-    const char *other = o->report ? "--report" : o->json ? "--json" : o->csv ? "--csv" : NULL;
+    const char *other = o->report ? "--report" : o->csv ? "--csv" : NULL;
     if (o->tune && other) {
         fprintf(stderr,
                 "compact bench: --tune writes a policy table (--out FILE); %s does not go "

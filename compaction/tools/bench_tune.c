@@ -233,6 +233,11 @@ int bench_tune(bench_opts *o) {
     FILE *f = open_memstream(&text, &len);
     int bad = !f || stopped || write_table(f, o, r) != 0;
     if (f) fclose(f);
+    /* --json: the measurements the table came from (to check auto against the best later) */
+    if (!bad && o->json && bench_report_json(r, o->json) != 0) {
+        fprintf(stderr, "compact bench: cannot write %s: %s\n", o->json, strerror(errno));
+        bad = 1;
+    }
     int rc = bench_session_close(s);
     char why[256] = "";
     if (!bad && !rc && sc_policy_check(text, len, o->backend, why, sizeof why) != SC_OK) {

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""auto_eval.py: how close `auto` comes to the best fixed algorithm, point by point.
+
+    compact bench --tune --out table.json --json fixed.json [grid]   # every fixed algorithm
+    SC_POLICY=table.json compact bench --algos auto [same grid] --json auto.json
+    python3 compaction/tools/auto_eval.py fixed.json auto.json [--tolerance 0.05]
+
+Per grid point (n, element size, removed fraction, pattern): `auto` (flags only) against the
+fastest flag algorithm measured there, and `auto-list` (offered the removal list too) against
+the fastest of every algorithm, flag or list. Prints the share of points within the tolerance,
+the worst ratio, and the worst points. Exit status 0 (a report, not a test), 2 on bad input.
+"""
+import argparse
+import json
+import sys
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        return data["records"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"auto_eval: {path}: {e}")
+
+
+LIST_ALGOS = {"redzone", "redzone-block"}
+
+
+def key(r):
+    return (r["n"], r["elem_size"], r["removed"], r.get("pattern") or "random")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("fixed", help="JSON with the fixed algorithms (compact bench --tune --json)")
+    ap.add_argument("auto", help="JSON with auto and auto-list (compact bench --algos auto)")
+    ap.add_argument("--tolerance", type=float, default=0.05, help="default 0.05 (5 %%)")
+    ap.add_argument("--worst", type=int, default=8, help="worst points listed (default 8)")
+    a = ap.parse_args()
+    best_flags, best_any = {}, {}
+    for r in load(a.fixed):
+        if r.get("kind") == "baseline" or r.get("check") != "ok":
+            continue
+        if r["algorithm"] in ("auto", "auto-list"):
+            continue
+        k, t = key(r), r["median_ms"]
+        if r["algorithm"] not in LIST_ALGOS and (k not in best_flags or t < best_flags[k][0]):
+            best_flags[k] = (t, r["algorithm"], r.get("tile"))
+        if k not in best_any or t < best_any[k][0]:
+            best_any[k] = (t, r["algorithm"], r.get("tile"))
+    rows = []
+    for r in load(a.auto):
+        name = r["algorithm"]
+        if name not in ("auto", "auto-list") or r.get("check") != "ok":
+            continue
+        best = (best_flags if name == "auto" else best_any).get(key(r))
+        if not best:
+            continue
+        rows.append((r["median_ms"] / best[0], name, key(r), r["median_ms"], best, r.get("choice")))
+    if not rows:
+        sys.exit("auto_eval: no grid point holds both auto and a fixed algorithm")
+    for name in ("auto", "auto-list"):
+        sel = [x for x in rows if x[1] == name]
+        if not sel:
+            continue
+        within = sum(1 for x in sel if x[0] <= 1.0 + a.tolerance)
+        worst = max(x[0] for x in sel)
+        print(f"{name}: {within} of {len(sel)} points within {a.tolerance:.0%} of the best "
+              f"({100.0 * within / len(sel):.1f} %), worst {worst:.2f}x the best")
+    print(f"worst points (ratio, call, n, elem, removed, pattern: auto ms [choice] vs best):")
+    for ratio, name, k, ms, best, choice in sorted(rows, reverse=True)[: a.worst]:
+        print(f"  {ratio:5.2f}x {name:9s} n={k[0]} elem={k[1]} removed={k[2]} {k[3]}: "
+              f"{ms:.4f} ms [{choice or '?'}] vs {best[1]}"
+              f"{' t' + str(best[2]) if best[2] else ''} {best[0]:.4f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
