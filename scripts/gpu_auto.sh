@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# gpu_auto.sh OUTDIR [tune|render|partition|all]: on a CUDA machine, the measurements behind
+# `auto` and the multi-way partition, each into OUTDIR:
+#   tune:      compact bench --tune over n 2^16..2^24, elements 4/16/64, 1..99 % removed, with
+#              and without removal lists: sm_90.json (the table), tune_fixed.json (every fixed
+#              algorithm's times); then auto on the same grid with that table (auto.json) and
+#              compaction/tools/auto_eval.py: auto against the best fixed algorithm per point.
+#   render:    raycompact bench of every shipped scene at its default size, both modes, every
+#              fixed algorithm and auto (graph loop, one sample per wave, depth 16), and the
+#              Cornell box at 1920x1080, depth 8, payload: compaction time of auto against
+#              single-pass; every scene with and without --sort-materials.
+#   partition: compact bench --partition 4 at 2^20 and 2^26, 4- and 16-byte elements.
+# Builds into build-gpu (sm_90) with scripts/gpu_deps.sh's packages. Logs: OUTDIR/*.log.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+out=${1:?usage: gpu_auto.sh OUTDIR [tune|render|partition|all]}
+what=${2:-all}
+mkdir -p "$out"
+args=()
+. scripts/gpu_deps.sh
+b=build-gpu
+t0=$SECONDS
+if [ ! -x $b/app/raycompact ] || [ ! -x $b/compaction/tools/compact ]; then
+    cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DRAYCOMPACT_CUDA=ON -DRAYCOMPACT_WERROR=ON "${args[@]}" >"$out/build_auto.log" 2>&1 &&
+        cmake --build $b -j "$(nproc)" --target raycompact compact >>"$out/build_auto.log" 2>&1 ||
+        { grep -B2 -A8 -E "error|Error" "$out/build_auto.log" | head -60; exit 1; }
+    echo "built in $((SECONDS - t0)) s"
+fi
+c=$b/compaction/tools/compact
+rc=$b/app/raycompact
+
+if [ "$what" = tune ] || [ "$what" = all ]; then
+    grid=(--backend cuda --n 2^16,2^20,2^24 --elem 4,16,64
+        --removed 0.01,0.03,0.1,0.3,0.5,0.7,0.9,0.99 --runs 7 --warmup 2)
+    t=$SECONDS
+    $c bench --tune "${grid[@]}" --tile 64,256,1024 --quiet --out "$out/sm_90.json" \
+        --json "$out/tune_fixed.json" >"$out/tune.log" 2>&1
+    echo "== tune rc=$? in $((SECONDS - t)) s"
+    tail -3 "$out/tune.log"
+    if [ -s "$out/sm_90.json" ]; then
+        SC_POLICY=$out/sm_90.json $c bench --algos auto "${grid[@]}" --quiet \
+            --json "$out/auto.json" >"$out/auto.log" 2>&1
+        echo "== auto on the tuned table rc=$?"
+        python3 compaction/tools/auto_eval.py "$out/tune_fixed.json" "$out/auto.json" --worst 12
+    fi
+fi
+
+if [ "$what" = render ] || [ "$what" = all ]; then
+    bench() {
+        local name=$1
+        shift
+        timeout 200 "$rc" bench --backend cuda "$@" --json "$out/r_$name.json" \
+            >"$out/r_$name.log" 2>&1
+        echo "== $name rc=$?: raycompact bench $*"
+        sed -n '/ frame ms /,$p' "$out/r_$name.log"
+    }
+    for s in cornell spheres knot veach_mis many_lights; do
+        bench "$s" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 --frames 10 \
+            --warmup 2 --algos all --modes indices,payload
+    done
+    bench cornell1080_d8 --scene scenes/cornell.json --width 1920 --height 1080 --max-depth 8 \
+        --frames 10 --warmup 2 --algos single-pass,redzone,cub,atomic,auto --modes payload,indices
+    for s in cornell spheres knot veach_mis many_lights; do
+        bench "${s}_sorted" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 \
+            --frames 10 --warmup 2 --algos none,single-pass,auto --modes indices,payload \
+            --sort-materials
+    done
+fi
+
+if [ "$what" = partition ] || [ "$what" = all ]; then
+    $c bench --partition 4 --backend cuda --n 2^20,2^26 --elem 4,16 --quiet \
+        >"$out/partition.log" 2>&1
+    echo "== compact bench --partition 4 rc=$?"
+    cat "$out/partition.log"
+fi
