@@ -53,6 +53,10 @@ template <typename T> static __host__ __device__ constexpr size_t ss_small() {
 
 /* ---- a thread's items ---- */
 
+/* `vec` bits of the scan kernels: 16-byte loads of the input, 16-byte stores of the indices. */
+#define SS_VEC_IN  1
+#define SS_VEC_OUT 2
+
 /* Bit b set for each nonzero byte b of w (bit 7 of ((w & 0x7f..) + 0x7f..) | w is set exactly
  * for nonzero bytes). */
 static __device__ __forceinline__ uint32_t nonzero_bytes(uint32_t w) {
@@ -67,7 +71,7 @@ static __device__ __forceinline__ uint32_t nonzero_bytes16(uint4 f) {
 /* Flags: the keep mask of the 32 flags from `first` (bit b: flag first + b), 0 past n. */
 static __device__ __forceinline__ void load_items(const uint8_t *in, size_t first, uint32_t n,
                                                   int vec, uint32_t (&w)[1]) {
-    if (vec && first + 32 <= n) {
+    if ((vec & SS_VEC_IN) && first + 32 <= n) {
         uint4 a = __ldg((const uint4 *)(in + first)), b = __ldg((const uint4 *)(in + first) + 1);
         w[0] = nonzero_bytes16(a) | nonzero_bytes16(b) << 16;
         return;
@@ -81,7 +85,7 @@ static __device__ __forceinline__ void load_items(const uint8_t *in, size_t firs
 /* Counts: the 16 values from `first`, 0 past n. Plain loads: the scan may run in place. */
 static __device__ __forceinline__ void load_items(const uint32_t *in, size_t first, uint32_t n,
                                                   int vec, uint32_t (&w)[16]) {
-    if (vec && first + 16 <= n) {
+    if ((vec & SS_VEC_IN) && first + 16 <= n) {
         const uint4 *p = (const uint4 *)(in + first);
 #pragma unroll
         for (int j = 0; j < 4; j++) {
@@ -110,7 +114,7 @@ static __device__ __forceinline__ uint32_t thread_sum(const uint32_t (&w)[16]) {
 /* Kept flags among the 32 from `first` (the reduce step: no mask needed). */
 static __device__ __forceinline__ uint32_t thread_total(const uint8_t *in, size_t first, uint32_t n,
                                                         int vec) {
-    if (vec && first + 32 <= n) {
+    if ((vec & SS_VEC_IN) && first + 32 <= n) {
         const uint4 *p = (const uint4 *)(in + first);
         uint4 a = __ldg(p), b = __ldg(p + 1);
         /* __vcmpne4: 0xff per nonzero byte, so each kept flag adds 8 set bits */
@@ -151,7 +155,7 @@ static __device__ __forceinline__ void store_items(uint32_t *out, size_t first, 
         v.z = v.y + ((mo >> (b0 + 1)) & 1u);
         v.w = v.z + ((mo >> (b0 + 2)) & 1u);
         const size_t p = warp_first + s * 128u + lane * 4u;
-        if (vec && p + 4 <= n) {
+        if ((vec & SS_VEC_OUT) && p + 4 <= n) {
             *(uint4 *)(out + p) = v;
         } else {
             if (p < n) out[p] = v.x;
@@ -171,7 +175,7 @@ static __device__ __forceinline__ void store_items(uint32_t *out, size_t first, 
         e[k] = x;
         x += w[k];
     }
-    if (vec && first + 16 <= n) {
+    if ((vec & SS_VEC_OUT) && first + 16 <= n) {
         uint4 *p = (uint4 *)(out + first);
 #pragma unroll
         for (int j = 0; j < 4; j++)
@@ -341,7 +345,8 @@ template <typename T>
 static sc_status scan_level(sc_job *job, sc_scan variant, const T *in, uint32_t *out, size_t n,
                             const uint32_t *d_n, uint32_t *d_total, uint32_t *temp) {
     const cudaStream_t st = sc_cuda_stream(job);
-    const int vec = (((uintptr_t)in | (uintptr_t)out) & 15) == 0;
+    const int vec =
+        (((uintptr_t)in & 15) ? 0 : SS_VEC_IN) | (((uintptr_t)out & 15) ? 0 : SS_VEC_OUT);
     const int hs = variant == SC_SCAN_HILLIS_STEELE;
     if (n <= ss_small<T>()) {
         if (hs)
