@@ -1,13 +1,15 @@
 /* scan_scatter.cu: the textbook stable compaction on the GPU, and the device-wide exclusive
- * scan the other three-phase algorithms share.
- * Pass 1 (scan, Blelloch 1990 §1.2 "split"/pack: index = exclusive prefix sum of the flags),
- * done as reduce-then-scan: (a) reduce: each tile of SS_BLOCK threads x 32 flags (two 16-byte
- * loads a thread) writes its kept count; (b) the tile counts are scanned by one block (or,
- * beyond 2 * SS_ONE tiles, by the same three steps recursively); (c) scan: each tile re-reads its
- * flags, scans them (each thread serially over its 32 flags, then the block scan job->scan,
- * Hillis-Steele or Blelloch, Moreira et al. 2009, over the per-thread sums), adds its tile's
- * offset and writes the final index of every element with whole 16-byte stores. No pass
- * re-reads and re-writes the indices to add offsets.
+ * scan the other three-phase algorithms share (Moreira et al. 2009 §2: compaction by the
+ * all-prefix-sum of Blelloch 1990, computed by recursive doubling, Hillis & Steele 1986, or by
+ * a balanced tree, Blelloch 1990).
+ * Pass 1 (scan: index = exclusive prefix sum of the flags), done as reduce-then-scan:
+ * (a) reduce: each tile of SS_BLOCK threads x 32 flags (two 16-byte loads a thread) writes its
+ * kept count; (b) one block scans the tile counts (beyond ss_small counts, the same three steps
+ * again, recursively); (c) scan: each tile re-reads its flags and scans them (each thread
+ * serially over its 32 flags, then the block scan job->scan, Hillis-Steele or Blelloch, over
+ * the per-thread sums), adds its tile's offset and writes the final index of every element with
+ * whole 16-byte stores. No pass re-reads and re-writes the indices to add offsets, and arrays
+ * up to ss_small values take one launch of one block.
  * Pass 2 (scatter): forall i in parallel: if flags[i], out[index[i]] = in[i]. The scan's output
  * holds the flags (element i is kept exactly when index[i + 1] != index[i], index[n] = the
  * total), so the scatter reads the indices, not the flags again (GPU departure: one array less).
