@@ -81,8 +81,8 @@ static __device__ __forceinline__ W *dst_word(const at_args &a, size_t slot, uin
 /* append: one chunk per block, one atomicAdd per block. */
 template <typename W, int PREF>
 __global__ void __launch_bounds__(AT_BLOCK) append_kernel(at_args a) {
-    __shared__ uint16_t
-        s_list[AT_CHUNK]; /* output slot j of the chunk takes chunk element s_list[j] */
+    /* output slot j of the chunk takes chunk element s_list[j] */
+    __shared__ uint16_t s_list[AT_CHUNK];
     __shared__ uint32_t s_warp[AT_BLOCK / SC_WARP + 1];
     __shared__ uint32_t s_slot;
 
