@@ -1,71 +1,185 @@
-/* atomic.cu: the unstable baseline. Each warp takes chunks of 128 elements (4 flags per lane
- * in one 32-bit load), counts the chunk's kept elements with a warp scan, reserves that many
- * output slots with one atomicAdd on a global counter, and writes them there. Chunks land in
- * the order their atomics win, so the output order varies from run to run. The counter is the
- * kept-count slot itself: it holds the count when the kernel ends.
- * Run-time length (opt.d_n): the grid is sized for the bound; the warps stride over the chunks
- * below *d_n only.
+/* atomic.cu: the unstable baseline, an append aggregated per block. Each block takes one chunk
+ * of AT_CHUNK flags (16 a thread, one 16-byte load), counts the chunk's kept elements with a
+ * warp-shuffle block scan, reserves that many output slots with one atomicAdd on a global
+ * counter, and copies them there. The chunk's kept indices are listed in shared memory first,
+ * so the gather from `in` and the store to `out` both run over consecutive words of whole
+ * elements (16-, 8-, 4-, 2- or 1-byte words, whichever the size and pointers allow), and the
+ * first words are gathered while the atomic is in flight. Chunks land in the order their
+ * atomics win, so the output order varies from run to run. The counter is the kept-count slot
+ * itself: it holds the count when the kernel ends.
+ * GPU departure from the specification (cpu/atomic.c, one atomic per warp of 32): one per warp
+ * serialises 2 million atomics on one counter at n = 2^26; one per block of 4096 flags does not.
+ * Run-time length (opt.d_n): the grid is sized for the bound; blocks whose chunk lies past *d_n
+ * return at once.
  * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
- *   F + 2m*E, and one atomic on one counter per chunk of 128: the atomics serialise.
+ *   F + 2m*E (one pass), and one atomic on one counter per chunk of 4096 flags (16384 at
+ * n = 2^26, far below what one L2 address serves in the pass's time).
  */
 #include "common.cuh"
 #include "primitives.cuh"
 
 #define AT_BLOCK 256
-#define AT_ITEMS 4 /* flags per lane per chunk */
-#define AT_CHUNK (SC_WARP * AT_ITEMS)
+#define AT_FLAGS 16 /* flags per thread: one 16-byte load */
+#define AT_CHUNK (AT_BLOCK * AT_FLAGS)
 
-/* Keep mask of the AT_ITEMS flags from `first`. */
-static __device__ __forceinline__ unsigned chunk_mask(const uint8_t *flags, size_t first,
-                                                      uint32_t n, int vec) {
-    if (vec && first + AT_ITEMS <= n) {
-        uchar4 f = *(const uchar4 *)(flags + first);
-        return (f.x != 0) | (f.y != 0) << 1 | (f.z != 0) << 2 | (f.w != 0) << 3;
+/* Copy words per thread gathered before the block learns its output offset, by copy word:
+ * enough to keep each thread's loads in flight during the atomic (a 50 % chunk of 4-byte
+ * elements is 2048 words: 8 a thread; 16-byte words carry 4x the bytes, so fewer). */
+#define AT_PREF_16 4
+#define AT_PREF_8  8
+#define AT_PREF_4  8
+#define AT_PREF_2  8
+#define AT_PREF_1  8
+
+typedef struct at_args {
+    const char *in;
+    const uint8_t *flags;
+    char *out;
+    uint32_t n;          /* the bound */
+    const uint32_t *d_n; /* run-time count, or NULL */
+    unsigned elem_size;
+    unsigned wpe;      /* copy words per element */
+    uint32_t magic;    /* q / wpe == __umulhi(q, magic) for every q < 2^24 (wpe > 1) */
+    int flags_vec;     /* flags is 16-byte aligned */
+    uint32_t *counter; /* the kept-count slot, zero at the start */
+} at_args;
+
+/* Bit b set for each nonzero byte b of w (bit 7 of ((w & 0x7f..) + 0x7f..) | w is set exactly
+ * for nonzero bytes). */
+static __device__ __forceinline__ unsigned nonzero_bytes(uint32_t w) {
+    uint32_t t = (((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u;
+    return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
+}
+
+/* Keep mask of the AT_FLAGS flags from `first`: one 16-byte load inside the stream, bytes at its
+ * end or where the flags are not aligned. */
+static __device__ __forceinline__ unsigned flag_mask(const at_args &a, uint32_t n, size_t first) {
+    if (a.flags_vec && first + AT_FLAGS <= n) {
+        uint4 f = __ldg((const uint4 *)(a.flags + first));
+        return nonzero_bytes(f.x) | nonzero_bytes(f.y) << 4 | nonzero_bytes(f.z) << 8 |
+               nonzero_bytes(f.w) << 12;
     }
     unsigned m = 0;
-    for (unsigned b = 0; b < AT_ITEMS; b++)
-        if (first + b < n && flags[first + b]) m |= 1u << b;
+    for (unsigned b = 0; b < AT_FLAGS; b++)
+        if (first + b < n && a.flags[first + b]) m |= 1u << b;
     return m;
 }
 
-/* append: warp-aggregated atomic append, one atomicAdd per warp and chunk. */
-__global__ void __launch_bounds__(AT_BLOCK)
-    append_kernel(const void *in, const uint8_t *flags, void *out, uint32_t bound,
-                  const uint32_t *d_n, unsigned elem_size, int flags_vec, uint32_t *counter) {
-    const uint32_t n = sc_dev_count(d_n, bound);
-    size_t chunks = ((size_t)n + AT_CHUNK - 1) / AT_CHUNK;
-    size_t warps = (size_t)gridDim.x * (AT_BLOCK / SC_WARP);
-    unsigned lane = sc_lane();
-    for (size_t c = (size_t)blockIdx.x * (AT_BLOCK / SC_WARP) + sc_warp_id(); c < chunks;
-         c += warps) {
-        size_t first = c * AT_CHUNK + lane * AT_ITEMS;
-        unsigned mask = chunk_mask(flags, first, n, flags_vec);
-        uint32_t total;
-        uint32_t off = sc_warp_exclusive_scan((uint32_t)__popc(mask), &total);
-        if (total == 0) continue;
-        uint32_t base = 0;
-        if (lane == 0) base = atomicAdd(counter, total);
-        off += __shfl_sync(SC_FULL_MASK, base, 0);
-        for (; mask; mask &= mask - 1)
-            sc_move_elem(out, off++, in, (uint32_t)(first + __ffs(mask) - 1), elem_size);
+/* Word q of the chunk's kept elements: element q / wpe of the list, word q % wpe of it. */
+template <typename W>
+static __device__ __forceinline__ const W *src_word(const at_args &a, const uint16_t *list,
+                                                    size_t chunk_first, uint32_t q) {
+    uint32_t j = a.wpe == 1 ? q : __umulhi(q, a.magic), r = q - j * a.wpe;
+    return (const W *)(a.in + (chunk_first + list[j]) * a.elem_size) + r;
+}
+template <typename W>
+static __device__ __forceinline__ W *dst_word(const at_args &a, size_t slot, uint32_t q) {
+    uint32_t j = a.wpe == 1 ? q : __umulhi(q, a.magic), r = q - j * a.wpe;
+    return (W *)(a.out + (slot + j) * a.elem_size) + r;
+}
+
+/* append: one chunk per block, one atomicAdd per block. */
+template <typename W, int PREF>
+__global__ void __launch_bounds__(AT_BLOCK) append_kernel(at_args a) {
+    /* output slot j of the chunk takes chunk element s_list[j] */
+    __shared__ uint16_t s_list[AT_CHUNK];
+    __shared__ uint32_t s_warp[AT_BLOCK / SC_WARP + 1];
+    __shared__ uint32_t s_slot;
+
+    const uint32_t n = sc_dev_count(a.d_n, a.n);
+    const size_t chunk_first = (size_t)blockIdx.x * AT_CHUNK;
+    if (chunk_first >= n) return; /* past the run-time count: the whole block */
+    unsigned mask = flag_mask(a, n, chunk_first + threadIdx.x * AT_FLAGS);
+    uint32_t kept;
+    uint32_t off = sc_block_scan_warps<AT_BLOCK>((uint32_t)__popc(mask), s_warp, &kept);
+    if (kept == 0) return; /* the same in every thread */
+    for (; mask; mask &= mask - 1)
+        s_list[off++] = (uint16_t)(threadIdx.x * AT_FLAGS + __ffs(mask) - 1);
+    __syncthreads();
+
+    /* reserve the chunk's slots, and gather the first words while the atomic is in flight */
+    uint32_t slot = 0;
+    if (threadIdx.x == 0) slot = atomicAdd(a.counter, kept);
+    const uint32_t words = kept * a.wpe;
+    W v[PREF];
+#pragma unroll
+    for (int k = 0; k < PREF; k++) {
+        uint32_t q = threadIdx.x + k * AT_BLOCK;
+        if (q < words) v[k] = __ldg(src_word<W>(a, s_list, chunk_first, q));
     }
+    if (threadIdx.x == 0) s_slot = slot;
+    __syncthreads();
+    const size_t base = s_slot;
+#pragma unroll
+    for (int k = 0; k < PREF; k++) {
+        uint32_t q = threadIdx.x + k * AT_BLOCK;
+        if (q < words) *dst_word<W>(a, base, q) = v[k];
+    }
+    for (uint32_t q0 = threadIdx.x + PREF * AT_BLOCK; q0 < words; q0 += 4 * AT_BLOCK) {
+        W u[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            uint32_t q = q0 + k * AT_BLOCK;
+            if (q < words) u[k] = __ldg(src_word<W>(a, s_list, chunk_first, q));
+        }
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            uint32_t q = q0 + k * AT_BLOCK;
+            if (q < words) *dst_word<W>(a, base, q) = u[k];
+        }
+    }
+}
+
+template <typename W, int PREF> static sc_status launch(sc_job *job, const at_args &a) {
+    append_kernel<W, PREF>
+        <<<sc_cuda_blocks(job->n, AT_CHUNK), AT_BLOCK, 0, sc_cuda_stream(job)>>>(a);
+    SC_CUDA_LAUNCHED();
+    return SC_OK;
+}
+
+/* Widest word that divides the element size and both pointers. */
+static unsigned word_bytes(const sc_job *job) {
+    uintptr_t a = (uintptr_t)job->in | (uintptr_t)job->out | job->elem_size;
+    for (unsigned w = 16; w > 1; w >>= 1)
+        if (!(a & (w - 1))) return w;
+    return 1;
 }
 
 extern "C" sc_status sc_cuda_atomic(sc_job *job) {
     if (job->reserve) return sc_cuda_reserved(job); /* no temporary storage */
-    uint32_t *d_count = sc_cuda_count_slot(job);
-    const sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    at_args a;
+    a.in = (const char *)job->in;
+    a.flags = job->flags;
+    a.out = (char *)job->out;
+    a.n = (uint32_t)job->n;
+    a.d_n = job->opt.d_n;
+    a.elem_size = (unsigned)job->elem_size;
+    unsigned w = word_bytes(job);
+    a.wpe = a.elem_size / w;
+    a.magic = a.wpe > 1 ? (uint32_t)(0x100000000ull / a.wpe + 1) : 0;
+    a.flags_vec = ((uintptr_t)job->flags & 15) == 0;
+    a.counter = sc_cuda_count_slot(job);
     cudaStream_t stream = sc_cuda_stream(job);
     sc_cuda_timing_begin(job);
-    SC_CUDA_TRY(cudaMemsetAsync(d_count, 0, sizeof *d_count, stream));
-    size_t chunks = (job->n + AT_CHUNK - 1) / AT_CHUNK;
-    unsigned blocks = sc_cuda_blocks(chunks, AT_BLOCK / SC_WARP);
-    unsigned resident = (unsigned)st->sm_count * (2048 / AT_BLOCK);
-    if (blocks > resident) blocks = resident;
-    append_kernel<<<blocks, AT_BLOCK, 0, stream>>>(job->in, job->flags, job->out, (uint32_t)job->n,
-                                                   job->opt.d_n, (unsigned)job->elem_size,
-                                                   ((uintptr_t)job->flags & 3) == 0, d_count);
-    SC_CUDA_LAUNCHED();
+    SC_CUDA_TRY(cudaMemsetAsync(a.counter, 0, sizeof *a.counter, stream));
+    sc_status s;
+    switch (w) {
+    case 16:
+        s = launch<uint4, AT_PREF_16>(job, a);
+        break;
+    case 8:
+        s = launch<uint2, AT_PREF_8>(job, a);
+        break;
+    case 4:
+        s = launch<uint32_t, AT_PREF_4>(job, a);
+        break;
+    case 2:
+        s = launch<unsigned short, AT_PREF_2>(job, a);
+        break;
+    default:
+        s = launch<unsigned char, AT_PREF_1>(job, a);
+    }
+    if (s != SC_OK) return s;
     sc_cuda_timing_phase(job, "append");
-    return sc_cuda_finish_count(job, d_count);
+    return sc_cuda_finish_count(job, a.counter);
 }

@@ -1,123 +1,378 @@
 /* scan_scatter.cu: the textbook stable compaction on the GPU, and the device-wide exclusive
- * scan the other three-phase algorithms share. Pass 1 (scan): exclusive prefix sum of the
- * flags, by tiles of SCAN_TILE with a block scan (Hillis-Steele or Blelloch, job->scan), the
- * tile totals scanned the same way, recursively, and added back. Pass 2 (scatter): forall i in
- * parallel: if flags[i], out[index[i]] = in[i].
- * Run-time length (opt.d_n): the flags' tiles past *d_n write a zero total and return; the
- * levels above scan the bound's few tile totals; the scatter's blocks past *d_n return.
+ * scan the other three-phase algorithms share (Moreira et al. 2009 §2: compaction by the
+ * all-prefix-sum of Blelloch 1990, computed by recursive doubling, Hillis & Steele 1986, or by
+ * a balanced tree, Blelloch 1990).
+ * Pass 1 (scan: index = exclusive prefix sum of the flags), done as reduce-then-scan:
+ * (a) reduce: each tile of SS_BLOCK threads x 32 flags (two 16-byte loads a thread) writes its
+ * kept count; (b) one block scans the tile counts (beyond ss_small counts, the same three steps
+ * again, recursively); (c) scan: each tile re-reads its flags and scans them (each thread
+ * serially over its 32 flags, then the block scan job->scan, Hillis-Steele or Blelloch, over
+ * the per-thread sums), adds its tile's offset and writes the final index of every element with
+ * whole 16-byte stores. No pass re-reads and re-writes the indices to add offsets, and arrays
+ * up to ss_small values take one launch of one block.
+ * Pass 2 (scatter): forall i in parallel: if flags[i], out[index[i]] = in[i]. The scan's output
+ * holds the flags (element i is kept exactly when index[i + 1] != index[i], index[n] = the
+ * total), so the scatter reads the indices, not the flags again (GPU departure: one array less).
+ * Step (c) walks the tiles last to first and the scatter first to last, so each starts on what
+ * the step before it left in L2.
+ * Run-time length (opt.d_n): tiles past *d_n write a zero count and return; the levels above
+ * scan the bound's few tile counts; the scatter's warps past *d_n return.
  * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
- *   2F + 16n + 2m*E (scan: F in, 4n out; add offsets: 4n in, 4n out; scatter: F, 4n, m*E in, m*E
- * out).
+ *   2F + 8n + 2m*E (reduce: F in; scan: F in, 4n out; scatter: 4n, m*E in, m*E out).
  */
 #include "common.cuh"
 #include "primitives.cuh"
 
-#define SCAN_BLOCK 512
-#define SCAN_ITEMS 4
-#define SCAN_TILE  (SCAN_BLOCK * SCAN_ITEMS)
-
-static __device__ __forceinline__ uint32_t scan_value(uint8_t flag) {
-    return flag != 0;
+/* Per input type of the scan, the tile shape. Flags: 32 per thread (two 16-byte loads, one
+ * 32-bit keep mask); 32-bit counts: 16 per thread (four 16-byte loads). Tile kernels run 256
+ * threads (8 blocks per SM); the single-block scan 1024 (one SM, so as wide as it can be). */
+#define SS_BLOCK 256
+#define SS_ONE   1024
+template <typename T> static __host__ __device__ constexpr unsigned ss_items() {
+    return sizeof(T) == 1 ? 32u : 16u;
 }
-static __device__ __forceinline__ uint32_t scan_value(uint32_t count) {
-    return count;
+template <typename T>
+static __host__ __device__ constexpr unsigned ss_regs() { /* registers a thread's items take */
+    return sizeof(T) == 1 ? 1u : 16u;
+}
+template <typename T> static __host__ __device__ constexpr size_t ss_tile() {
+    return (size_t)SS_BLOCK * ss_items<T>();
+}
+/* Up to this many values one block scans the whole array (two rounds of its 1024 threads):
+ * one launch instead of three. */
+template <typename T> static __host__ __device__ constexpr size_t ss_small() {
+    return 2 * (size_t)SS_ONE * ss_items<T>();
 }
 
-/* scan: exclusive scan of one tile of flags (as 0/1) or counts; its total goes to sums[tile]
- * and, for a single tile, to *total. Each thread sums SCAN_ITEMS values serially, so the
- * block scan runs over SCAN_BLOCK partial sums. */
-template <typename T, sc_scan VARIANT>
-__global__ void __launch_bounds__(SCAN_BLOCK)
-    scan_tiles_kernel(const T *in, uint32_t *out, uint32_t bound, const uint32_t *d_n,
-                      uint32_t *sums, uint32_t *total) {
-    __shared__ uint32_t smem[2 * SCAN_BLOCK];
-    const uint32_t n = sc_dev_count(d_n, bound);
-    if ((size_t)blockIdx.x * SCAN_TILE >= n && blockIdx.x > 0) { /* past the run-time n */
-        if (threadIdx.x == 0 && sums) sums[blockIdx.x] = 0;
+/* Scatter rounds of 32 elements per warp, by element size: 8 rounds keep 8 index loads and 8
+ * element loads in flight per thread within 64 registers (4 blocks per SM); 16-byte elements
+ * move 4x the bytes per load, so 4 rounds do, and the generic copy loops per element. */
+#define SS_SCATTER_BLOCK 256
+#define SS_SCATTER_4     8
+#define SS_SCATTER_8     8
+#define SS_SCATTER_16    4
+#define SS_SCATTER_ANY   4
+
+/* ---- a thread's items ---- */
+
+/* `vec` bits of the scan kernels: 16-byte loads of the input, 16-byte stores of the indices. */
+#define SS_VEC_IN  1
+#define SS_VEC_OUT 2
+
+/* Bit b set for each nonzero byte b of w (bit 7 of ((w & 0x7f..) + 0x7f..) | w is set exactly
+ * for nonzero bytes). */
+static __device__ __forceinline__ uint32_t nonzero_bytes(uint32_t w) {
+    uint32_t t = (((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u;
+    return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
+}
+static __device__ __forceinline__ uint32_t nonzero_bytes16(uint4 f) {
+    return nonzero_bytes(f.x) | nonzero_bytes(f.y) << 4 | nonzero_bytes(f.z) << 8 |
+           nonzero_bytes(f.w) << 12;
+}
+
+/* Flags: the keep mask of the 32 flags from `first` (bit b: flag first + b), 0 past n. */
+static __device__ __forceinline__ void load_items(const uint8_t *in, size_t first, uint32_t n,
+                                                  int vec, uint32_t (&w)[1]) {
+    if ((vec & SS_VEC_IN) && first + 32 <= n) {
+        uint4 a = __ldg((const uint4 *)(in + first)), b = __ldg((const uint4 *)(in + first) + 1);
+        w[0] = nonzero_bytes16(a) | nonzero_bytes16(b) << 16;
         return;
     }
-    size_t base = (size_t)blockIdx.x * SCAN_TILE + threadIdx.x * SCAN_ITEMS;
-    uint32_t v[SCAN_ITEMS], sum = 0;
+    uint32_t m = 0;
+    for (unsigned b = 0; b < 32; b++)
+        if (first + b < n && in[first + b]) m |= 1u << b;
+    w[0] = m;
+}
+
+/* Counts: the 16 values from `first`, 0 past n. Plain loads: the scan may run in place. */
+static __device__ __forceinline__ void load_items(const uint32_t *in, size_t first, uint32_t n,
+                                                  int vec, uint32_t (&w)[16]) {
+    if ((vec & SS_VEC_IN) && first + 16 <= n) {
+        const uint4 *p = (const uint4 *)(in + first);
 #pragma unroll
-    for (int k = 0; k < SCAN_ITEMS; k++) {
-        v[k] = base + k < n ? scan_value(in[base + k]) : 0;
-        sum += v[k];
+        for (int j = 0; j < 4; j++) {
+            uint4 q = p[j];
+            w[4 * j] = q.x;
+            w[4 * j + 1] = q.y;
+            w[4 * j + 2] = q.z;
+            w[4 * j + 3] = q.w;
+        }
+        return;
     }
-    uint32_t tile_total;
-    uint32_t x = VARIANT == SC_SCAN_HILLIS_STEELE
-                     ? sc_block_scan_hillis_steele<SCAN_BLOCK>(sum, smem, &tile_total)
-                     : sc_block_scan_blelloch<SCAN_BLOCK>(sum, smem, &tile_total);
 #pragma unroll
-    for (int k = 0; k < SCAN_ITEMS; k++) {
-        if (base + k < n) out[base + k] = x;
-        x += v[k];
+    for (int k = 0; k < 16; k++) w[k] = first + k < n ? in[first + k] : 0u;
+}
+
+static __device__ __forceinline__ uint32_t thread_sum(const uint32_t (&w)[1]) {
+    return (uint32_t)__popc(w[0]);
+}
+static __device__ __forceinline__ uint32_t thread_sum(const uint32_t (&w)[16]) {
+    uint32_t s = 0;
+#pragma unroll
+    for (int k = 0; k < 16; k++) s += w[k];
+    return s;
+}
+
+/* Kept flags among the 32 from `first` (the reduce step: no mask needed). */
+static __device__ __forceinline__ uint32_t thread_total(const uint8_t *in, size_t first, uint32_t n,
+                                                        int vec) {
+    if ((vec & SS_VEC_IN) && first + 32 <= n) {
+        const uint4 *p = (const uint4 *)(in + first);
+        uint4 a = __ldg(p), b = __ldg(p + 1);
+        /* __vcmpne4: 0xff per nonzero byte, so each kept flag adds 8 set bits */
+        return (uint32_t)(__popc(__vcmpne4(a.x, 0u)) + __popc(__vcmpne4(a.y, 0u)) +
+                          __popc(__vcmpne4(a.z, 0u)) + __popc(__vcmpne4(a.w, 0u)) +
+                          __popc(__vcmpne4(b.x, 0u)) + __popc(__vcmpne4(b.y, 0u)) +
+                          __popc(__vcmpne4(b.z, 0u)) + __popc(__vcmpne4(b.w, 0u))) >>
+               3;
     }
-    if (threadIdx.x == 0) {
-        if (sums) sums[blockIdx.x] = tile_total;
-        if (total) *total = tile_total;
+    uint32_t c = 0;
+    for (unsigned b = 0; b < 32; b++) c += first + b < n && in[first + b];
+    return c;
+}
+static __device__ __forceinline__ uint32_t thread_total(const uint32_t *in, size_t first,
+                                                        uint32_t n, int vec) {
+    uint32_t w[16];
+    load_items(in, first, n, vec, w);
+    return thread_sum(w);
+}
+
+/* Flags: write the indices of the warp's 1024 flags (lane l holds flags 32l..32l+31 of them
+ * as mask, x = index of its first) as 8 rounds of whole 16-byte stores: in round s lane l
+ * writes indices 128s + 4l .. +3, which belong to lane 4s + l/8, bits 4(l%8) .. +3. Every
+ * lane of the warp must call it. */
+static __device__ __forceinline__ void store_items(uint32_t *out, size_t first, uint32_t n, int vec,
+                                                   uint32_t x, const uint32_t (&w)[1]) {
+    const unsigned lane = sc_lane();
+    const size_t warp_first = first - (size_t)lane * 32;
+    const unsigned b0 = (lane & 7u) * 4u;
+#pragma unroll
+    for (unsigned s = 0; s < 8; s++) {
+        const unsigned src = s * 4u + (lane >> 3);
+        const uint32_t xo = __shfl_sync(SC_FULL_MASK, x, src);
+        const uint32_t mo = __shfl_sync(SC_FULL_MASK, w[0], src);
+        uint4 v;
+        v.x = xo + (uint32_t)__popc(mo & ((1u << b0) - 1u));
+        v.y = v.x + ((mo >> b0) & 1u);
+        v.z = v.y + ((mo >> (b0 + 1)) & 1u);
+        v.w = v.z + ((mo >> (b0 + 2)) & 1u);
+        const size_t p = warp_first + s * 128u + lane * 4u;
+        if ((vec & SS_VEC_OUT) && p + 4 <= n) {
+            *(uint4 *)(out + p) = v;
+        } else {
+            if (p < n) out[p] = v.x;
+            if (p + 1 < n) out[p + 1] = v.y;
+            if (p + 2 < n) out[p + 2] = v.z;
+            if (p + 3 < n) out[p + 3] = v.w;
+        }
     }
 }
 
-/* scan: add each tile's scanned offset to the tile's elements. */
-__global__ void add_offsets_kernel(uint32_t *data, uint32_t bound, const uint32_t *d_n,
-                                   const uint32_t *offsets) {
-    const uint32_t n = sc_dev_count(d_n, bound);
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) data[i] += offsets[i / SCAN_TILE];
-}
-
-/* scatter: every kept element to its scanned index. */
-__global__ void scatter_kernel(const void *in, const uint8_t *flags, const uint32_t *index,
-                               void *out, uint32_t bound, const uint32_t *d_n, unsigned elem_size) {
-    const uint32_t n = sc_dev_count(d_n, bound);
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n && flags[i]) sc_move_elem(out, index[i], in, (uint32_t)i, elem_size);
-}
-
-static size_t round_words(size_t words) {
-    return (words + 63) & ~(size_t)63;
-}
-
-size_t sc_cuda_scan_temp_bytes(size_t n) {
-    size_t words = 0;
-    while (n > SCAN_TILE) {
-        n = (n + SCAN_TILE - 1) / SCAN_TILE;
-        words += round_words(n);
+/* Counts: the thread's 16 exclusive sums from x, in four 16-byte stores. */
+static __device__ __forceinline__ void store_items(uint32_t *out, size_t first, uint32_t n, int vec,
+                                                   uint32_t x, const uint32_t (&w)[16]) {
+    uint32_t e[16];
+#pragma unroll
+    for (int k = 0; k < 16; k++) {
+        e[k] = x;
+        x += w[k];
     }
-    return words * sizeof(uint32_t);
+    if ((vec & SS_VEC_OUT) && first + 16 <= n) {
+        uint4 *p = (uint4 *)(out + first);
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            p[j] = make_uint4(e[4 * j], e[4 * j + 1], e[4 * j + 2], e[4 * j + 3]);
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+        if (first + k < n) out[first + k] = e[k];
 }
 
+/* ---- tiles ---- */
+
+/* Exclusive scan of one value per thread by the variant the caller chose (the teaching point:
+ * Moreira et al. 2009, Hillis-Steele O(s log s) against Blelloch O(s)); smem: 2 * BLOCK words. */
+template <sc_scan VARIANT, unsigned BLOCK>
+static __device__ __forceinline__ uint32_t block_scan(uint32_t v, uint32_t *smem, uint32_t *total) {
+    return VARIANT == SC_SCAN_HILLIS_STEELE ? sc_block_scan_hillis_steele<BLOCK>(v, smem, total)
+                                            : sc_block_scan_blelloch<BLOCK>(v, smem, total);
+}
+
+/* Scan one tile of BLOCK * items values from tile * that: each thread sums its items serially,
+ * the block scans the sums, each thread writes its items' indices plus `offset`. Returns the
+ * tile's total (the same in every thread). */
+template <typename T, sc_scan VARIANT, unsigned BLOCK>
+static __device__ __forceinline__ uint32_t scan_tile(const T *in, uint32_t *out, uint32_t n,
+                                                     size_t tile, uint32_t offset, int vec,
+                                                     uint32_t *smem) {
+    const size_t first = (tile * BLOCK + threadIdx.x) * ss_items<T>();
+    uint32_t w[ss_regs<T>()];
+    load_items(in, first, n, vec, w);
+    uint32_t total;
+    uint32_t x = block_scan<VARIANT, BLOCK>(thread_sum(w), smem, &total);
+    store_items(out, first, n, vec, offset + x, w);
+    return total;
+}
+
+/* reduce: each tile's total to sums[tile]; tiles past the run-time count write 0. */
 template <typename T>
-static sc_status scan_launch(sc_job *job, sc_scan variant, const T *in, uint32_t *out, size_t n,
-                             const uint32_t *d_n, uint32_t *sums, uint32_t *total) {
-    unsigned tiles = sc_cuda_blocks(n, SCAN_TILE);
-    cudaStream_t s = sc_cuda_stream(job);
-    if (variant == SC_SCAN_HILLIS_STEELE)
-        scan_tiles_kernel<T, SC_SCAN_HILLIS_STEELE>
-            <<<tiles, SCAN_BLOCK, 0, s>>>(in, out, (uint32_t)n, d_n, sums, total);
-    else
-        scan_tiles_kernel<T, SC_SCAN_BLELLOCH>
-            <<<tiles, SCAN_BLOCK, 0, s>>>(in, out, (uint32_t)n, d_n, sums, total);
+__global__ void __launch_bounds__(SS_BLOCK)
+    reduce_kernel(const T *in, uint32_t bound, const uint32_t *d_n, int vec, uint32_t *sums) {
+    __shared__ uint32_t s_warp[SS_BLOCK / SC_WARP];
+    const uint32_t n = sc_dev_count(d_n, bound);
+    const size_t tile = blockIdx.x;
+    if (tile * ss_tile<T>() >= n) {
+        if (threadIdx.x == 0) sums[tile] = 0;
+        return;
+    }
+    uint32_t v =
+        sc_warp_sum(thread_total(in, (tile * SS_BLOCK + threadIdx.x) * ss_items<T>(), n, vec));
+    if (sc_lane() == 0) s_warp[sc_warp_id()] = v;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t t = 0;
+#pragma unroll
+        for (unsigned w = 0; w < SS_BLOCK / SC_WARP; w++) t += s_warp[w];
+        sums[tile] = t;
+    }
+}
+
+/* scan: each tile, last to first (the reduce read the last tiles most recently), scanned with
+ * its scanned offset sums[tile] added. Tiles past the run-time count return. */
+template <typename T, sc_scan VARIANT>
+__global__ void __launch_bounds__(SS_BLOCK)
+    scan_kernel(const T *in, uint32_t *out, uint32_t bound, const uint32_t *d_n, int vec,
+                const uint32_t *sums) {
+    __shared__ uint32_t smem[2 * SS_BLOCK];
+    const uint32_t n = sc_dev_count(d_n, bound);
+    const size_t tile = gridDim.x - 1 - blockIdx.x;
+    if (tile * ss_tile<T>() >= n) return;
+    scan_tile<T, VARIANT, SS_BLOCK>(in, out, n, tile, sums[tile], vec, smem);
+}
+
+/* scan, small arrays: one block walks all tiles carrying the running total; writes the total. */
+template <typename T, sc_scan VARIANT>
+__global__ void __launch_bounds__(SS_ONE)
+    scan_one_kernel(const T *in, uint32_t *out, uint32_t bound, const uint32_t *d_n, int vec,
+                    uint32_t *total) {
+    __shared__ uint32_t smem[2 * SS_ONE];
+    const uint32_t n = sc_dev_count(d_n, bound);
+    const size_t tiles = ((size_t)n + SS_ONE * ss_items<T>() - 1) / (SS_ONE * ss_items<T>());
+    uint32_t carry = 0;
+    for (size_t t = 0; t < tiles; t++)
+        carry += scan_tile<T, VARIANT, SS_ONE>(in, out, n, t, carry, vec, smem);
+    if (threadIdx.x == 0 && total) *total = carry;
+}
+
+/* ---- scatter ---- */
+
+/* scatter: warp w of the grid takes S rounds of 32 consecutive elements (lane l: element
+ * 32k + l of its segment, so loads and stores of a round are contiguous). Keep test from the
+ * indices alone: kept iff the next element's index differs (index[n] = *d_total). W: the
+ * element as one word (sizeof(W) == elem_size, aligned), or char for any size. */
+template <typename W, unsigned S>
+__global__ void __launch_bounds__(SS_SCATTER_BLOCK, 4)
+    scatter_kernel(const void *in, const uint32_t *index, void *out, uint32_t bound,
+                   const uint32_t *d_n, unsigned elem_size, const uint32_t *d_total) {
+    const uint32_t n = sc_dev_count(d_n, bound);
+    const size_t seg =
+        ((size_t)blockIdx.x * (SS_SCATTER_BLOCK / SC_WARP) + sc_warp_id()) * (SC_WARP * S);
+    if (seg >= n) return; /* the whole warp */
+    const unsigned lane = sc_lane();
+    const uint32_t total = *d_total;
+    uint32_t idx[S];
+#pragma unroll
+    for (unsigned k = 0; k < S; k++) {
+        size_t e = seg + k * SC_WARP + lane;
+        idx[k] = e < n ? __ldg(index + e) : total;
+    }
+    const size_t after = seg + (size_t)S * SC_WARP;
+    const uint32_t idx_after = after < n ? __ldg(index + after) : total;
+    unsigned keep = 0;
+#pragma unroll
+    for (unsigned k = 0; k < S; k++) {
+        uint32_t next = __shfl_down_sync(SC_FULL_MASK, idx[k], 1);
+        uint32_t wrap =
+            k + 1 < S ? __shfl_sync(SC_FULL_MASK, idx[k + 1 < S ? k + 1 : k], 0) : idx_after;
+        if (lane == SC_WARP - 1) next = wrap;
+        keep |= (unsigned)(next != idx[k]) << k;
+    }
+    if constexpr (sizeof(W) > 1) {
+        W v[S];
+#pragma unroll
+        for (unsigned k = 0; k < S; k++)
+            if (keep >> k & 1u) v[k] = __ldg((const W *)in + seg + k * SC_WARP + lane);
+#pragma unroll
+        for (unsigned k = 0; k < S; k++)
+            if (keep >> k & 1u) ((W *)out)[idx[k]] = v[k];
+    } else {
+        for (unsigned k = 0; k < S; k++)
+            if (keep >> k & 1u)
+                sc_move_elem(out, idx[k], in, (uint32_t)(seg + k * SC_WARP + lane), elem_size);
+    }
+}
+
+template <typename W, unsigned S>
+static sc_status scatter_launch(sc_job *job, const uint32_t *index, const uint32_t *d_total) {
+    size_t segs = (job->n + (size_t)SC_WARP * S - 1) / ((size_t)SC_WARP * S);
+    scatter_kernel<W, S><<<sc_cuda_blocks(segs, SS_SCATTER_BLOCK / SC_WARP), SS_SCATTER_BLOCK, 0,
+                           sc_cuda_stream(job)>>>(job->in, index, job->out, (uint32_t)job->n,
+                                                  job->opt.d_n, (unsigned)job->elem_size, d_total);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
 
-/* One level of the recursion: scan tiles, scan their totals (next level), add them back. Only
- * the first level reads the run-time count d_n (may be NULL): the tile totals above it are
- * the bound's, zero past d_n. */
+/* ---- the device-wide scan ---- */
+
+static size_t round_words(size_t words) {
+    return (words + 63) & ~(size_t)63; /* 256 bytes: each level's counts start aligned */
+}
+
+/* Temporary words a scan of n values of T needs: each level's tile counts, and theirs. */
+template <typename T> static size_t scan_words(size_t n) {
+    if (n <= ss_small<T>()) return 0;
+    size_t tiles = (n + ss_tile<T>() - 1) / ss_tile<T>();
+    return round_words(tiles) + scan_words<uint32_t>(tiles);
+}
+
+size_t sc_cuda_scan_temp_bytes(size_t n) {
+    return scan_words<uint32_t>(n) * sizeof(uint32_t);
+}
+
+/* One level: small arrays in one launch; otherwise reduce, scan the tile counts (next level,
+ * which writes the total), scan the tiles with their offsets. Only the first level reads the
+ * run-time count d_n (may be NULL): the counts above it are the bound's, zero past d_n. */
 template <typename T>
 static sc_status scan_level(sc_job *job, sc_scan variant, const T *in, uint32_t *out, size_t n,
                             const uint32_t *d_n, uint32_t *d_total, uint32_t *temp) {
-    if (n <= SCAN_TILE) return scan_launch(job, variant, in, out, n, d_n, NULL, d_total);
-    size_t tiles = (n + SCAN_TILE - 1) / SCAN_TILE;
+    const cudaStream_t st = sc_cuda_stream(job);
+    const int vec =
+        (((uintptr_t)in & 15) ? 0 : SS_VEC_IN) | (((uintptr_t)out & 15) ? 0 : SS_VEC_OUT);
+    const int hs = variant == SC_SCAN_HILLIS_STEELE;
+    if (n <= ss_small<T>()) {
+        if (hs)
+            scan_one_kernel<T, SC_SCAN_HILLIS_STEELE>
+                <<<1, SS_ONE, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
+        else
+            scan_one_kernel<T, SC_SCAN_BLELLOCH>
+                <<<1, SS_ONE, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
+        SC_CUDA_LAUNCHED();
+        return SC_OK;
+    }
+    const unsigned tiles = sc_cuda_blocks(n, ss_tile<T>());
     uint32_t *sums = temp;
-    sc_status s = scan_launch(job, variant, in, out, n, d_n, sums, NULL);
-    if (s == SC_OK)
-        s = scan_level<uint32_t>(job, variant, sums, sums, tiles, NULL, d_total,
-                                 temp + round_words(tiles));
+    reduce_kernel<T><<<tiles, SS_BLOCK, 0, st>>>(in, (uint32_t)n, d_n, vec, sums);
+    SC_CUDA_LAUNCHED();
+    sc_status s = scan_level<uint32_t>(job, variant, sums, sums, tiles, NULL, d_total,
+                                       temp + round_words(tiles));
     if (s != SC_OK) return s;
-    add_offsets_kernel<<<sc_cuda_blocks(n, 256), 256, 0, sc_cuda_stream(job)>>>(out, (uint32_t)n,
-                                                                                d_n, sums);
+    if (hs)
+        scan_kernel<T, SC_SCAN_HILLIS_STEELE>
+            <<<tiles, SS_BLOCK, 0, st>>>(in, out, (uint32_t)n, d_n, vec, sums);
+    else
+        scan_kernel<T, SC_SCAN_BLELLOCH>
+            <<<tiles, SS_BLOCK, 0, st>>>(in, out, (uint32_t)n, d_n, vec, sums);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
@@ -127,11 +382,13 @@ sc_status sc_cuda_scan_u32(sc_job *job, sc_scan variant, uint32_t *d_data, size_
     return scan_level<uint32_t>(job, variant, d_data, d_data, n, NULL, d_total, (uint32_t *)d_temp);
 }
 
+/* ---- scan-scatter ---- */
+
 extern "C" sc_status sc_cuda_scan_scatter(sc_job *job) {
     size_t n = job->n;
     size_t index_bytes = round_words(n) * sizeof(uint32_t);
     void *temp;
-    sc_status s = sc_cuda_temp(job, index_bytes + sc_cuda_scan_temp_bytes(n), &temp);
+    sc_status s = sc_cuda_temp(job, index_bytes + scan_words<uint8_t>(n) * sizeof(uint32_t), &temp);
     if (s != SC_OK) return s;
     uint32_t *index = (uint32_t *)temp;
     uint32_t *d_count = sc_cuda_count_slot(job);
@@ -143,10 +400,17 @@ extern "C" sc_status sc_cuda_scan_scatter(sc_job *job) {
     sc_cuda_timing_phase(job, "scan");
 
     if (n) {
-        scatter_kernel<<<sc_cuda_blocks(n, 256), 256, 0, sc_cuda_stream(job)>>>(
-            job->in, job->flags, index, job->out, (uint32_t)n, job->opt.d_n,
-            (unsigned)job->elem_size);
-        SC_CUDA_LAUNCHED();
+        uintptr_t io = (uintptr_t)job->in | (uintptr_t)job->out;
+        size_t es = job->elem_size;
+        if (es == 4 && !(io & 3))
+            s = scatter_launch<uint32_t, SS_SCATTER_4>(job, index, d_count);
+        else if (es == 8 && !(io & 7))
+            s = scatter_launch<uint2, SS_SCATTER_8>(job, index, d_count);
+        else if (es == 16 && !(io & 15))
+            s = scatter_launch<uint4, SS_SCATTER_16>(job, index, d_count);
+        else
+            s = scatter_launch<char, SS_SCATTER_ANY>(job, index, d_count);
+        if (s != SC_OK) return s;
     }
     sc_cuda_timing_phase(job, "scatter");
     return sc_cuda_finish_count(job, d_count);
