@@ -30,16 +30,20 @@
 #define BL_COUNT_LOADS 8    /* count: 16-byte flag loads per lane in flight */
 #define BL_SUBS        4    /* move: sub-chunks per step; their counts are the 4 bytes of a word */
 
-/* Per element size: elements per lane per sub-chunk (one 16-byte vector, or 4 flags for any
- * size); a step is 32 * BL_SUBS of them, 64 bytes a lane for the vector paths. */
+/* Per element size: elements per lane per sub-chunk, so that each lane loads one 16-byte vector
+ * of elements per sub-chunk (64 bytes a step); any other size or alignment (elem 0) takes 4
+ * flags (one 32-bit load) a lane per sub-chunk and copies elements one at a time. A step is
+ * 32 * BL_SUBS * vec elements; a sequence is a whole number of steps. */
 typedef struct bl_shape {
     unsigned elem; /* element size of the vector path, 0: any size */
     unsigned vec;  /* elements per lane per sub-chunk */
 } bl_shape;
-static const bl_shape bl_shapes[] = {{4, 4}, {8, 2}, {16, 1}, {0, 4}};
+static constexpr bl_shape bl_shapes[] = {{4, 4}, {8, 2}, {16, 1}, {0, 4}};
 
 template <unsigned E> static constexpr unsigned bl_vec() {
-    return E ? 16u / E : 4u; /* = bl_shapes[].vec */
+    for (const bl_shape &sh : bl_shapes)
+        if (sh.elem == E) return sh.vec;
+    return 4u;
 }
 
 typedef struct bl_seq {

@@ -33,20 +33,25 @@
 #define SP_THREADS(tile) ((tile) / SP_ITEMS(tile))
 /* count: tiles per block, so that a block counts 2048 flags (at most 16 tiles). */
 #define SP_COUNT_TILES(tile) ((tile) >= 2048u ? 1u : (tile) >= 128u ? 2048u / (tile) : 16u)
-/* move: a thread holds its items of every tile of its block (at most 4) in registers until it
- * stores them; table of the bytes it holds at most, per element size: 64 bytes (16 registers) of 4-
- * and 8-byte elements keep 4 or 2 tiles of 256 in flight per block; 16-byte elements one tile
- * (their own loads are already wide); any other size loads at store time, so 4 tiles. */
-#define SP_HOLD_BYTES 64u
+/* move: a thread holds its kept elements of every tile of its block in registers from their
+ * load to their store. Per element size, the bytes of elements a thread holds at most, which
+ * sets the tiles a block works through (1 to 4): 64 bytes (16 registers) keep 4 tiles of 256 in
+ * flight per block for 4-byte elements, 2 for 8-byte ones, 1 for 16-byte ones (their own loads are
+ * already wide and there are 4 of them); any other size (elem 0) loads at store time and takes
+ * up to 1024 elements a block. */
+typedef struct sp_shape {
+    unsigned elem; /* element size of the register path, 0: any size */
+    unsigned hold; /* bytes of elements a thread holds at most */
+} sp_shape;
+static constexpr sp_shape sp_shapes[] = {{4, 64}, {8, 64}, {16, 64}, {0, 0}};
 
 template <unsigned TILE, unsigned E> static constexpr unsigned move_tiles() {
-    if constexpr (E == 0) {
-        return TILE >= 1024u ? 1u : 1024u / TILE > 4u ? 4u : 1024u / TILE;
-    } else {
-        constexpr unsigned per_tile = SP_ITEMS(TILE) * E;
-        constexpr unsigned g = per_tile >= SP_HOLD_BYTES ? 1u : SP_HOLD_BYTES / per_tile;
-        return g > 4u ? 4u : g;
-    }
+    unsigned hold = 0;
+    for (const sp_shape &sh : sp_shapes)
+        if (sh.elem == E) hold = sh.hold;
+    const unsigned per_tile = SP_ITEMS(TILE) * (E ? E : 1u);
+    const unsigned g = E == 0 ? 1024u / TILE : hold / per_tile;
+    return g < 1u ? 1u : g > 4u ? 4u : g;
 }
 
 /* Bit-sliced planes of a value up to `max`. */
