@@ -8,12 +8,12 @@
  *   issued before the first is counted.
  * prefix: exclusive scan of the sequence counts (at most BL_SEQUENCES, one scan tile).
  * move: each warp walks its sequence again in steps of BL_SUBS sub-chunks; in sub-chunk k lane l
- *   holds the vector (16 bytes) of elements 32 * k + l and its flags (the blog's vectorized IO:
+ *   holds 16-byte vector 32 * k + l of the step and its elements' flags (the blog's vectorized IO:
  *   every load of a warp is one contiguous run). A warp scan of the lanes' kept counts
  *   (__shfl_up_sync, the blog's "modern" rewrite of the shared-memory scan; the BL_SUBS counts
  *   packed as bytes of one word, so one scan serves every sub-chunk) gives each kept element its
- *   slot. The next step's flags and elements are loaded before the current step is scanned and
- *   stored (two steps in flight per warp).
+ *   slot. The flags and elements of the next two steps are loaded before the current step is
+ *   scanned and stored (BL_SEQUENCES warps are only ~16 an SM, so each keeps more in flight).
  * Element sizes 4, 8 and 16 (aligned) move as 16-byte vectors (table bl_shapes); any other size
  *   or alignment takes the same walk with 4 flags a lane per sub-chunk and copies each kept
  *   element with the widest words it allows.
@@ -188,8 +188,9 @@ static __device__ __forceinline__ uint32_t store_step(const void *in, void *out,
     return at - slot;
 }
 
-/* move: one warp's sequence to its offset, one step in flight while the one before it is
- * scanned and stored. E = 4, 8 or 16: aligned elements of that size as 16-byte vectors; 0: any
+/* move: one warp's sequence to its offset, the next two steps in flight while one is scanned
+ * and stored (a warp streams 2 steps, 4-5 KB, per memory latency: with 16 warps an SM, enough to
+ * keep the memory busy). E = 4, 8 or 16: aligned elements of that size as 16-byte vectors; 0: any
  * size, copied one element at a time. */
 template <unsigned E>
 __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
@@ -201,12 +202,20 @@ __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
     const size_t end = seq_end(sq, begin);
     if (begin >= end) return; /* a warp-uniform test */
     uint32_t slot = offsets[seq];
-    bl_step<E> cur, next;
+    bl_step<E> cur, next, after;
     load_step<E>(in, flags, begin, end, vec, cur);
+    if (E != 0 && begin + STEP < end) load_step<E>(in, flags, begin + STEP, end, vec, next);
     for (size_t c = begin; c < end; c += STEP) {
-        if (c + STEP < end) load_step<E>(in, flags, c + STEP, end, vec, next);
+        /* vector paths: two steps ahead; any size: the flags of one step ahead (its elements
+         * load at store time) */
+        if constexpr (E != 0) {
+            if (c + 2 * STEP < end) load_step<E>(in, flags, c + 2 * STEP, end, vec, after);
+        } else {
+            if (c + STEP < end) load_step<E>(in, flags, c + STEP, end, vec, next);
+        }
         slot += store_step<E>(in, out, c, elem_size, slot, cur);
         cur = next;
+        if constexpr (E != 0) next = after;
     }
 }
 
