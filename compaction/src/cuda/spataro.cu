@@ -27,18 +27,18 @@
 #include "common.cuh"
 #include "primitives.cuh"
 
-/* Threads and items per thread by tile: at least one warp, and 4 flags (one 32-bit load) a
- * thread from tile 128, 8 (one 64-bit load) from tile 1024, so that a block has 2-8 warps. */
+/* Threads and items per thread by tile: at least one warp, 4 flags (one 32-bit load) a thread
+ * from tile 128, 8 (one 64-bit load) from tile 1024: one warp up to tile 128, 2-8 above. */
 #define SP_ITEMS(tile)   ((tile) >= 1024u ? 8u : (tile) >= 128u ? 4u : (tile) / 32u)
 #define SP_THREADS(tile) ((tile) / SP_ITEMS(tile))
 /* count: tiles per block, so that a block counts 2048 flags (at most 16 tiles). */
 #define SP_COUNT_TILES(tile) ((tile) >= 2048u ? 1u : (tile) >= 128u ? 2048u / (tile) : 16u)
 /* move: a thread holds its kept elements of every tile of its block in registers from their
- * load to their store. Per element size, the bytes of elements a thread holds at most, which
- * sets the tiles a block works through (1 to 4): 64 bytes (16 registers) keep 4 tiles of 256 in
- * flight per block for 4-byte elements, 2 for 8-byte ones, 1 for 16-byte ones (their own loads are
- * already wide and there are 4 of them); any other size (elem 0) loads at store time and takes
- * up to 1024 elements a block. */
+ * load to their store. Per element size, the bytes of elements a thread holds (at least one
+ * tile's items), which sets the tiles a block works through (1 to 4): 64 bytes (16 registers) keep
+ * 4 tiles of 256 in flight per block for 4-byte elements, 2 for 8-byte ones, 1 for 16-byte ones
+ * (their own loads are already wide and there are 4 of them); any other size (elem 0) loads at
+ * store time and takes up to 1024 elements a block. */
 typedef struct sp_shape {
     unsigned elem; /* element size of the register path, 0: any size */
     unsigned hold; /* bytes of elements a thread holds at most */
