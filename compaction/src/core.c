@@ -38,9 +38,10 @@ static const sc_algorithm_info k_algorithms[SC_ALGO_COUNT] = {
      "Billeter, Olsson & Assarsson 2009",
      "each warp owns a sequence: count, prefix of warp counts, move with vector IO", 1, 0,
      SC_INPUT_FLAGS, CPU | CUDA, 0, "count,prefix,move"},
-    {SC_ALGO_ATOMIC, "atomic", "Atomic append", "baseline (warp-aggregated atomics)",
-     "each warp reserves its kept elements with one atomic add on a global counter", 0, 0,
-     SC_INPUT_FLAGS, CPU | CUDA, 0, "append"},
+    {SC_ALGO_ATOMIC, "atomic", "Atomic append", "baseline (aggregated atomics)",
+     "each warp (CPU) or block (CUDA) reserves its kept elements with one atomic add on a "
+     "global counter",
+     0, 0, SC_INPUT_FLAGS, CPU | CUDA, 0, "append"},
     {SC_ALGO_REDZONE, "redzone", "Redzone (many blocks)", "Bontes & Gain 2024, Alg. 2 and 3",
      "O(k): survivors in the red zone [n-k, n) fill holes below it; orphans paired by "
      "batch",

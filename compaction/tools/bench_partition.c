@@ -145,6 +145,16 @@ static int part_parse(part_opts *o, int argc, char **argv) {
     return 0;
 }
 
+int bench_partition_check_args(int argc, char **argv) {
+    part_opts o;
+    int p = part_parse(&o, argc, argv);
+    if (p == 0 && !o.keys) {
+        fprintf(stderr, "compact bench: --partition K is missing\n");
+        return -1;
+    }
+    return p;
+}
+
 static uint64_t part_rng(uint64_t *s) { /* xorshift64* */
     *s ^= *s >> 12;
     *s ^= *s << 25;
@@ -272,13 +282,10 @@ static void part_print_row(const char *name, const bench_part_case *c, const ben
 }
 
 int bench_partition_cmd(int argc, char **argv) {
-    part_opts o;
-    int p = part_parse(&o, argc, argv);
+    int p = bench_partition_check_args(argc, argv);
     if (p) return p > 0 ? 0 : 2;
-    if (!o.keys) {
-        fprintf(stderr, "compact bench: --partition K is missing\n");
-        return 2;
-    }
+    part_opts o;
+    part_parse(&o, argc, argv);
     size_t cache = 0;
     char device[256] = "cpu";
 #ifdef SC_HAVE_CUDA

@@ -49,6 +49,9 @@ int bench_part_time_cuda(const bench_part_case *c, int sets, bench_part_result *
 size_t bench_part_cuda_cache(char *name, size_t cap);
 #endif
 
+/* Parse the options of `compact bench --partition K ...` only (argv without "bench"): 0 when
+ * they are valid, 1 after --help, -1 after a usage error (printed). */
+int bench_partition_check_args(int argc, char **argv);
 /* `compact bench --partition K ...`; returns the exit status. */
 int bench_partition_cmd(int argc, char **argv);
 

@@ -76,7 +76,7 @@ typedef enum sc_algorithm {
     SC_ALGO_BINARY_TREE,   /* tree of valid counts, top-down traversal. Stable. */
     SC_ALGO_SPATARO,       /* block count, scan, ballot/popc move (3 phases). Stable. */
     SC_ALGO_BILLETER,      /* warp sequences: count, prefix, move. Stable. */
-    SC_ALGO_ATOMIC,        /* warp-aggregated atomic append. Unstable. */
+    SC_ALGO_ATOMIC,        /* aggregated atomic append (per block on CUDA). Unstable. */
     SC_ALGO_REDZONE,       /* Redzone Alg. 2: removal list, many blocks, in place. Unstable. */
     SC_ALGO_REDZONE_BLOCK, /* Redzone Alg. 1: removal list, one block, in place. Unstable. */
     SC_ALGO_CUB,           /* cub::DeviceSelect::Flagged (CUDA only). Stable. */
