@@ -23,7 +23,7 @@
 /* Tiles of up to 256 elements per block (one warp each), by access width (bytes; 0 = any size):
  * 8 warps keep a block's launch cost small against its 2048 elements and let 8 blocks fill an
  * SM; the generic path copies element by element and holds fewer items in flight, 4 suffice. */
-static constexpr unsigned k_bt_shape[][2] = {{4, 8}, {8, 8}, {16, 8}, {0, 4}};
+static constexpr unsigned k_bt_shape[][3] = {{4, 8, 48}, {8, 8, 48}, {16, 8, 32}, {0, 4, 32}};
 
 /* Level q >= 1 of the tree over TILE leaves: TILE >> q nodes from this offset; the root (level
  * log2 TILE) is last. */
@@ -88,8 +88,8 @@ static __device__ __forceinline__ void bt_traverse(const uint32_t *s_kept, const
     for (unsigned q = G::LEVELS; q > 0; q--) {
 #pragma unroll
         for (unsigned u = 0; u < ITEMS; u++) {
-            if (u * T >= v) continue; /* no output of this item in the tile */
-            node[u] = 2 * node[u];    /* firstChild */
+            if (u * T >= v) break; /* no output of this item or the next ones in the tile */
+            node[u] = 2 * node[u]; /* firstChild */
             const uint32_t first_max = minR[u] + bt_count<TILE>(s_kept, s_tree, q - 1, node[u]);
             if (u * T + tid >= first_max) { /* i not in [minR, first_max[: nextSibling */
                 node[u]++;
@@ -104,15 +104,14 @@ static __device__ __forceinline__ void bt_traverse(const uint32_t *s_kept, const
 /* binary-tree: per tile: tree of kept counts in shared memory, one walk per output, direct
  * write. */
 template <unsigned TILE, unsigned W>
-static __global__ void __launch_bounds__(sc_tile_geom<TILE, sc_tile_table(k_bt_shape, W)>::BLOCK)
-    bt_kernel(sc_tile_args a) {
-    typedef sc_tile_geom<TILE, sc_tile_table(k_bt_shape, W)> G;
+static __global__ void SC_TILE_BOUNDS(k_bt_shape, TILE, W) bt_kernel(sc_tile_args a) {
+    typedef SC_TILE_GEOM(k_bt_shape, TILE, W) G;
     constexpr unsigned ITEMS = G::ITEMS;
     __shared__ uint32_t s_kept[G::TILES][TILE / 32];
     __shared__ uint16_t s_tree[G::TILES][TILE];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
+    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     if (p.m == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
-    const uint32_t offset = sc_tile_offset(a, p.t, TILE);
     uint32_t *kept = s_kept[p.slot];
     uint16_t *tree = s_tree[p.slot];
 

@@ -34,6 +34,7 @@
 #define SC_BLK_CHUNK   (1u << SC_BLK_SHIFT)
 #define SC_BLK_ROUNDS  (SC_BLK_CHUNK / (SC_BLK_THREADS * 16u)) /* 16-byte loads per thread: 8 */
 #define SC_BLK_SCAN    1024 /* chunk-scan kernel: one block of this many threads */
+#define SC_BLK_FUSED   32   /* up to this many chunks (2^20 flags) the tile kernel scans them */
 
 /* What a tile kernel reads. Offsets of tile t: chunk_off[t * tile / SC_BLK_CHUNK] + local[t]. */
 typedef struct sc_tile_args {
@@ -41,7 +42,12 @@ typedef struct sc_tile_args {
     const uint8_t *flags;
     unsigned char *out;
     const uint32_t *local;     /* tile offset inside its chunk */
-    const uint32_t *chunk_off; /* exclusive scan of the chunk totals */
+    const uint32_t *chunk_off; /* exclusive scan of the chunk totals (not fused) */
+    const uint32_t *chunk_sum; /* the chunk totals (fused) */
+    uint32_t *d_count;         /* the kept count's device slot (fused) */
+    uint32_t *host_count;      /* the mapped host slot, or NULL (fused) */
+    uint32_t chunks;           /* chunk totals (fused) */
+    uint32_t fused;            /* 1: no chunk-scan kernel, the tile kernel scans the totals */
     uint32_t n;                /* the bound */
     const uint32_t *d_n;       /* run-time count, or NULL */
     uint32_t elem_size;
@@ -217,43 +223,64 @@ static inline sc_status sc_blocks_prepare(sc_job *job, sc_tile_args *a, uint32_t
     a->fast = (es == 4 || es == 8 || es == 16) && align % es == 0 ? (uint32_t)es : 0;
     a->scan = job->scan;
     a->rlz = job->rlz;
+    a->chunk_sum = chunk_sum;
+    a->chunks = chunks;
+    a->d_count = *d_count;
+    a->host_count = NULL;
+    a->fused = n > 0 && chunks <= SC_BLK_FUSED;
     if (n > 0) {
         const uint32_t tile_shift = 31 - (uint32_t)__builtin_clz(tile);
         sc_blocks_count_kernel<<<chunks, SC_BLK_THREADS, 0, stream>>>(job->flags, n, job->opt.d_n,
                                                                       tile_shift, local, chunk_sum);
         SC_CUDA_LAUNCHED();
     }
-    sc_blocks_scan_kernel<<<1, SC_BLK_SCAN, 0, stream>>>(chunk_sum, chunks, chunk_off, *d_count,
-                                                         sc_cuda_host_count(job));
-    SC_CUDA_LAUNCHED();
+    if (a->fused) { /* the tile kernel scans the chunk totals and writes the count */
+        a->host_count = sc_cuda_host_count(job);
+    } else {
+        sc_blocks_scan_kernel<<<1, SC_BLK_SCAN, 0, stream>>>(chunk_sum, chunks, chunk_off, *d_count,
+                                                             sc_cuda_host_count(job));
+        SC_CUDA_LAUNCHED();
+    }
     sc_cuda_timing_phase(job, "tile scan");
     return SC_OK;
 }
 
 /* ---- the tile kernel's shape ---- */
 
-/* Look-up in an algorithm's table of {access width, tiles per block} (widths 4, 8, 16; 0 = any
- * element size): the tiles of up to 256 elements a block runs, one warp each. */
+/* An algorithm's table has one row per access width (4, 8, 16 bytes; 0 = any element size):
+ * {width, tiles per block, warps per SM}: the tiles of up to 256 elements a block runs (one warp
+ * each), and the warps an SM should hold at once, which caps the registers a thread may use
+ * (65536 / (32 * warps)) through the kernel's launch bounds. */
 template <size_t N>
-static constexpr unsigned sc_tile_table(const unsigned (&table)[N][2], unsigned width) {
+static constexpr unsigned sc_tile_table(const unsigned (&table)[N][3], unsigned width,
+                                        unsigned column) {
     for (size_t i = 0; i < N; i++)
-        if (table[i][0] == width) return table[i][1];
+        if (table[i][0] == width) return table[i][column];
     return 1;
 }
 
 /* Shape of a tile kernel over tiles of TILE elements: ITEMS consecutive items per thread (8, so
  * each thread has 8 independent loads in flight; fewer in tiles under 256), T threads per tile,
- * TILES tiles per block (WARP_TILES when a tile is one warp, else 1). */
-template <unsigned TILE, unsigned WARP_TILES> struct sc_tile_geom {
+ * TILES tiles per block (WARP_TILES when a tile is one warp, else 1), and MIN_BLOCKS, the blocks
+ * per SM of the launch bounds, from SM_WARPS. */
+template <unsigned TILE, unsigned WARP_TILES, unsigned SM_WARPS = 0> struct sc_tile_geom {
     static constexpr unsigned ITEMS = TILE >= 256u ? 8u : TILE / 32u;
     static constexpr unsigned T = TILE / ITEMS;
     static constexpr unsigned WARPS = T / SC_WARP; /* warps per tile */
     static constexpr unsigned TILES = T == SC_WARP ? WARP_TILES : 1u;
     static constexpr unsigned BLOCK = T * TILES;
+    static constexpr unsigned MIN_BLOCKS =
+        SM_WARPS * SC_WARP / BLOCK > 0 ? SM_WARPS *SC_WARP / BLOCK : 1u;
     static constexpr unsigned LEVELS = 31 - __builtin_clz(TILE); /* log2 TILE */
     static_assert(TILE >= 32 && TILE <= 2048 && (TILE & (TILE - 1)) == 0, "tile of 32..2048");
     static_assert(T % SC_WARP == 0 && BLOCK <= 1024, "whole warps, at most 1024 threads");
 };
+
+/* The shape of an algorithm's kernel from its table, and its launch bounds. */
+#define SC_TILE_GEOM(table, TILE, W)                                                               \
+    sc_tile_geom<TILE, sc_tile_table(table, W, 1), sc_tile_table(table, W, 2)>
+#define SC_TILE_BOUNDS(table, TILE, W)                                                             \
+    __launch_bounds__(SC_TILE_GEOM(table, TILE, W)::BLOCK, SC_TILE_GEOM(table, TILE, W)::MIN_BLOCKS)
 
 /* Blocks for `tiles` tiles. */
 template <class G> static inline unsigned sc_tile_grid(uint32_t tiles) {
@@ -299,10 +326,25 @@ template <class G> static __device__ __forceinline__ int sc_tile_any(int pred) {
     }
 }
 
-/* Output offset of tile t. */
-static __device__ __forceinline__ uint32_t sc_tile_offset(const sc_tile_args &a, uint32_t t,
-                                                          uint32_t tile) {
-    return a.chunk_off[((size_t)t * tile) >> SC_BLK_SHIFT] + a.local[t];
+/* Output offset of the tile at p (0 for a tile past the run-time count). Every thread of the
+ * tile calls it, before the tile's early return. Fused (at most SC_BLK_FUSED chunks): each warp
+ * scans the chunk totals itself, one per lane, and the tile kernel's thread 0 writes the grand
+ * total, the kept count, in place of the chunk-scan kernel (one launch less where launches
+ * dominate). */
+template <class G, unsigned TILE>
+static __device__ __forceinline__ uint32_t sc_tile_offset(const sc_tile_args &a,
+                                                          const sc_tile_pos &p) {
+    const uint32_t chunk = (uint32_t)(((size_t)p.t * TILE) >> SC_BLK_SHIFT);
+    if (!a.fused) return p.m ? a.chunk_off[chunk] + a.local[p.t] : 0u;
+    const unsigned lane = sc_lane();
+    const uint32_t inc = sc_warp_inclusive_scan(lane < a.chunks ? a.chunk_sum[lane] : 0u);
+    const uint32_t all = __shfl_sync(SC_FULL_MASK, inc, SC_WARP - 1);
+    const uint32_t before = chunk ? __shfl_sync(SC_FULL_MASK, inc, (chunk - 1) & 31u) : 0u;
+    if (blockIdx.x == 0 && threadIdx.x == 0) { /* tile 0, there in every call */
+        *a.d_count = all;
+        if (a.host_count) *(volatile uint32_t *)a.host_count = all;
+    }
+    return p.m ? before + a.local[p.t] : 0u;
 }
 
 /* ---- helpers for the tile kernels ---- */
@@ -449,9 +491,9 @@ static __device__ __forceinline__ void sc_tile_write(const sc_tile_args &a, cons
     if constexpr (W == 0) {
 #pragma unroll
         for (unsigned u = 0; u < ITEMS; u++) {
+            if (u * T >= v) break;
             const uint32_t c = u * T + p.tid;
-            if (u * T < v && c < v)
-                sc_move_elem(a.out, offset + c, a.in, p.base + src[u], a.elem_size);
+            if (c < v) sc_move_elem(a.out, offset + c, a.in, p.base + src[u], a.elem_size);
         }
     } else {
         typedef typename sc_vec_of<W>::type V;
@@ -459,12 +501,15 @@ static __device__ __forceinline__ void sc_tile_write(const sc_tile_args &a, cons
         V *out = (V *)a.out;
         V x[ITEMS];
 #pragma unroll
-        for (unsigned u = 0; u < ITEMS; u++)
-            if (u * T < v && u * T + p.tid < v) x[u] = __ldg(in + (p.base + src[u]));
+        for (unsigned u = 0; u < ITEMS; u++) {
+            if (u * T >= v) break;
+            if (u * T + p.tid < v) x[u] = __ldg(in + (p.base + src[u]));
+        }
 #pragma unroll
         for (unsigned u = 0; u < ITEMS; u++) {
+            if (u * T >= v) break;
             const uint32_t c = u * T + p.tid;
-            if (u * T < v && c < v) out[offset + c] = x[u];
+            if (c < v) out[offset + c] = x[u];
         }
     }
 }
@@ -525,7 +570,7 @@ static inline void sc_tile_launch(unsigned tile, uint32_t tiles, cudaStream_t st
     struct name {                                                                                  \
         template <unsigned TILE, unsigned W>                                                       \
         static void launch(uint32_t tiles, cudaStream_t stream, const sc_tile_args &a) {           \
-            typedef sc_tile_geom<TILE, sc_tile_table(table, W)> G;                                 \
+            typedef SC_TILE_GEOM(table, TILE, W) G;                                                \
             kernel<TILE, W><<<sc_tile_grid<G>(tiles), G::BLOCK, 0, stream>>>(a);                   \
         }                                                                                          \
     }

@@ -17,7 +17,7 @@
 /* Tiles of up to 256 elements per block (one warp each), by access width (bytes; 0 = any size):
  * 8 warps keep a block's launch cost small against its 2048 elements and let 8 blocks fill an
  * SM; the generic path copies element by element and holds fewer items in flight, 4 suffice. */
-static constexpr unsigned k_horn_shape[][2] = {{4, 8}, {8, 8}, {16, 8}, {0, 4}};
+static constexpr unsigned k_horn_shape[][3] = {{4, 8, 48}, {8, 8, 48}, {16, 8, 32}, {0, 4, 32}};
 
 /* §3.1 binary search over d in [0, z] for pSum[c + d] = d with data[c + d] valid, for this
  * thread's outputs c[u] < v. pSum[c + d] - d never grows with d and is above 0 exactly left of
@@ -30,10 +30,13 @@ template <class G, unsigned TILE>
 static __device__ __forceinline__ void horn_search(const uint16_t *s_psum, uint32_t z, uint32_t v,
                                                    uint32_t tid, uint32_t *src) {
     constexpr unsigned T = G::T, ITEMS = G::ITEMS;
-    uint32_t c[ITEMS], d[ITEMS];
+    uint32_t d[ITEMS], zc[ITEMS];
+    const uint16_t *ps[ITEMS]; /* pSum[c + .] of output c */
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) {
-        c[u] = u * T + tid;
+        src[u] = u * T + tid;
+        zc[u] = src[u] < v ? z : 0; /* outputs past v search nothing */
+        ps[u] = s_psum + src[u];
         d[u] = 0;
     }
 #pragma unroll
@@ -41,26 +44,25 @@ static __device__ __forceinline__ void horn_search(const uint16_t *s_psum, uint3
         if (step > z) continue; /* no d + step fits in [0, z] */
 #pragma unroll
         for (unsigned u = 0; u < ITEMS; u++) {
-            if (u * T >= v) continue; /* no output of this item in the tile */
+            if (u * T >= v) break; /* no output of this item or the next ones in the tile */
             const uint32_t nd = d[u] + step;
-            if (c[u] < v && nd <= z && s_psum[c[u] + nd - 1] > nd - 1) d[u] = nd;
+            if (nd <= zc[u] && ps[u][nd - 1] > nd - 1) d[u] = nd;
         }
     }
 #pragma unroll
-    for (unsigned u = 0; u < ITEMS; u++) src[u] = c[u] + d[u];
+    for (unsigned u = 0; u < ITEMS; u++) src[u] += d[u];
 }
 
 /* horn: per tile: pSum in shared memory, binary search per output, direct write. */
 template <unsigned TILE, unsigned W>
-static __global__ void __launch_bounds__(sc_tile_geom<TILE, sc_tile_table(k_horn_shape, W)>::BLOCK)
-    horn_kernel(sc_tile_args a) {
-    typedef sc_tile_geom<TILE, sc_tile_table(k_horn_shape, W)> G;
+static __global__ void SC_TILE_BOUNDS(k_horn_shape, TILE, W) horn_kernel(sc_tile_args a) {
+    typedef SC_TILE_GEOM(k_horn_shape, TILE, W) G;
     constexpr unsigned ITEMS = G::ITEMS;
     __shared__ __align__(16) uint16_t s_psum[G::TILES][TILE];
     __shared__ uint32_t s_warp[G::WARPS + 1];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
+    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     if (p.m == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
-    const uint32_t offset = sc_tile_offset(a, p.t, TILE);
     uint16_t *psum = s_psum[p.slot];
 
     /* prefix sum: pSum[j] = invalid elements in [0, j] (items past m count as neither) */

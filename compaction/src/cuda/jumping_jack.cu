@@ -22,7 +22,7 @@
 /* Tiles of up to 256 elements per block (one warp each), by access width (bytes; 0 = any size):
  * 8 warps keep a block's launch cost small against its 2048 elements and let 8 blocks fill an
  * SM; the generic path copies element by element and holds fewer items in flight, 4 suffice. */
-static constexpr unsigned k_jj_shape[][2] = {{4, 8}, {8, 8}, {16, 8}, {0, 4}};
+static constexpr unsigned k_jj_shape[][3] = {{4, 8, 48}, {8, 8, 48}, {16, 8, 32}, {0, 4, 32}};
 
 #define JJ_VALID 0x8000u /* MAS word: data[i] is valid */
 
@@ -46,6 +46,7 @@ static __device__ __forceinline__ void jj_jumps(const uint16_t *s_mas, uint32_t 
         pending = 0;
 #pragma unroll
         for (unsigned u = 0; u < ITEMS; u++) {
+            if (u * T >= v) break;    /* no output of this item or the next ones in the tile */
             if (!(x[u] & JJ_VALID)) { /* idx <- MAS[idx] */
                 src[u] = x[u];
                 x[u] = s_mas[src[u]];
@@ -57,16 +58,15 @@ static __device__ __forceinline__ void jj_jumps(const uint16_t *s_mas, uint32_t 
 
 /* jumping-jack: per tile: MAS in shared memory, jumps per output, direct write. */
 template <unsigned TILE, unsigned W>
-static __global__ void __launch_bounds__(sc_tile_geom<TILE, sc_tile_table(k_jj_shape, W)>::BLOCK)
-    jj_kernel(sc_tile_args a) {
-    typedef sc_tile_geom<TILE, sc_tile_table(k_jj_shape, W)> G;
+static __global__ void SC_TILE_BOUNDS(k_jj_shape, TILE, W) jj_kernel(sc_tile_args a) {
+    typedef SC_TILE_GEOM(k_jj_shape, TILE, W) G;
     constexpr unsigned ITEMS = G::ITEMS;
     __shared__ __align__(16) uint16_t s_mas[G::TILES][TILE];
     __shared__ uint32_t s_warp[G::WARPS + 1];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
+    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     const uint32_t s = p.m;
     if (s == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
-    const uint32_t offset = sc_tile_offset(a, p.t, TILE);
     uint16_t *mas = s_mas[p.slot];
 
     /* prefix sum, then Eq. 1: MAS[i] = s - pSum[i], stored with data[i]'s validity */

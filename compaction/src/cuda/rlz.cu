@@ -25,7 +25,7 @@
  * 8 warps keep a block's launch cost small against its 2048 elements; a block's shared memory
  * (6 TILE words of 16 bits per tile: RL double-buffered, the two trees) still lets 8 blocks fill
  * an SM; the generic path copies element by element and holds fewer items in flight, 4 suffice. */
-static constexpr unsigned k_rlz_shape[][2] = {{4, 8}, {8, 8}, {16, 8}, {0, 4}};
+static constexpr unsigned k_rlz_shape[][3] = {{4, 8, 48}, {8, 8, 48}, {16, 8, 32}, {0, 4, 32}};
 
 /* Alg. 2 (recursive doubling): RL starts as the discriminated data (in buf0); round p,
  * offset = 2^(p-1): forall i < s - offset: if RL[i] = offset then RL[i] += RL[i + offset].
@@ -124,6 +124,7 @@ static __device__ __forceinline__ void rlz_search(const uint16_t *s_prl, uint32_
     while (live) {
 #pragma unroll
         for (unsigned u = 0; u < ITEMS; u++) {
+            if (u * T >= v) break; /* no output of this item or the next ones in the tile */
             if (live >> u & 1u) {
                 const uint32_t nd = s_prl[src[u] + d[u]];
                 if (nd == d[u])
@@ -139,17 +140,16 @@ static __device__ __forceinline__ void rlz_search(const uint16_t *s_prl, uint32_
 
 /* rlz: per tile: run lengths, pRLSum, forward search per output, direct write. */
 template <unsigned TILE, unsigned W>
-static __global__ void __launch_bounds__(sc_tile_geom<TILE, sc_tile_table(k_rlz_shape, W)>::BLOCK)
-    rlz_kernel(sc_tile_args a) {
-    typedef sc_tile_geom<TILE, sc_tile_table(k_rlz_shape, W)> G;
+static __global__ void SC_TILE_BOUNDS(k_rlz_shape, TILE, W) rlz_kernel(sc_tile_args a) {
+    typedef SC_TILE_GEOM(k_rlz_shape, TILE, W) G;
     constexpr unsigned T = G::T, ITEMS = G::ITEMS;
     __shared__ __align__(16) uint16_t s_buf[G::TILES][2][TILE];   /* RL (double-buffered), pRLSum */
     __shared__ __align__(16) uint16_t s_tree[G::TILES][4 * TILE]; /* US, then DS (Alg. 3-4) */
     __shared__ uint32_t s_warp[G::WARPS + 1];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
+    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     const uint32_t m = p.m;
     if (m == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
-    const uint32_t offset = sc_tile_offset(a, p.t, TILE);
     uint16_t *buf0 = s_buf[p.slot][0], *buf1 = s_buf[p.slot][1];
 
     /* run lengths: discriminate, then Alg. 2 or Alg. 3-4 */
