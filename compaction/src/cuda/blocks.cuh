@@ -103,7 +103,8 @@ static __device__ __forceinline__ uint32_t sc_count_kept16(uint4 w) {
  * (lane l holds flags [16 l, 16 l + 16) of each 512-flag round, a group of 32 flags is a pair of
  * lanes); warp scans (two rounds packed in one word, 16 bits each) and the warp totals give every
  * group its offset inside the chunk, which is stored for the groups that start a tile; the chunk
- * scan later adds the chunk's offset. */
+ * scan later adds the chunk's offset. Blocks take the chunks from the last one down, so the flags
+ * still in L2 when the kernel ends are the first ones, which the tile kernel reads first. */
 static __global__ void __launch_bounds__(SC_BLK_THREADS)
     sc_blocks_count_kernel(const uint8_t *flags, uint32_t bound, const uint32_t *d_n,
                            uint32_t tile_shift, uint32_t *local, uint32_t *chunk_sum) {
@@ -111,9 +112,10 @@ static __global__ void __launch_bounds__(SC_BLK_THREADS)
     static_assert(R % 2 == 0, "rounds are scanned in pairs");
     __shared__ uint32_t s_warp[WARPS];
     const uint32_t n = sc_dev_count(d_n, bound);
-    const size_t chunk = (size_t)blockIdx.x << SC_BLK_SHIFT;
-    if (chunk >= n && blockIdx.x > 0) { /* past the run-time n */
-        if (threadIdx.x == 0) chunk_sum[blockIdx.x] = 0;
+    const uint32_t ci = gridDim.x - 1 - blockIdx.x; /* last chunk first: see above */
+    const size_t chunk = (size_t)ci << SC_BLK_SHIFT;
+    if (chunk >= n && ci > 0) { /* past the run-time n */
+        if (threadIdx.x == 0) chunk_sum[ci] = 0;
         return;
     }
     const unsigned lane = sc_lane(), warp = sc_warp_id();
@@ -163,7 +165,7 @@ static __global__ void __launch_bounds__(SC_BLK_THREADS)
         if (lane % 2 == 0 && gf < n && (gf & tile_mask) == 0) local[gf >> tile_shift] = x + excl[r];
         x += rtot[r];
     }
-    if (threadIdx.x == 0) chunk_sum[blockIdx.x] = total;
+    if (threadIdx.x == 0) chunk_sum[ci] = total;
 }
 
 /* tile scan, second kernel: exclusive scan of the chunk totals in one block (4 per thread per
