@@ -10,6 +10,10 @@
  * s is the tile's own length (the last tile may be short), as on the CPU backend, so both give
  * the same permutation. Unstable. A tile of up to 256 elements is one warp, 8 to a block
  * (blocks.cuh); larger tiles one block.
+ * The walks lengthen as the removed share grows: a hole lands beyond v, on a valid element only
+ * as often as the kept share, so the jumps a warp takes (the most of its lanes) grow from about 2
+ * at 10 % removed to 7 at 50 % and 36 at 90 % (tile 256, random flags), each one dependent
+ * shared-memory load: Jumping Jack's cost at high removal.
  * GPU departure: MAS[i] and the validity of data[i] share one 16-bit word (MAS <= s <= 2048, the
  * top bit is "valid"), so a jump is one shared-memory load instead of two.
  * Timing: prefix sum, jumps and concatenation run in one kernel and are timed together as
