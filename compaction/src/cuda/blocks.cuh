@@ -261,6 +261,23 @@ static constexpr unsigned sc_tile_table(const unsigned (&table)[N][3], unsigned 
     return 1;
 }
 
+/* The most warps and blocks an SM of the architecture being compiled holds (Turing 32 and 16,
+ * sm_86/87 48 and 16, sm_89 48 and 24, the others 64 and 32): the launch bounds may not ask for
+ * more. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define SC_SM_MAX_WARPS  32u
+#define SC_SM_MAX_BLOCKS 16u
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
+#define SC_SM_MAX_WARPS  48u
+#define SC_SM_MAX_BLOCKS 16u
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 890
+#define SC_SM_MAX_WARPS  48u
+#define SC_SM_MAX_BLOCKS 24u
+#else
+#define SC_SM_MAX_WARPS  64u
+#define SC_SM_MAX_BLOCKS 32u
+#endif
+
 /* Shape of a tile kernel over tiles of TILE elements: ITEMS consecutive items per thread (8, so
  * each thread has 8 independent loads in flight; fewer in tiles under 256), T threads per tile,
  * TILES tiles per block (WARP_TILES when a tile is one warp, else 1), and MIN_BLOCKS, the blocks
@@ -271,8 +288,12 @@ template <unsigned TILE, unsigned WARP_TILES, unsigned SM_WARPS = 0> struct sc_t
     static constexpr unsigned WARPS = T / SC_WARP; /* warps per tile */
     static constexpr unsigned TILES = T == SC_WARP ? WARP_TILES : 1u;
     static constexpr unsigned BLOCK = T * TILES;
+    static constexpr unsigned SM_THREADS =
+        (SM_WARPS < SC_SM_MAX_WARPS ? SM_WARPS : SC_SM_MAX_WARPS) * SC_WARP;
     static constexpr unsigned MIN_BLOCKS =
-        SM_WARPS * SC_WARP / BLOCK > 0 ? SM_WARPS *SC_WARP / BLOCK : 1u;
+        SM_THREADS / BLOCK < 1u
+            ? 1u
+            : (SM_THREADS / BLOCK > SC_SM_MAX_BLOCKS ? SC_SM_MAX_BLOCKS : SM_THREADS / BLOCK);
     static constexpr unsigned LEVELS = 31 - __builtin_clz(TILE); /* log2 TILE */
     static_assert(TILE >= 32 && TILE <= 2048 && (TILE & (TILE - 1)) == 0, "tile of 32..2048");
     static_assert(T % SC_WARP == 0 && BLOCK <= 1024, "whole warps, at most 1024 threads");
