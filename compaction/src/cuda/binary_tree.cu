@@ -110,13 +110,13 @@ static __global__ void SC_TILE_BOUNDS(k_bt_shape, TILE, W) bt_kernel(sc_tile_arg
     __shared__ uint32_t s_kept[G::TILES][TILE / 32];
     __shared__ uint16_t s_tree[G::TILES][TILE];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
+    const uint32_t bits = sc_tile_kept_bits<ITEMS>(a.flags, p.base, p.m, p.tid); /* first */
     const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     if (p.m == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
     uint32_t *kept = s_kept[p.slot];
     uint16_t *tree = s_tree[p.slot];
 
     /* reduction: leaves = kept flags (padding 0), then node = left child + right child */
-    const uint32_t bits = sc_tile_kept_bits<ITEMS>(a.flags, p.base, p.m, p.tid);
     sc_tile_store_bits<ITEMS>(kept, bits, p.tid);
     bt_reduce<G, TILE>(tree, bits, p.tid);
 

@@ -373,7 +373,9 @@ static __device__ __forceinline__ uint32_t sc_tile_offset(const sc_tile_args &a,
 /* ---- helpers for the tile kernels ---- */
 
 /* This thread's ITEMS consecutive flags of the tile, items base + tid * ITEMS + u, as bits u
- * (set = kept); items at or past m (the tile's length) read as removed. */
+ * (set = kept); items at or past m (the tile's length) read as removed, and are not loaded (a
+ * tile past the run-time count, m = 0, loads nothing). The tile kernels call it first, so the
+ * flags' loads are in flight while the tile's offset is found. */
 template <unsigned ITEMS>
 static __device__ __forceinline__ uint32_t sc_tile_kept_bits(const uint8_t *flags, uint32_t base,
                                                              uint32_t m, uint32_t tid) {

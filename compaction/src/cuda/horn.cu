@@ -61,12 +61,12 @@ static __global__ void SC_TILE_BOUNDS(k_horn_shape, TILE, W) horn_kernel(sc_tile
     __shared__ __align__(16) uint16_t s_psum[G::TILES][TILE];
     __shared__ uint32_t s_warp[G::WARPS + 1];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
+    const uint32_t kept = sc_tile_kept_bits<ITEMS>(a.flags, p.base, p.m, p.tid); /* first */
     const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     if (p.m == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
     uint16_t *psum = s_psum[p.slot];
 
     /* prefix sum: pSum[j] = invalid elements in [0, j] (items past m count as neither) */
-    const uint32_t kept = sc_tile_kept_bits<ITEMS>(a.flags, p.base, p.m, p.tid);
     const uint32_t invalid = ~kept & sc_tile_in_mask<ITEMS>(p.m, p.tid);
     uint32_t q[ITEMS];
     const uint32_t z = sc_tile_prefix_sum<G>(invalid, a.scan, s_warp, q);

@@ -68,13 +68,13 @@ static __global__ void SC_TILE_BOUNDS(k_jj_shape, TILE, W) jj_kernel(sc_tile_arg
     __shared__ __align__(16) uint16_t s_mas[G::TILES][TILE];
     __shared__ uint32_t s_warp[G::WARPS + 1];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
-    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     const uint32_t s = p.m;
+    const uint32_t kept = sc_tile_kept_bits<ITEMS>(a.flags, p.base, s, p.tid); /* load first */
+    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     if (s == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
     uint16_t *mas = s_mas[p.slot];
 
     /* prefix sum, then Eq. 1: MAS[i] = s - pSum[i], stored with data[i]'s validity */
-    const uint32_t kept = sc_tile_kept_bits<ITEMS>(a.flags, p.base, s, p.tid);
     uint32_t q[ITEMS];
     const uint32_t z =
         sc_tile_prefix_sum<G>(~kept & sc_tile_in_mask<ITEMS>(s, p.tid), a.scan, s_warp, q);

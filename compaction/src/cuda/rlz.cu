@@ -148,14 +148,14 @@ static __global__ void SC_TILE_BOUNDS(k_rlz_shape, TILE, W) rlz_kernel(sc_tile_a
     __shared__ __align__(16) uint16_t s_tree[G::TILES][4 * TILE]; /* US, then DS (Alg. 3-4) */
     __shared__ uint32_t s_warp[G::WARPS + 1];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
-    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     const uint32_t m = p.m;
+    const uint32_t kept = sc_tile_kept_bits<ITEMS>(a.flags, p.base, m, p.tid); /* load first */
+    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
     if (m == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
     uint16_t *buf0 = s_buf[p.slot][0], *buf1 = s_buf[p.slot][1];
 
     /* run lengths: discriminate, then Alg. 2 or Alg. 3-4 */
-    const uint32_t removed =
-        ~sc_tile_kept_bits<ITEMS>(a.flags, p.base, m, p.tid) & sc_tile_in_mask<ITEMS>(m, p.tid);
+    const uint32_t removed = ~kept & sc_tile_in_mask<ITEMS>(m, p.tid);
     uint32_t rl[ITEMS];
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) rl[u] = (removed >> u) & 1u;
