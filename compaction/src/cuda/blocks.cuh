@@ -4,31 +4,37 @@
  *       flags and scan them across the chunk, which gives every tile its offset inside its chunk
  *       (a tile is 32..2048 flags, so tiles nest in chunks); then one block scans the chunk
  *       totals. Together: the inter-tile exclusive scan of the tile counts.
- *   per tile (the algorithm's kernel, one block per tile): build the tile's own data structure
- *       in shared memory (pSum, MAS, pRLSum, tree), search, and write each output straight to
- *       out[tile offset + i]. That write is the concatenation of Fig. 6: the GPU can scatter,
- *       so the compacted tile needs no intermediate copy (Roger et al.'s suggestion).
- * Helpers for the tile kernels: the tile's flags as a bit set in shared memory, the per-thread
- * items, the block scan variant of job->scan, packed 16-bit stores, and the gather-write.
+ *   per tile (the algorithm's kernel): build the tile's own data structure in shared memory
+ *       (pSum, MAS, pRLSum, tree), search, and write each output straight to out[tile offset +
+ *       i]. That write is the concatenation of Fig. 6: the GPU can scatter, so the compacted tile
+ *       needs no intermediate copy (Roger et al.'s suggestion).
+ * Tile kernel shape: a thread holds 8 consecutive items (fewer in tiles under 256), so a tile of
+ * up to 256 elements is one warp. GPU departure: such tiles run as one warp each, several to a
+ * block (the algorithm's table says how many), with warp barriers in place of block barriers,
+ * because a block of one warp per SM slot caps the GPU at half its warps and pays a block launch
+ * per 256 elements. Larger tiles run one per block, as in the paper. Each tile still builds and
+ * searches its own structure, in its own shared memory.
+ * The scans across a tile's threads are warp-shuffle forms of job->scan's variant: Hillis-Steele
+ * (recursive doubling over the lanes) or Blelloch (up-sweep and down-sweep over the lanes).
  * Run-time length (opt.d_n): every kernel is launched over the bound; chunks past *d_n write a
- * zero total and return, tiles past it return at once (sc_tile_len). */
+ * zero total and return, tiles past it return at once (a tile's warp or block as a whole).
+ * The tile kernels are compiled per access width (elements of 4, 8 or 16 aligned bytes, or any
+ * size), so the narrow paths do not pay the registers of the wide ones. */
 #ifndef SC_CUDA_BLOCKS_CUH
 #define SC_CUDA_BLOCKS_CUH
 
 #include "common.cuh"
 #include "primitives.cuh"
 
+#include <stddef.h>
+
 #define SC_BLK_THREADS 256 /* count kernel: threads per block */
 #define SC_BLK_GROUP   32  /* count kernel: flags per group (the smallest tile) */
-#define SC_BLK_GROUPS  4   /* count kernel: groups per thread, 8 loads of 16 bytes in flight */
 #define SC_BLK_SHIFT   15  /* count kernel: 2^15 = 32768 flags per chunk (one block) */
 #define SC_BLK_CHUNK   (1u << SC_BLK_SHIFT)
+#define SC_BLK_ROUNDS  (SC_BLK_CHUNK / (SC_BLK_THREADS * 16u)) /* 16-byte loads per thread: 8 */
 #define SC_BLK_SCAN    1024 /* chunk-scan kernel: one block of this many threads */
-
-/* Threads and items per thread of a tile kernel: 8 consecutive items per thread, so each thread
- * has 8 independent loads in flight; at least one warp. */
-#define SC_TILE_ITEMS(tile)   ((tile) >= 256u ? 8u : (tile) / 32u)
-#define SC_TILE_THREADS(tile) ((tile) / SC_TILE_ITEMS(tile))
+#define SC_BLK_FUSED   32   /* up to this many chunks (2^20 flags) the tile kernel scans them */
 
 /* What a tile kernel reads. Offsets of tile t: chunk_off[t * tile / SC_BLK_CHUNK] + local[t]. */
 typedef struct sc_tile_args {
@@ -36,7 +42,12 @@ typedef struct sc_tile_args {
     const uint8_t *flags;
     unsigned char *out;
     const uint32_t *local;     /* tile offset inside its chunk */
-    const uint32_t *chunk_off; /* exclusive scan of the chunk totals */
+    const uint32_t *chunk_off; /* exclusive scan of the chunk totals (not fused) */
+    const uint32_t *chunk_sum; /* the chunk totals (fused) */
+    uint32_t *d_count;         /* the kept count's device slot (fused) */
+    uint32_t *host_count;      /* the mapped host slot, or NULL (fused) */
+    uint32_t chunks;           /* chunk totals (fused) */
+    uint32_t fused;            /* 1: no chunk-scan kernel, the tile kernel scans the totals */
     uint32_t n;                /* the bound */
     const uint32_t *d_n;       /* run-time count, or NULL */
     uint32_t elem_size;
@@ -44,6 +55,40 @@ typedef struct sc_tile_args {
     int scan;      /* SC_SCAN_HILLIS_STEELE or SC_SCAN_BLELLOCH */
     int rlz;       /* SC_RLZ_RECURSIVE_DOUBLING or SC_RLZ_BALANCED_TREE */
 } sc_tile_args;
+
+/* ---- warp scans of job->scan's variant ---- */
+
+/* Blelloch's exclusive scan (JJ paper Fig. 3) over the 32 lanes: the up-sweep builds partial sums
+ * at lanes 2d-1, 4d-1, ...; lane 31's sum is cleared; the down-sweep swaps and adds, each right
+ * node taking its left sibling's value added, each left node the right node's old value. */
+static __device__ __forceinline__ uint32_t sc_warp_scan_blelloch(uint32_t v, uint32_t *total) {
+    const unsigned lane = sc_lane();
+    uint32_t x = v;
+#pragma unroll
+    for (unsigned d = 1; d < SC_WARP; d <<= 1) {
+        uint32_t left = __shfl_up_sync(SC_FULL_MASK, x, d);
+        if ((lane + 1) % (2 * d) == 0) x += left;
+    }
+    *total = __shfl_sync(SC_FULL_MASK, x, SC_WARP - 1);
+    if (lane == SC_WARP - 1) x = 0;
+#pragma unroll
+    for (unsigned d = SC_WARP / 2; d > 0; d >>= 1) {
+        uint32_t left = __shfl_up_sync(SC_FULL_MASK, x, d);    /* for a right node */
+        uint32_t right = __shfl_down_sync(SC_FULL_MASK, x, d); /* for a left node */
+        if ((lane + 1) % (2 * d) == 0)
+            x += left;
+        else if ((lane + 1) % (2 * d) == d)
+            x = right;
+    }
+    return x;
+}
+
+/* Exclusive scan over the 32 lanes with job->scan's variant (Hillis-Steele: primitives.cuh). */
+static __device__ __forceinline__ uint32_t sc_warp_scan_variant(uint32_t v, int variant,
+                                                                uint32_t *total) {
+    if (variant == SC_SCAN_BLELLOCH) return sc_warp_scan_blelloch(v, total);
+    return sc_warp_exclusive_scan(v, total);
+}
 
 /* ---- tile scan ---- */
 
@@ -54,56 +99,73 @@ static __device__ __forceinline__ uint32_t sc_count_kept16(uint4 w) {
            3; /* __vcmpne4: 0xff per kept byte */
 }
 
-/* Kept flags among flags[first .. first + 32) below n. */
-static __device__ __forceinline__ uint32_t sc_count_kept32(const uint8_t *flags, size_t first,
-                                                           uint32_t n) {
-    const uint8_t *f = flags + first;
-    if (first + SC_BLK_GROUP <= n && ((uintptr_t)f & 15) == 0)
-        return sc_count_kept16(((const uint4 *)f)[0]) + sc_count_kept16(((const uint4 *)f)[1]);
-    uint32_t c = 0;
-    for (uint32_t i = 0; i < SC_BLK_GROUP && first + i < n; i++) c += f[i] != 0;
-    return c;
-}
-
-/* tile scan, first kernel: each thread counts 4 groups of 32 flags; the block scan over the chunk
- * gives the first group of every tile its tile's offset inside the chunk; the chunk scan later
- * adds the chunk's offset. */
+/* tile scan, first kernel: each warp counts 4096 flags in 8 rounds of coalesced 16-byte loads
+ * (lane l holds flags [16 l, 16 l + 16) of each 512-flag round, a group of 32 flags is a pair of
+ * lanes); warp scans (two rounds packed in one word, 16 bits each) and the warp totals give every
+ * group its offset inside the chunk, which is stored for the groups that start a tile; the chunk
+ * scan later adds the chunk's offset. Blocks take the chunks from the last one down, so the flags
+ * still in L2 when the kernel ends are the first ones, which the tile kernel reads first. */
 static __global__ void __launch_bounds__(SC_BLK_THREADS)
     sc_blocks_count_kernel(const uint8_t *flags, uint32_t bound, const uint32_t *d_n,
                            uint32_t tile_shift, uint32_t *local, uint32_t *chunk_sum) {
-    __shared__ uint32_t tmp[SC_BLK_THREADS / SC_WARP + 1];
+    constexpr unsigned R = SC_BLK_ROUNDS, WARPS = SC_BLK_THREADS / SC_WARP;
+    static_assert(R % 2 == 0, "rounds are scanned in pairs");
+    __shared__ uint32_t s_warp[WARPS];
     const uint32_t n = sc_dev_count(d_n, bound);
-    if (((size_t)blockIdx.x << SC_BLK_SHIFT) >= n && blockIdx.x > 0) { /* past the run-time n */
-        if (threadIdx.x == 0) chunk_sum[blockIdx.x] = 0;
+    const uint32_t ci = gridDim.x - 1 - blockIdx.x; /* last chunk first: see above */
+    const size_t chunk = (size_t)ci << SC_BLK_SHIFT;
+    if (chunk >= n && ci > 0) { /* past the run-time n */
+        if (threadIdx.x == 0) chunk_sum[ci] = 0;
         return;
     }
-    const size_t first =
-        ((size_t)blockIdx.x << SC_BLK_SHIFT) + (size_t)threadIdx.x * SC_BLK_GROUP * SC_BLK_GROUPS;
-    uint32_t c[SC_BLK_GROUPS], sum = 0, total;
-    const uint8_t *f = flags + first;
-    if (first + SC_BLK_GROUP * SC_BLK_GROUPS <= n && ((uintptr_t)f & 15) == 0) {
-        uint4 w[2 * SC_BLK_GROUPS]; /* every load issued before the first count */
+    const unsigned lane = sc_lane(), warp = sc_warp_id();
+    const size_t wbase = chunk + (size_t)warp * R * 512; /* this warp's 4096 flags */
+    uint32_t c[R];
+    if (wbase + R * 512 <= n && ((uintptr_t)flags & 15) == 0) {
+        const uint4 *f = (const uint4 *)(flags + wbase);
+        uint4 w[R]; /* every load issued before the first count */
 #pragma unroll
-        for (int j = 0; j < 2 * SC_BLK_GROUPS; j++) w[j] = ((const uint4 *)f)[j];
+        for (unsigned r = 0; r < R; r++) w[r] = f[r * SC_WARP + lane];
 #pragma unroll
-        for (int g = 0; g < SC_BLK_GROUPS; g++)
-            c[g] = sc_count_kept16(w[2 * g]) + sc_count_kept16(w[2 * g + 1]);
+        for (unsigned r = 0; r < R; r++) c[r] = sc_count_kept16(w[r]);
     } else {
 #pragma unroll
-        for (int g = 0; g < SC_BLK_GROUPS; g++)
-            c[g] = sc_count_kept32(flags, first + (size_t)g * SC_BLK_GROUP, n);
+        for (unsigned r = 0; r < R; r++) {
+            const size_t first = wbase + r * 512 + lane * 16;
+            uint32_t k = 0;
+            for (unsigned i = 0; i < 16; i++) k += first + i < n && flags[first + i] != 0;
+            c[r] = k;
+        }
     }
+    uint32_t excl[R], rtot[R], wsum = 0;
 #pragma unroll
-    for (int g = 0; g < SC_BLK_GROUPS; g++) sum += c[g];
-    uint32_t x = sc_block_scan_warps<SC_BLK_THREADS>(sum, tmp, &total);
+    for (unsigned r = 0; r < R; r += 2) { /* at most 512 per round: no carry between halves */
+        const uint32_t packed = c[r] | c[r + 1] << 16;
+        const uint32_t inc = sc_warp_inclusive_scan(packed);
+        const uint32_t tot = __shfl_sync(SC_FULL_MASK, inc, SC_WARP - 1), ex = inc - packed;
+        excl[r] = ex & 0xffffu;
+        excl[r + 1] = ex >> 16;
+        rtot[r] = tot & 0xffffu;
+        rtot[r + 1] = tot >> 16;
+        wsum += rtot[r] + rtot[r + 1];
+    }
+    if (lane == 0) s_warp[warp] = wsum;
+    __syncthreads();
+    uint32_t x = 0, total = 0;
+#pragma unroll
+    for (unsigned w = 0; w < WARPS; w++) {
+        const uint32_t s = s_warp[w];
+        x += w < warp ? s : 0u;
+        total += s;
+    }
     const size_t tile_mask = ((size_t)1 << tile_shift) - 1;
 #pragma unroll
-    for (int g = 0; g < SC_BLK_GROUPS; g++) {
-        size_t gf = first + (size_t)g * SC_BLK_GROUP;
-        if (gf < n && (gf & tile_mask) == 0) local[gf >> tile_shift] = x;
-        x += c[g];
+    for (unsigned r = 0; r < R; r++) {
+        const size_t gf = wbase + r * 512 + lane * 16; /* a group's first flag on even lanes */
+        if (lane % 2 == 0 && gf < n && (gf & tile_mask) == 0) local[gf >> tile_shift] = x + excl[r];
+        x += rtot[r];
     }
-    if (threadIdx.x == 0) chunk_sum[blockIdx.x] = total;
+    if (threadIdx.x == 0) chunk_sum[ci] = total;
 }
 
 /* tile scan, second kernel: exclusive scan of the chunk totals in one block (4 per thread per
@@ -163,49 +225,178 @@ static inline sc_status sc_blocks_prepare(sc_job *job, sc_tile_args *a, uint32_t
     a->fast = (es == 4 || es == 8 || es == 16) && align % es == 0 ? (uint32_t)es : 0;
     a->scan = job->scan;
     a->rlz = job->rlz;
+    a->chunk_sum = chunk_sum;
+    a->chunks = chunks;
+    a->d_count = *d_count;
+    a->host_count = NULL;
+    a->fused = n > 0 && chunks <= SC_BLK_FUSED;
     if (n > 0) {
         const uint32_t tile_shift = 31 - (uint32_t)__builtin_clz(tile);
         sc_blocks_count_kernel<<<chunks, SC_BLK_THREADS, 0, stream>>>(job->flags, n, job->opt.d_n,
                                                                       tile_shift, local, chunk_sum);
         SC_CUDA_LAUNCHED();
     }
-    sc_blocks_scan_kernel<<<1, SC_BLK_SCAN, 0, stream>>>(chunk_sum, chunks, chunk_off, *d_count,
-                                                         sc_cuda_host_count(job));
-    SC_CUDA_LAUNCHED();
+    if (a->fused) { /* the tile kernel scans the chunk totals and writes the count */
+        a->host_count = sc_cuda_host_count(job);
+    } else {
+        sc_blocks_scan_kernel<<<1, SC_BLK_SCAN, 0, stream>>>(chunk_sum, chunks, chunk_off, *d_count,
+                                                             sc_cuda_host_count(job));
+        SC_CUDA_LAUNCHED();
+    }
     sc_cuda_timing_phase(job, "tile scan");
     return SC_OK;
 }
 
-/* ---- helpers for the tile kernels (one block per tile) ---- */
+/* ---- the tile kernel's shape ---- */
 
-/* The length of tile t (at `base`) under the run-time count: 0 for a tile past it, whose block
- * returns at once (tile 0 of an empty stream too: the scan kernel wrote the count). */
-template <unsigned TILE>
-static __device__ __forceinline__ uint32_t sc_tile_len(const sc_tile_args &a, uint32_t base) {
+/* An algorithm's table has one row per access width (4, 8, 16 bytes; 0 = any element size):
+ * {width, tiles per block, warps per SM}: the tiles of up to 256 elements a block runs (one warp
+ * each), and the warps an SM should hold at once, which caps the registers a thread may use
+ * (65536 / (32 * warps)) through the kernel's launch bounds. */
+template <size_t N>
+static constexpr unsigned sc_tile_table(const unsigned (&table)[N][3], unsigned width,
+                                        unsigned column) {
+    for (size_t i = 0; i < N; i++)
+        if (table[i][0] == width) return table[i][column];
+    return 1;
+}
+
+/* The most warps and blocks an SM of the architecture being compiled holds (Turing 32 and 16,
+ * sm_86/87 48 and 16, sm_89 48 and 24, the others 64 and 32): the launch bounds may not ask for
+ * more. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define SC_SM_MAX_WARPS  32u
+#define SC_SM_MAX_BLOCKS 16u
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
+#define SC_SM_MAX_WARPS  48u
+#define SC_SM_MAX_BLOCKS 16u
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 890
+#define SC_SM_MAX_WARPS  48u
+#define SC_SM_MAX_BLOCKS 24u
+#else
+#define SC_SM_MAX_WARPS  64u
+#define SC_SM_MAX_BLOCKS 32u
+#endif
+
+/* Shape of a tile kernel over tiles of TILE elements: ITEMS consecutive items per thread (8, so
+ * each thread has 8 independent loads in flight; fewer in tiles under 256), T threads per tile,
+ * TILES tiles per block (WARP_TILES when a tile is one warp, else 1), and MIN_BLOCKS, the blocks
+ * per SM of the launch bounds, from SM_WARPS. */
+template <unsigned TILE, unsigned WARP_TILES, unsigned SM_WARPS = 0> struct sc_tile_geom {
+    static constexpr unsigned ITEMS = TILE >= 256u ? 8u : TILE / 32u;
+    static constexpr unsigned T = TILE / ITEMS;
+    static constexpr unsigned WARPS = T / SC_WARP; /* warps per tile */
+    static constexpr unsigned TILES = T == SC_WARP ? WARP_TILES : 1u;
+    static constexpr unsigned BLOCK = T * TILES;
+    static constexpr unsigned SM_THREADS =
+        (SM_WARPS < SC_SM_MAX_WARPS ? SM_WARPS : SC_SM_MAX_WARPS) * SC_WARP;
+    static constexpr unsigned MIN_BLOCKS =
+        SM_THREADS / BLOCK < 1u
+            ? 1u
+            : (SM_THREADS / BLOCK > SC_SM_MAX_BLOCKS ? SC_SM_MAX_BLOCKS : SM_THREADS / BLOCK);
+    static constexpr unsigned LEVELS = 31 - __builtin_clz(TILE); /* log2 TILE */
+    static_assert(TILE >= 32 && TILE <= 2048 && (TILE & (TILE - 1)) == 0, "tile of 32..2048");
+    static_assert(T % SC_WARP == 0 && BLOCK <= 1024, "whole warps, at most 1024 threads");
+};
+
+/* The shape of an algorithm's kernel from its table, and its launch bounds. */
+#define SC_TILE_GEOM(table, TILE, W)                                                               \
+    sc_tile_geom<TILE, sc_tile_table(table, W, 1), sc_tile_table(table, W, 2)>
+#define SC_TILE_BOUNDS(table, TILE, W)                                                             \
+    __launch_bounds__(SC_TILE_GEOM(table, TILE, W)::BLOCK, SC_TILE_GEOM(table, TILE, W)::MIN_BLOCKS)
+
+/* Blocks for `tiles` tiles. */
+template <class G> static inline unsigned sc_tile_grid(uint32_t tiles) {
+    return (unsigned)((tiles + G::TILES - 1) / G::TILES);
+}
+
+/* Where this thread works: tile t (elements base .. base + m under the run-time count; m = 0 for
+ * a tile past it), tid its index among the tile's T threads, slot the tile's index in the block
+ * (its shared memory). */
+typedef struct sc_tile_pos {
+    uint32_t t, base, m, tid, slot;
+} sc_tile_pos;
+
+template <class G, unsigned TILE>
+static __device__ __forceinline__ sc_tile_pos sc_tile_locate(const sc_tile_args &a) {
+    sc_tile_pos p;
+    p.slot = G::TILES > 1 ? sc_warp_id() : 0u;
+    p.tid = G::TILES > 1 ? sc_lane() : threadIdx.x;
+    p.t = blockIdx.x * G::TILES + p.slot;
+    const size_t base = (size_t)p.t * TILE; /* a tile past 2^32 - 1 must not wrap */
     const uint32_t n = sc_dev_count(a.d_n, a.n);
-    return base < n ? (n - base < TILE ? n - base : TILE) : 0u;
+    p.base = base < n ? (uint32_t)base : 0u;
+    p.m = base < n ? (n - (uint32_t)base < TILE ? n - (uint32_t)base : TILE) : 0u;
+    return p;
 }
 
-/* Output offset of tile t. */
-static __device__ __forceinline__ uint32_t sc_tile_offset(const sc_tile_args &a, uint32_t t,
-                                                          uint32_t tile) {
-    return a.chunk_off[((size_t)t * tile) >> SC_BLK_SHIFT] + a.local[t];
+/* Barrier of the tile's threads: its warp, or its block when a tile spans warps. A warp barrier
+ * also orders the lanes' shared-memory accesses. */
+template <class G> static __device__ __forceinline__ void sc_tile_sync(void) {
+    if constexpr (G::WARPS == 1)
+        __syncwarp();
+    else
+        __syncthreads();
 }
 
-/* This thread's ITEMS consecutive flags of the tile, items base + threadIdx.x * ITEMS + u, as
- * bits u (set = kept); items at or past m (the tile's length) read as removed. */
+/* Barrier of the tile's threads that also returns whether pred holds in any of them. */
+template <class G> static __device__ __forceinline__ int sc_tile_any(int pred) {
+    if constexpr (G::WARPS == 1) {
+        __syncwarp();
+        return __any_sync(SC_FULL_MASK, pred);
+    } else {
+        return __syncthreads_or(pred);
+    }
+}
+
+/* Output offset of the tile at p (0 for a tile past the run-time count). Every thread of the
+ * tile calls it, before the tile's early return. Fused (at most SC_BLK_FUSED chunks): each warp
+ * scans the chunk totals itself, one per lane, and the tile kernel's thread 0 writes the grand
+ * total, the kept count, in place of the chunk-scan kernel (one launch less where launches
+ * dominate). */
+template <class G, unsigned TILE>
+static __device__ __forceinline__ uint32_t sc_tile_offset(const sc_tile_args &a,
+                                                          const sc_tile_pos &p) {
+    const uint32_t chunk = (uint32_t)(((size_t)p.t * TILE) >> SC_BLK_SHIFT);
+    if (!a.fused) return p.m ? a.chunk_off[chunk] + a.local[p.t] : 0u;
+    const unsigned lane = sc_lane();
+    const uint32_t inc = sc_warp_inclusive_scan(lane < a.chunks ? a.chunk_sum[lane] : 0u);
+    const uint32_t all = __shfl_sync(SC_FULL_MASK, inc, SC_WARP - 1);
+    const uint32_t before = chunk ? __shfl_sync(SC_FULL_MASK, inc, (chunk - 1) & 31u) : 0u;
+    if (blockIdx.x == 0 && threadIdx.x == 0) { /* tile 0, there in every call */
+        *a.d_count = all;
+        if (a.host_count) *(volatile uint32_t *)a.host_count = all;
+    }
+    return p.m ? before + a.local[p.t] : 0u;
+}
+
+/* ---- helpers for the tile kernels ---- */
+
+/* This thread's ITEMS consecutive flags of the tile, items base + tid * ITEMS + u, as bits u
+ * (set = kept); items at or past m (the tile's length) read as removed, and are not loaded (a
+ * tile past the run-time count, m = 0, loads nothing). The tile kernels call it first, so the
+ * flags' loads are in flight while the tile's offset is found. */
 template <unsigned ITEMS>
 static __device__ __forceinline__ uint32_t sc_tile_kept_bits(const uint8_t *flags, uint32_t base,
-                                                             uint32_t m) {
-    const uint32_t first = threadIdx.x * ITEMS;
+                                                             uint32_t m, uint32_t tid) {
+    const uint32_t first = tid * ITEMS;
     const uint8_t *f = flags + base + first;
     uint32_t bits = 0;
     if constexpr (ITEMS >= 4) {
         if (first + ITEMS <= m && ((uintptr_t)f & (ITEMS - 1)) == 0) {
+            uint32_t w[2];
+            if constexpr (ITEMS == 8) {
+                const uint2 q = *(const uint2 *)f;
+                w[0] = q.x;
+                w[1] = q.y;
+            } else {
+                w[0] = *(const uint32_t *)f;
+                w[1] = 0;
+            }
 #pragma unroll
-            for (unsigned w = 0; w < ITEMS / 4; w++) {
-                uint32_t ne = __vcmpne4(((const uint32_t *)f)[w], 0u); /* 0xff per kept byte */
-                bits |= ((ne & 1u) | (ne >> 7 & 2u) | (ne >> 14 & 4u) | (ne >> 21 & 8u)) << (4 * w);
+            for (unsigned i = 0; i < ITEMS / 4; i++) {
+                uint32_t ne = __vcmpne4(w[i], 0u); /* 0xff per kept byte */
+                bits |= ((ne & 1u) | (ne >> 7 & 2u) | (ne >> 14 & 4u) | (ne >> 21 & 8u)) << (4 * i);
             }
             return bits;
         }
@@ -216,167 +407,210 @@ static __device__ __forceinline__ uint32_t sc_tile_kept_bits(const uint8_t *flag
     return bits;
 }
 
-/* Store every thread's ITEMS bits into the tile's bit set s_bits[tile / 32] (lanes that share a
+/* Store every thread's ITEMS bits into the tile's bit set s_bits[TILE / 32] (lanes that share a
  * word OR their bits together first). */
 template <unsigned ITEMS>
-static __device__ __forceinline__ void sc_tile_store_bits(uint32_t *s_bits, uint32_t bits) {
+static __device__ __forceinline__ void sc_tile_store_bits(uint32_t *s_bits, uint32_t bits,
+                                                          uint32_t tid) {
     constexpr unsigned L = 32 / ITEMS; /* lanes per word */
     const unsigned lane = sc_lane();
     uint32_t w = bits << ((lane % L) * ITEMS);
 #pragma unroll
     for (unsigned d = 1; d < L; d <<= 1) w |= __shfl_xor_sync(SC_FULL_MASK, w, d);
-    if (lane % L == 0) s_bits[threadIdx.x * ITEMS / 32] = w;
+    if (lane % L == 0) s_bits[tid * ITEMS / 32] = w;
 }
 
 static __device__ __forceinline__ int sc_tile_kept(const uint32_t *s_bits, uint32_t j) {
     return (int)((s_bits[j >> 5] >> (j & 31)) & 1u);
 }
 
-/* Exclusive scan of one value per thread across the tile's block with job->scan's variant
- * (primitives.cuh); smem holds 2 * T words. */
-template <unsigned T>
-static __device__ __forceinline__ uint32_t sc_tile_scan(uint32_t v, int variant, uint32_t *smem,
+/* Exclusive scan of one value per thread across the tile's T threads with job->scan's variant:
+ * in each warp, then (a tile of several warps) over the warp totals in warp 0, through s_warp
+ * (G::WARPS + 1 words). */
+template <class G>
+static __device__ __forceinline__ uint32_t sc_tile_scan(uint32_t v, int variant, uint32_t *s_warp,
                                                         uint32_t *total) {
-    if (variant == SC_SCAN_BLELLOCH) return sc_block_scan_blelloch<T>(v, smem, total);
-    return sc_block_scan_hillis_steele<T>(v, smem, total);
+    uint32_t wtot;
+    const uint32_t x = sc_warp_scan_variant(v, variant, &wtot);
+    if constexpr (G::WARPS == 1) {
+        (void)s_warp;
+        *total = wtot;
+        return x;
+    } else {
+        const unsigned lane = sc_lane(), warp = sc_warp_id();
+        if (lane == 0) s_warp[warp] = wtot;
+        __syncthreads();
+        if (warp == 0) {
+            const uint32_t w = lane < G::WARPS ? s_warp[lane] : 0u;
+            uint32_t all;
+            const uint32_t wx = sc_warp_scan_variant(w, variant, &all);
+            if (lane < G::WARPS) s_warp[lane] = wx;
+            if (lane == 0) s_warp[G::WARPS] = all;
+        }
+        __syncthreads();
+        const uint32_t r = x + s_warp[warp];
+        *total = s_warp[G::WARPS];
+        __syncthreads(); /* s_warp may be reused at once */
+        return r;
+    }
 }
 
 /* The papers' inclusive all-prefix-sum over the tile of the bits in `ones` (this thread's
- * items): p[u] = ones among items [0, threadIdx.x * ITEMS + u]. Each thread sums its items, the
- * scan across threads is job->scan's variant. Returns the tile's total. */
-template <unsigned T, unsigned ITEMS>
+ * items): p[u] = ones among items [0, tid * ITEMS + u]. Each thread sums its items, the scan
+ * across threads is job->scan's variant. Returns the tile's total. */
+template <class G>
 static __device__ __forceinline__ uint32_t sc_tile_prefix_sum(uint32_t ones, int variant,
-                                                              uint32_t *s_scan, uint32_t *p) {
-    uint32_t total, x = sc_tile_scan<T>((uint32_t)__popc(ones), variant, s_scan, &total);
+                                                              uint32_t *s_warp, uint32_t *p) {
+    uint32_t total, x = sc_tile_scan<G>((uint32_t)__popc(ones), variant, s_warp, &total);
 #pragma unroll
-    for (unsigned u = 0; u < ITEMS; u++) {
+    for (unsigned u = 0; u < G::ITEMS; u++) {
         x += (ones >> u) & 1u;
         p[u] = x;
     }
     return total;
 }
 
-/* dst[threadIdx.x * ITEMS + u] = v[u] as 16-bit values, with one store of 2 * ITEMS bytes. */
+/* dst[tid * ITEMS + u] = v[u] as 16-bit values, with one store of 2 * ITEMS bytes. */
 template <unsigned ITEMS>
-static __device__ __forceinline__ void sc_tile_store_u16(uint16_t *dst, const uint32_t *v) {
+static __device__ __forceinline__ void sc_tile_store_u16(uint16_t *dst, const uint32_t *v,
+                                                         uint32_t tid) {
     uint32_t p[(ITEMS + 1) / 2];
 #pragma unroll
     for (unsigned w = 0; w < (ITEMS + 1) / 2; w++)
-        p[w] = v[2 * w] | (2 * w + 1 < ITEMS ? v[2 * w + 1] << 16 : 0u);
-    uint16_t *d = dst + threadIdx.x * ITEMS;
-    if (ITEMS == 8)
+        p[w] = (v[2 * w] & 0xffffu) | (2 * w + 1 < ITEMS ? v[2 * w + 1] << 16 : 0u);
+    uint16_t *d = dst + tid * ITEMS;
+    if constexpr (ITEMS == 8)
         *(uint4 *)d = make_uint4(p[0], p[1], p[2], p[3]);
-    else if (ITEMS == 4)
+    else if constexpr (ITEMS == 4)
         *(uint2 *)d = make_uint2(p[0], p[1]);
-    else if (ITEMS == 2)
+    else if constexpr (ITEMS == 2)
         *(uint32_t *)d = p[0];
     else
         *d = (uint16_t)v[0];
 }
 
-/* v[u] = src[threadIdx.x * ITEMS + u] for 16-bit values, with one load of 2 * ITEMS bytes. */
-template <unsigned ITEMS>
-static __device__ __forceinline__ void sc_tile_load_u16(const uint16_t *src, uint32_t *v) {
-    const uint16_t *s = src + threadIdx.x * ITEMS;
-    uint32_t p[4];
-    if (ITEMS == 8) {
-        uint4 q = *(const uint4 *)s;
-        p[0] = q.x, p[1] = q.y, p[2] = q.z, p[3] = q.w;
-    } else if (ITEMS == 4) {
-        uint2 q = *(const uint2 *)s;
-        p[0] = q.x, p[1] = q.y;
-    } else if (ITEMS == 2) {
-        p[0] = *(const uint32_t *)s;
-    } else {
-        p[0] = *s;
-    }
-#pragma unroll
-    for (unsigned u = 0; u < ITEMS; u++) v[u] = (p[u / 2] >> (16 * (u % 2))) & 0xffffu;
-}
-
 /* Mask of this thread's items that lie inside the tile's m elements. */
-template <unsigned ITEMS> static __device__ __forceinline__ uint32_t sc_tile_in_mask(uint32_t m) {
-    const uint32_t first = threadIdx.x * ITEMS;
+template <unsigned ITEMS>
+static __device__ __forceinline__ uint32_t sc_tile_in_mask(uint32_t m, uint32_t tid) {
+    const uint32_t first = tid * ITEMS;
     if (first >= m) return 0;
     return m - first >= ITEMS ? (1u << ITEMS) - 1 : (1u << (m - first)) - 1;
 }
 
-/* Gather-write of the tile's outputs c = u * T + threadIdx.x < v: out[offset + c] =
- * in[base + src[u]]. The loads of all ITEMS outputs are issued before the first store. */
-template <unsigned T, unsigned ITEMS, typename V>
-static __device__ __forceinline__ void sc_tile_write_vec(const sc_tile_args &a, uint32_t base,
-                                                         uint32_t offset, uint32_t v,
-                                                         const uint32_t *src) {
-    V x[ITEMS];
-#pragma unroll
-    for (unsigned u = 0; u < ITEMS; u++)
-        if (u * T + threadIdx.x < v) x[u] = ((const V *)a.in)[base + src[u]];
-#pragma unroll
-    for (unsigned u = 0; u < ITEMS; u++) {
-        uint32_t c = u * T + threadIdx.x;
-        if (c < v) ((V *)a.out)[offset + c] = x[u];
-    }
-}
+/* The vector type that moves one element of W bytes. */
+template <unsigned W> struct sc_vec_of;
+template <> struct sc_vec_of<4> { typedef uint32_t type; };
+template <> struct sc_vec_of<8> { typedef uint2 type; };
+template <> struct sc_vec_of<16> { typedef uint4 type; };
 
-template <unsigned T, unsigned ITEMS>
-static __device__ __forceinline__ void sc_tile_write(const sc_tile_args &a, uint32_t base,
+/* Gather-write of the tile's outputs c = u * T + tid < v: out[offset + c] = in[base + src[u]].
+ * Consecutive lanes write consecutive outputs (one coalesced store of 32 elements per item), and
+ * the loads of all ITEMS outputs are issued before the first store. Items whose outputs all lie
+ * past v (v is the tile's, so the test is uniform) are skipped. W: the access width (4, 8, 16),
+ * 0 for any element size. */
+template <class G, unsigned W>
+static __device__ __forceinline__ void sc_tile_write(const sc_tile_args &a, const sc_tile_pos &p,
                                                      uint32_t offset, uint32_t v,
                                                      const uint32_t *src) {
-    switch (a.fast) {
-    case 4:
-        sc_tile_write_vec<T, ITEMS, uint32_t>(a, base, offset, v, src);
-        break;
-    case 8:
-        sc_tile_write_vec<T, ITEMS, uint2>(a, base, offset, v, src);
-        break;
-    case 16:
-        sc_tile_write_vec<T, ITEMS, uint4>(a, base, offset, v, src);
-        break;
-    default:
+    constexpr unsigned T = G::T, ITEMS = G::ITEMS;
+    if constexpr (W == 0) {
 #pragma unroll
         for (unsigned u = 0; u < ITEMS; u++) {
-            uint32_t c = u * T + threadIdx.x;
-            if (c < v) sc_move_elem(a.out, offset + c, a.in, base + src[u], a.elem_size);
+            if (u * T >= v) break;
+            const uint32_t c = u * T + p.tid;
+            if (c < v) sc_move_elem(a.out, offset + c, a.in, p.base + src[u], a.elem_size);
+        }
+    } else {
+        typedef typename sc_vec_of<W>::type V;
+        const V *in = (const V *)a.in;
+        V *out = (V *)a.out;
+        V x[ITEMS];
+#pragma unroll
+        for (unsigned u = 0; u < ITEMS; u++) {
+            if (u * T >= v) break;
+            if (u * T + p.tid < v) x[u] = __ldg(in + (p.base + src[u]));
+        }
+#pragma unroll
+        for (unsigned u = 0; u < ITEMS; u++) {
+            if (u * T >= v) break;
+            const uint32_t c = u * T + p.tid;
+            if (c < v) out[offset + c] = x[u];
         }
     }
 }
 
-/* Launch one block per tile of a tile kernel templated on the tile size. */
-#define SC_TILE_LAUNCH(kernel, tile, tiles, stream, args)                                          \
-    switch (tile) {                                                                                \
-    case 32:                                                                                       \
-        kernel<32><<<tiles, SC_TILE_THREADS(32u), 0, stream>>> args;                               \
-        break;                                                                                     \
-    case 64:                                                                                       \
-        kernel<64><<<tiles, SC_TILE_THREADS(64u), 0, stream>>> args;                               \
-        break;                                                                                     \
-    case 128:                                                                                      \
-        kernel<128><<<tiles, SC_TILE_THREADS(128u), 0, stream>>> args;                             \
-        break;                                                                                     \
-    case 256:                                                                                      \
-        kernel<256><<<tiles, SC_TILE_THREADS(256u), 0, stream>>> args;                             \
-        break;                                                                                     \
-    case 512:                                                                                      \
-        kernel<512><<<tiles, SC_TILE_THREADS(512u), 0, stream>>> args;                             \
-        break;                                                                                     \
-    case 1024:                                                                                     \
-        kernel<1024><<<tiles, SC_TILE_THREADS(1024u), 0, stream>>> args;                           \
-        break;                                                                                     \
-    default:                                                                                       \
-        kernel<2048><<<tiles, SC_TILE_THREADS(2048u), 0, stream>>> args;                           \
+/* ---- launch ---- */
+
+/* An algorithm's launcher: struct K { template <unsigned TILE, unsigned W> static void
+ * launch(uint32_t tiles, cudaStream_t, const sc_tile_args &); }. This picks the tile size and the
+ * access width. */
+template <class K, unsigned W>
+static inline void sc_tile_launch_width(unsigned tile, uint32_t tiles, cudaStream_t stream,
+                                        const sc_tile_args &a) {
+    switch (tile) {
+    case 32:
+        K::template launch<32, W>(tiles, stream, a);
+        break;
+    case 64:
+        K::template launch<64, W>(tiles, stream, a);
+        break;
+    case 128:
+        K::template launch<128, W>(tiles, stream, a);
+        break;
+    case 256:
+        K::template launch<256, W>(tiles, stream, a);
+        break;
+    case 512:
+        K::template launch<512, W>(tiles, stream, a);
+        break;
+    case 1024:
+        K::template launch<1024, W>(tiles, stream, a);
+        break;
+    default:
+        K::template launch<2048, W>(tiles, stream, a);
+    }
+}
+
+template <class K>
+static inline void sc_tile_launch(unsigned tile, uint32_t tiles, cudaStream_t stream,
+                                  const sc_tile_args &a) {
+    switch (a.fast) {
+    case 4:
+        sc_tile_launch_width<K, 4>(tile, tiles, stream, a);
+        break;
+    case 8:
+        sc_tile_launch_width<K, 8>(tile, tiles, stream, a);
+        break;
+    case 16:
+        sc_tile_launch_width<K, 16>(tile, tiles, stream, a);
+        break;
+    default:
+        sc_tile_launch_width<K, 0>(tile, tiles, stream, a);
+    }
+}
+
+/* The launcher struct of a tile kernel `kernel<TILE, W>` whose tiles per block come from
+ * `table` (sc_tile_table). */
+#define SC_TILE_LAUNCHER(name, kernel, table)                                                      \
+    struct name {                                                                                  \
+        template <unsigned TILE, unsigned W>                                                       \
+        static void launch(uint32_t tiles, cudaStream_t stream, const sc_tile_args &a) {           \
+            typedef SC_TILE_GEOM(table, TILE, W) G;                                                \
+            kernel<TILE, W><<<sc_tile_grid<G>(tiles), G::BLOCK, 0, stream>>>(a);                   \
+        }                                                                                          \
     }
 
-/* Run a tile kernel over every tile and finish the call (its phase name: see the file's
- * comment at the algorithm). */
-#define SC_TILE_RUN(job, kernel, phase)                                                            \
+/* Run a tile kernel (its launcher struct) over every tile and finish the call (its phase name:
+ * see the file's comment at the algorithm). */
+#define SC_TILE_RUN(job, launcher, phase)                                                          \
     do {                                                                                           \
         sc_tile_args a_;                                                                           \
         uint32_t *count_;                                                                          \
         sc_status s_ = sc_blocks_prepare(job, &a_, &count_);                                       \
         if (s_ != SC_OK) return s_;                                                                \
         if (job->n > 0) {                                                                          \
-            const unsigned tiles_ = (unsigned)((job->n + job->tile - 1) / job->tile);              \
-            SC_TILE_LAUNCH(kernel, job->tile, tiles_, sc_cuda_stream(job), (a_));                  \
+            const uint32_t tiles_ = (uint32_t)((job->n + job->tile - 1) / job->tile);              \
+            sc_tile_launch<launcher>((unsigned)job->tile, tiles_, sc_cuda_stream(job), a_);        \
             SC_CUDA_LAUNCHED();                                                                    \
             sc_cuda_timing_phase(job, phase);                                                      \
         }                                                                                          \

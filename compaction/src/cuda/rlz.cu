@@ -1,6 +1,6 @@
 /* rlz.cu: Run-Lengths of Zeros (Moreira et al. 2009 §3.3, Alg. 1-4) inside the block-based
- * framework (blocks.cuh): one block per tile, in shared memory, the three stages of §3.3.1 and
- * the search of Alg. 1:
+ * framework (blocks.cuh): per tile, in its shared memory, the three stages of §3.3.1 and the
+ * search of Alg. 1:
  *   run lengths: discriminate (removed = 1), the run of removed elements starting at every
  *                position by recursive doubling (Alg. 2) or by the balanced tree (Alg. 3 and 4),
  *                then keep only the lengths that start a run (second stage);
@@ -10,6 +10,11 @@
  *                prlSum[i + d] = prlSum[i + prlSum[i + d]] (Alg. 1); output i gathers
  *                data[i + d], written straight to the tile's offset (the concatenation).
  * The tile is padded with kept elements to the tile size: a 0 ends every run at the tile's end.
+ * A tile of up to 256 elements is one warp, 8 to a block (blocks.cuh); larger tiles one block.
+ * The search's depth grows with the removed share: each step d <- prlSum[i + d] adds the runs in
+ * the newly covered window, about that share of its length, so the steps a warp takes (the most
+ * of its lanes) grow from about 4 at 10 % removed to 9 at 50 % and 14 at 90 % (tile 256, random
+ * flags); each step is one dependent shared-memory load.
  * Timing: the stages run in one kernel and are timed together as "search"; "tile scan" is
  * timed on its own.
  * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
@@ -17,21 +22,28 @@
  */
 #include "blocks.cuh"
 
+/* Tiles of up to 256 elements per block (one warp each), by access width (bytes; 0 = any size):
+ * 8 warps keep a block's launch cost small against its 2048 elements; a block's shared memory
+ * (6 TILE words of 16 bits per tile: RL double-buffered, the two trees) still lets 8 blocks fill
+ * an SM; the generic path copies element by element and holds fewer items in flight, 4 suffice. */
+static constexpr unsigned k_rlz_shape[][3] = {{4, 8, 48}, {8, 8, 48}, {16, 8, 32}, {0, 4, 32}};
+
 /* Alg. 2 (recursive doubling): RL starts as the discriminated data (in buf0); round p,
  * offset = 2^(p-1): forall i < s - offset: if RL[i] = offset then RL[i] += RL[i + offset].
  * Double-buffered as in the paper's GPU version: each round reads one buffer and writes the
  * other, so every read sees the previous round. rl[] holds this thread's items. After the round
  * of offset o no RL[i] exceeds 2o, so once none equals 2o the later rounds would change nothing
  * and are skipped. Returns the buffer that holds the final RL. */
-template <unsigned ITEMS>
+template <class G>
 static __device__ __forceinline__ uint16_t *rlz_doubling(uint16_t *buf0, uint16_t *buf1,
-                                                         uint32_t *rl, uint32_t m) {
-    const uint32_t first = threadIdx.x * ITEMS;
+                                                         uint32_t *rl, uint32_t m, uint32_t tid) {
+    constexpr unsigned ITEMS = G::ITEMS;
+    const uint32_t first = tid * ITEMS;
     uint16_t *cur = buf0, *nxt = buf1;
     int full = 0;
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) full |= rl[u] == 1;
-    full = __syncthreads_or(full);
+    full = sc_tile_any<G>(full); /* also publishes buf0 */
     for (uint32_t offset = 1; offset < m && full; offset <<= 1) {
         full = 0;
 #pragma unroll
@@ -40,8 +52,8 @@ static __device__ __forceinline__ uint16_t *rlz_doubling(uint16_t *buf0, uint16_
             if (rl[u] == offset && i + offset < m) rl[u] += cur[i + offset];
             full |= rl[u] == 2 * offset;
         }
-        sc_tile_store_u16<ITEMS>(nxt, rl);
-        full = __syncthreads_or(full);
+        sc_tile_store_u16<ITEMS>(nxt, rl, tid);
+        full = sc_tile_any<G>(full);
         uint16_t *swap = cur;
         cur = nxt;
         nxt = swap;
@@ -56,81 +68,109 @@ static __device__ __forceinline__ uint16_t *rlz_doubling(uint16_t *buf0, uint16_
  * parent's DS: the run starting right after the node. Final adjustment (§3.3.1): RL[0] = the
  * root of the up-sweep, RL[i] = DS[0][i - 1]. Level q of either tree over TILE leaves sits at
  * 2 TILE - (2 TILE >> q), leaves first. */
-template <unsigned TILE, unsigned T, unsigned ITEMS>
+template <class G, unsigned TILE>
 static __device__ __forceinline__ void rlz_tree(uint16_t *s_rl, uint16_t *us, uint16_t *ds,
-                                                uint32_t *rl) {
-    constexpr unsigned L = 31 - __builtin_clz(TILE);
+                                                uint32_t *rl, uint32_t tid) {
+    constexpr unsigned L = G::LEVELS, T = G::T, ITEMS = G::ITEMS;
 #define RLZ_LEVEL(q) (2 * TILE - ((2 * TILE) >> (q)))
-    sc_tile_store_u16<ITEMS>(us, rl); /* US[0]: the discriminated tile */
-    __syncthreads();
+    sc_tile_store_u16<ITEMS>(us, rl, tid); /* US[0]: the discriminated tile */
+    sc_tile_sync<G>();
     for (unsigned q = 1; q <= L; q++) {
         const uint32_t offset = 1u << (q - 1);
         const uint16_t *prev = us + RLZ_LEVEL(q - 1);
-        for (uint32_t i = threadIdx.x; i < (TILE >> q); i += T)
+        for (uint32_t i = tid; i < (TILE >> q); i += T)
             us[RLZ_LEVEL(q) + i] =
                 prev[2 * i] == offset ? prev[2 * i] + prev[2 * i + 1] : prev[2 * i];
-        __syncthreads();
+        sc_tile_sync<G>();
     }
-    if (threadIdx.x == 0) ds[RLZ_LEVEL(L)] = 0;
-    __syncthreads();
+    if (tid == 0) ds[RLZ_LEVEL(L)] = 0;
+    sc_tile_sync<G>();
     for (unsigned q = L; q-- > 0;) {
         const uint32_t offset = 1u << q;
         const uint16_t *usq = us + RLZ_LEVEL(q), *parent = ds + RLZ_LEVEL(q + 1);
-        for (uint32_t i = threadIdx.x; i < (TILE >> q); i += T) {
+        for (uint32_t i = tid; i < (TILE >> q); i += T) {
             uint32_t up = i % 2 == 0 ? usq[i + 1] : 0;
             ds[RLZ_LEVEL(q) + i] = i % 2 ? parent[i / 2] : (up == offset ? up + parent[i / 2] : up);
         }
-        __syncthreads();
+        sc_tile_sync<G>();
     }
-    const uint32_t first = threadIdx.x * ITEMS;
+    const uint32_t first = tid * ITEMS;
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++)
         rl[u] = first + u == 0 ? us[RLZ_LEVEL(L)] : ds[first + u - 1];
 #undef RLZ_LEVEL
-    sc_tile_store_u16<ITEMS>(s_rl, rl);
-    __syncthreads();
+    sc_tile_store_u16<ITEMS>(s_rl, rl, tid);
+    sc_tile_sync<G>();
 }
 
-/* Alg. 1 for output i: the paper's faster test prlSum[i + d] = prlSum[i + prlSum[i + d]]. */
-static __device__ __forceinline__ uint32_t rlz_search(const uint16_t *s_prl, uint32_t i) {
-    uint32_t curr = s_prl[i], next = s_prl[i + curr];
-    while (curr != next) {
-        curr = s_prl[i + next];
-        next = s_prl[i + curr];
+/* Alg. 1 for this thread's outputs i = u * T + tid < v: d <- prlSum[i], then d <- prlSum[i + d]
+ * until it no longer changes (the paper's test prlSum[i + d] = prlSum[i + prlSum[i + d]]: d is
+ * a fixed point). GPU departure: the test runs after every step, not every second one (the same
+ * fixed point, found as soon as it is reached), and the ITEMS searches advance one step at a
+ * time in lock step, so their dependent loads overlap. */
+template <class G>
+static __device__ __forceinline__ void rlz_search(const uint16_t *s_prl, uint32_t v, uint32_t tid,
+                                                  uint32_t *src) {
+    constexpr unsigned T = G::T, ITEMS = G::ITEMS;
+    uint32_t d[ITEMS], live = 0;
+#pragma unroll
+    for (unsigned u = 0; u < ITEMS; u++) {
+        src[u] = u * T + tid;
+        d[u] = 0;
+        if (u * T < v && src[u] < v) {
+            d[u] = s_prl[src[u]];
+            live |= 1u << u;
+        }
     }
-    return i + curr;
+    while (live) {
+#pragma unroll
+        for (unsigned u = 0; u < ITEMS; u++) {
+            if (u * T >= v) break; /* no output of this item or the next ones in the tile */
+            if (live >> u & 1u) {
+                const uint32_t nd = s_prl[src[u] + d[u]];
+                if (nd == d[u])
+                    live &= ~(1u << u);
+                else
+                    d[u] = nd;
+            }
+        }
+    }
+#pragma unroll
+    for (unsigned u = 0; u < ITEMS; u++) src[u] += d[u];
 }
 
-/* rlz: one tile per block: run lengths, pRLSum, forward search per output, direct write. */
-template <unsigned TILE>
-static __global__ void __launch_bounds__(SC_TILE_THREADS(TILE)) rlz_kernel(sc_tile_args a) {
-    constexpr unsigned T = SC_TILE_THREADS(TILE), ITEMS = SC_TILE_ITEMS(TILE);
-    __shared__ __align__(16) uint16_t s_buf[2][TILE]; /* RL (double-buffered), then pRLSum */
-    __shared__ __align__(16) uint16_t s_us[2 * TILE];
-    __shared__ __align__(16) uint16_t s_ds[2 * TILE];
-    __shared__ uint32_t s_scan[2 * T];
-    const uint32_t t = blockIdx.x, base = t * TILE;
-    const uint32_t m = sc_tile_len<TILE>(a, base);
-    if (m == 0) return; /* past the run-time count */
+/* rlz: per tile: run lengths, pRLSum, forward search per output, direct write. */
+template <unsigned TILE, unsigned W>
+static __global__ void SC_TILE_BOUNDS(k_rlz_shape, TILE, W) rlz_kernel(sc_tile_args a) {
+    typedef SC_TILE_GEOM(k_rlz_shape, TILE, W) G;
+    constexpr unsigned T = G::T, ITEMS = G::ITEMS;
+    __shared__ __align__(16) uint16_t s_buf[G::TILES][2][TILE];   /* RL (double-buffered), pRLSum */
+    __shared__ __align__(16) uint16_t s_tree[G::TILES][4 * TILE]; /* US, then DS (Alg. 3-4) */
+    __shared__ uint32_t s_warp[G::WARPS + 1];
+    const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
+    const uint32_t m = p.m;
+    const uint32_t kept = sc_tile_kept_bits<ITEMS>(a.flags, p.base, m, p.tid); /* load first */
+    const uint32_t offset = sc_tile_offset<G, TILE>(a, p);
+    if (m == 0) return; /* past the run-time count: the tile's warp (or block) as a whole */
+    uint16_t *buf0 = s_buf[p.slot][0], *buf1 = s_buf[p.slot][1];
 
     /* run lengths: discriminate, then Alg. 2 or Alg. 3-4 */
-    const uint32_t removed =
-        ~sc_tile_kept_bits<ITEMS>(a.flags, base, m) & sc_tile_in_mask<ITEMS>(m);
+    const uint32_t removed = ~kept & sc_tile_in_mask<ITEMS>(m, p.tid);
     uint32_t rl[ITEMS];
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) rl[u] = (removed >> u) & 1u;
-    sc_tile_store_u16<ITEMS>(s_buf[0], rl);
+    sc_tile_store_u16<ITEMS>(buf0, rl, p.tid);
     const uint16_t *s_rl;
     if (a.rlz == SC_RLZ_BALANCED_TREE) {
-        rlz_tree<TILE, T, ITEMS>(s_buf[0], s_us, s_ds, rl);
-        s_rl = s_buf[0];
+        rlz_tree<G, TILE>(buf0, s_tree[p.slot], s_tree[p.slot] + 2 * TILE, rl, p.tid);
+        s_rl = buf0;
     } else {
-        s_rl = rlz_doubling<ITEMS>(s_buf[0], s_buf[1], rl, m);
+        s_rl = rlz_doubling<G>(buf0, buf1, rl, m, p.tid);
     }
-    uint16_t *s_prl = s_rl == s_buf[0] ? s_buf[1] : s_buf[0]; /* nobody reads it any more */
+    uint16_t *s_prl = s_rl == buf0 ? buf1 : buf0; /* nobody reads it any more */
 
     /* second stage: the non-null run lengths with a null on their left; third stage: pRLSum */
-    const uint32_t first = threadIdx.x * ITEMS;
+    const uint32_t first = p.tid * ITEMS;
     uint32_t left = first == 0 ? 0 : s_rl[first - 1], starts[ITEMS], sum = 0;
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) {
@@ -138,23 +178,22 @@ static __global__ void __launch_bounds__(SC_TILE_THREADS(TILE)) rlz_kernel(sc_ti
         left = rl[u];
         sum += starts[u];
     }
-    uint32_t z, x = sc_tile_scan<T>(sum, a.scan, s_scan, &z);
+    uint32_t z, x = sc_tile_scan<G>(sum, a.scan, s_warp, &z);
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) starts[u] = x += starts[u];
-    sc_tile_store_u16<ITEMS>(s_prl, starts);
-    __syncthreads();
+    sc_tile_store_u16<ITEMS>(s_prl, starts, p.tid);
+    sc_tile_sync<G>();
 
     /* search: forall positions i in [0, v[ in parallel */
     const uint32_t v = m - z;
     uint32_t src[ITEMS];
-#pragma unroll
-    for (unsigned u = 0; u < ITEMS; u++) {
-        uint32_t i = u * T + threadIdx.x;
-        src[u] = i < v ? rlz_search(s_prl, i) : 0;
-    }
-    sc_tile_write<T, ITEMS>(a, base, sc_tile_offset(a, t, TILE), v, src);
+    rlz_search<G>(s_prl, v, p.tid, src);
+    sc_tile_write<G, W>(a, p, offset, v, src);
+    (void)T;
 }
 
+SC_TILE_LAUNCHER(rlz_launcher, rlz_kernel, k_rlz_shape);
+
 extern "C" sc_status sc_cuda_rlz(sc_job *job) {
-    SC_TILE_RUN(job, rlz_kernel, "search");
+    SC_TILE_RUN(job, rlz_launcher, "search");
 }
