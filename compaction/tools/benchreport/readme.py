@@ -40,7 +40,7 @@ def write_readme(doc, d, claims, plots, path):
         doc.get("elapsed_s", 0), len(doc["records"]), " (--quick)" if doc.get("quick") else ""))
     L.append("")
     L.append("Made by `compact bench --report DIR --backend %s%s`; every number and verdict "
-             "below is computed by `compaction/tools/plot_bench.py` from `bench.json` (also "
+             "below is computed by `compaction/tools/benchreport` from `bench.json` (also "
              "`bench.csv`, and `table.txt` for reading). Each measurement is checked against "
              "the serial reference, then timed on input sets that together exceed twice the "
              "last-level cache; times are medians." % (
@@ -58,7 +58,7 @@ def write_readme(doc, d, claims, plots, path):
         L.append("| %s | %s | %s | %s | **%s** |" % tuple(md_cell(c[k]) for k in (
             "claim", "paper", "measured", "vs", "verdict")))
     L.append("")
-    L.append("Thresholds (constants at the top of `plot_bench.py`):")
+    L.append("Thresholds (constants at the top of `benchreport/claims.py`):")
     L.append("")
     L.append(THRESHOLDS)
     n, table = reference_table(d)
