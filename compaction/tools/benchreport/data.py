@@ -29,6 +29,11 @@ def load_table(compact):
     ALL_STABLE[:] = [a for a in names("--stable") if a != "serial"]
 
 
+# The fields every record has (null where they do not apply): the plots and the README read
+# them without asking.
+REQUIRED = ("sweep", "kind", "n", "removed", "pattern", "median_ms", "gbps")
+
+
 class BenchDataError(ValueError):
     """The JSON is not a report of `compact bench --report`: the message says where."""
 
@@ -51,6 +56,9 @@ def validate(doc):
             raise BenchDataError("record %d is not an object" % i)
         if not isinstance(r.get("algorithm"), str):
             raise BenchDataError("record %d has no \"algorithm\" string" % i)
+        for key in REQUIRED:
+            if key not in r:
+                raise BenchDataError("record %d (%s) has no \"%s\"" % (i, r["algorithm"], key))
         if not _number(r.get("median_ms")) and r.get("median_ms") is not None:
             raise BenchDataError("record %d: \"median_ms\" is not a number" % i)
         for key in ("n", "removed", "red_share", "gbps", "x_cub", "pct_copy", "tile"):
