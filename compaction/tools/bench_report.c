@@ -31,18 +31,6 @@ void bench_report_free(bench_report *r) {
     r->count = r->cap = 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void bench_stats(double *ms, int count, double *median, double *min, double *max) {
-    qsort(ms, (size_t)count, sizeof *ms, cmp_double);
-    *min = ms[0];
-    *max = ms[count - 1];
-    *median = count % 2 ? ms[count / 2] : 0.5 * (ms[count / 2 - 1] + ms[count / 2]);
-}
-
 static int same_tag(const char *a, const char *b) {
     return a == b || (a && b && !strcmp(a, b));
 }
