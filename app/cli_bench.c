@@ -5,6 +5,7 @@
 #include "image.h"
 #include "mpi_run.h"
 #include "stats.h"
+#include "timing.h"
 #include "wavefront/compact.h"
 #include "wavefront/megakernel.h"
 #include "wavefront/path.h"
@@ -167,11 +168,6 @@ static uint64_t fnv1a(const float *v, size_t n) {
     return h;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Pixels of two linear RGB images that differ by more than float rounding. */
 static size_t pixels_differing(const float *a, const float *b, size_t pixels) {
     size_t n = 0;
@@ -197,22 +193,27 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
     }
     double *ms = malloc(o->frames * sizeof *ms);
     int rc = ms ? 0 : rc_fail(&err, "out of memory");
-    for (uint32_t f = 0; f < o->warmup && rc == 0; f++) rc = rc_render_frame(r, NULL, &err);
-    rc_renderer_reset(r);
-    for (uint32_t f = 0; f < o->frames && rc == 0; f++) {
+    /* The warm-up frames are rendered and then reset away; each timed frame's time is its own
+     * total (CUDA events or the monotonic clock, rc_frame_stats). */
+    timing_runs t;
+    timing_begin(&t, (int)o->warmup, (int)o->frames, ms);
+    while (rc == 0 && timing_next(&t)) {
+        if (timing_slot(&t) < 0) {
+            rc = rc_render_frame(r, NULL, &err);
+            continue;
+        }
+        if (timing_slot(&t) == 0) rc_renderer_reset(r);
         rc_frame_stats fs;
         rc = rc_render_frame(r, &fs, &err);
         if (rc == 0) rc_stats_total_add(&out->tot, &fs);
-        if (rc == 0) ms[f] = fs.total_ms;
+        if (rc == 0) timing_record(&t, fs.total_ms);
         if (rc == 0) out->loop = fs.loop;
     }
     size_t pixels = (size_t)st->width * st->height;
     if (rc == 0) rc = rc_renderer_image(r, rgb, &err);
     if (rc == 0) {
         out->image_hash = fnv1a(rgb, 3 * pixels);
-        qsort(ms, o->frames, sizeof *ms, cmp_double);
-        uint32_t h = o->frames / 2;
-        out->median_ms = o->frames % 2 ? ms[h] : 0.5 * (ms[h - 1] + ms[h]);
+        out->median_ms = timing_summary(ms, (int)o->frames).median;
         for (int i = 0; i < mk->n; i++) {
             baseline *b = &mk->b[i];
             if (b->compared) continue;

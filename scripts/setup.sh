@@ -15,7 +15,7 @@ command -v python3 >/dev/null || pkgs+=(python3)
 command -v cc >/dev/null || pkgs+=(gcc)
 command -v c++ >/dev/null || pkgs+=(g++)
 for p in libcjson-dev libstb-dev libsdl2-dev libepoxy-dev xvfb xauth libgl1-mesa-dri \
-    python3-matplotlib libopenmpi-dev openmpi-bin; do
+    python3-matplotlib python3-pytest libopenmpi-dev openmpi-bin; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || pkgs+=("$p")
 done
 if [ ${#pkgs[@]} -gt 0 ]; then

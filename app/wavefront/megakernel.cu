@@ -2,6 +2,7 @@
 #include "film.h"
 #include "megakernel.h"
 #include "path.h"
+#include "timing.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -111,28 +112,20 @@ static cudaError_t mk_launch(mk_buffers *b, const rc_scene_view *v, const rc_set
     return e;
 }
 
-static int cmp_float(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(float *times, uint32_t runs) {
-    qsort(times, runs, sizeof *times, cmp_float);
-    return runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
-}
-
 /* The object-style kernel: a warm-up of one sample, then the timed runs. */
 static int objects_render(const rc_scene *scene, const rc_settings *st, uint32_t spp, uint32_t runs,
                           float *rgb, rc_megakernel_result *res, rc_error *err) {
-    float times[64];
+    double times[64];
     double ms;
     uint64_t rays;
-    if (rc_megakernel_objects_render(scene, st, 1, rgb, &ms, &rays, err) != 0) return -1;
-    for (uint32_t i = 0; i < runs; i++) {
-        if (rc_megakernel_objects_render(scene, st, spp, rgb, &ms, &rays, err) != 0) return -1;
-        times[i] = (float)ms;
+    timing_runs t;
+    timing_begin(&t, 1, (int)runs, times);
+    while (timing_next(&t)) {
+        uint32_t samples = timing_slot(&t) < 0 ? 1 : spp;
+        if (rc_megakernel_objects_render(scene, st, samples, rgb, &ms, &rays, err) != 0) return -1;
+        timing_record(&t, (float)ms); /* in float, as the event-timed kernel reports */
     }
-    res->ms = median(times, runs);
+    res->ms = timing_summary(times, (int)runs).median;
     res->rays = rays;
     return 0;
 }
@@ -156,19 +149,22 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     v.lights.cdf = (const float *)b.light_cdf;
     uint32_t nee = st->light_sampling == RC_LIGHTS_NEE && scene->num_lights > 0;
     rc_shade_params sp = {st->first_sample, st->max_depth, RC_RR_DEPTH, 0u, nee, st->seed};
-    float times[64];
+    double times[64];
     uint64_t rays = 0;
-    float warm;
-    if (e == cudaSuccess) e = mk_launch(&b, &v, st, sp, 1, &warm, &rays);
-    for (uint32_t i = 0; e == cudaSuccess && i < runs; i++)
-        e = mk_launch(&b, &v, st, sp, spp, &times[i], &rays);
+    timing_runs t; /* a warm-up of one sample, then the timed runs */
+    timing_begin(&t, 1, (int)runs, times);
+    while (e == cudaSuccess && timing_next(&t)) {
+        float ms = 0.f;
+        e = mk_launch(&b, &v, st, sp, timing_slot(&t) < 0 ? 1 : spp, &ms, &rays);
+        timing_record(&t, ms);
+    }
     if (e == cudaSuccess) e = cudaMemcpy(rgb, b.rgb, np * sizeof(rc_vec3), cudaMemcpyDeviceToHost);
     mk_free(&b);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return rc_fail(err, "megakernel: CUDA error: %s", cudaGetErrorString(e));
     }
-    res->ms = median(times, runs);
+    res->ms = timing_summary(times, (int)runs).median;
     res->rays = rays;
     return 0;
 }

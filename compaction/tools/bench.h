@@ -262,9 +262,6 @@ int bench_session_close(bench_session *s);
 #define BENCH_GRAPH_CALLS 100
 extern int bench_graph_calls;
 
-/* Median, min and max of ms[0 .. count) (sorts ms). */
-void bench_stats(double *ms, int count, double *median, double *min, double *max);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,12 +1,12 @@
-/* bench_cpu.c: the CPU backend of `compact bench`: host buffers, the monotonic clock, and the
- * copy and scatter limits as plain loops. */
+/* bench_cpu.c: the CPU backend of `compact bench`: host buffers, runs timed by the monotonic
+ * clock (timing.h), and the copy and scatter limits as plain loops. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Each buffer is one allocation holding every set, set s at s * stride bytes. */
@@ -38,12 +38,6 @@ static cpu_set set_of(const bench_backend *b, int s) {
                    b->flags + (size_t)s * b->flags_stride,
                    (uint32_t *)(void *)(b->list + (size_t)s * b->list_stride)};
     return set;
-}
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 /* "model name : Intel(R) ..." from /proc/cpuinfo, where there is one. */
@@ -213,19 +207,20 @@ static sc_status cpu_time(bench_backend *b, const bench_job *job, int warmup, in
     if (job->op == BENCH_OP_THRUST || job->op == BENCH_OP_THRUST_LIST) return SC_ERR_UNSUPPORTED;
     sc_status e = ensure_alt(b, job);
     if (e != SC_OK) return e;
-    for (int i = 0; i < warmup + runs; i++) {
-        cpu_set set = set_of(b, b->next), *s = &set;
-        b->next = (b->next + 1) % b->num_sets;
+    timing_runs t;
+    timing_begin(&t, warmup, runs, ms);
+    while (timing_next(&t)) {
+        cpu_set set = set_of(b, timing_rotate(&b->next, b->num_sets)), *s = &set;
         if (bench_job_in_place(job)) { /* refill, then push the refill out of the cache */
             memcpy(s->out, s->in, b->n * b->es);
-            memset(b->flush, i & 0xff, b->flush_bytes);
+            memset(b->flush, t.index & 0xff, b->flush_bytes);
         }
         size_t kept = 0;
-        double t0 = now_ms();
+        double t0 = timing_now_ms();
         sc_status st = run_op(b, job, &job->opt, s, &kept);
-        double t1 = now_ms();
+        double t1 = timing_now_ms();
         if (st != SC_OK) return st;
-        if (i >= warmup) ms[i - warmup] = t1 - t0;
+        timing_record(&t, t1 - t0);
     }
     return SC_OK;
 }

@@ -3,6 +3,7 @@
  * list first), the device copy, the scatter limit.
  * bench.c and the rest of the tool see only the C interface in bench.h. */
 #include "bench.h"
+#include "timing.h"
 
 #include <cuda_runtime.h>
 #include <thrust/remove.h>
@@ -522,10 +523,13 @@ static sc_status graph_time(bench_backend *b, const bench_job *job, int warmup, 
     e = cudaGraphInstantiate(&exec, graph, 0);
     cudaGraphDestroy(graph);
     TRY(e);
-    for (int i = 0; i < warmup + runs && e == cudaSuccess; i++) {
-        if (i >= warmup) e = cudaEventRecord(b->start[i - warmup], b->stream);
+    timing_runs t;
+    timing_begin(&t, warmup, runs, ms);
+    while (e == cudaSuccess && timing_next(&t)) {
+        int slot = timing_slot(&t);
+        if (slot >= 0) e = cudaEventRecord(b->start[slot], b->stream);
         if (e == cudaSuccess) e = cudaGraphLaunch(exec, b->stream);
-        if (e == cudaSuccess && i >= warmup) e = cudaEventRecord(b->stop[i - warmup], b->stream);
+        if (e == cudaSuccess && slot >= 0) e = cudaEventRecord(b->stop[slot], b->stream);
     }
     if (e == cudaSuccess) e = cudaStreamSynchronize(b->stream);
     cudaGraphExecDestroy(exec);
@@ -551,13 +555,15 @@ static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, in
     opt.stream = b->stream;
     opt.d_kept = b->d_kept;
     opt.timing = 0;
-    for (int i = 0; i < warmup + runs; i++) {
-        gpu_set s = set_of(b, b->next);
-        b->next = (b->next + 1) % b->num_sets;
+    timing_runs t;
+    timing_begin(&t, warmup, runs, ms);
+    while (timing_next(&t)) {
+        int slot = timing_slot(&t);
+        gpu_set s = set_of(b, timing_rotate(&b->next, b->num_sets));
         if (bench_job_in_place(job)) TRY_SC(refill(b, job, &s));
-        if (i >= warmup) TRY(cudaEventRecord(b->start[i - warmup], b->stream));
+        if (slot >= 0) TRY(cudaEventRecord(b->start[slot], b->stream));
         TRY_SC(run_op(b, job, &opt, &s, NULL));
-        if (i >= warmup) TRY(cudaEventRecord(b->stop[i - warmup], b->stream));
+        if (slot >= 0) TRY(cudaEventRecord(b->stop[slot], b->stream));
     }
     TRY(cudaStreamSynchronize(b->stream));
     for (int r = 0; r < runs; r++) {

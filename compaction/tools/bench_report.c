@@ -1,9 +1,11 @@
 /* bench_report.c: the results of `compact bench`: ratios to the baselines, the summary table,
- * JSON and CSV (written to a temporary file and renamed, so a failed run never leaves a
- * partial file over a good one). */
+ * JSON (through cJSON) and CSV (written to a temporary file and renamed, so a failed run never
+ * leaves a partial file over a good one). */
 #include "bench.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +29,6 @@ void bench_report_free(bench_report *r) {
     free(r->records);
     r->records = NULL;
     r->count = r->cap = 0;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void bench_stats(double *ms, int count, double *median, double *min, double *max) {
-    qsort(ms, (size_t)count, sizeof *ms, cmp_double);
-    *min = ms[0];
-    *max = ms[count - 1];
-    *median = count % 2 ? ms[count / 2] : 0.5 * (ms[count / 2 - 1] + ms[count / 2]);
 }
 
 static int same_tag(const char *a, const char *b) {
@@ -117,125 +107,150 @@ void bench_report_table(const bench_report *r, FILE *f) {
 
 /* ---- files ---- */
 
-static void json_string(FILE *f, const char *s) {
-    if (!s || !*s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
+/* The JSON through cJSON (the library's policy tables use it too). Numbers keep the
+ * precision the report has always had (times to the nanosecond, ratios to 4 decimals): the
+ * value is rounded as printf would print it, so a reader gets exactly those numbers. A
+ * non-finite number is written as null, which JSON allows and NaN is not. */
+static double fixed(double v, int decimals) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return strtod(buf, NULL);
 }
 
-static void json_ratio(FILE *f, const char *key, double v) {
-    if (v >= 0)
-        fprintf(f, ", \"%s\": %.4f", key, v);
-    else
-        fprintf(f, ", \"%s\": null", key);
+static double significant(double v, int digits) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return strtod(buf, NULL);
 }
 
-static void json_record(FILE *f, const bench_report *r, const bench_record *rec) {
-    fprintf(f, "    {\"backend\": ");
-    json_string(f, r->backend);
-    fprintf(f, ", \"device\": ");
-    json_string(f, r->device.name);
-    fprintf(f, ", \"driver\": ");
-    json_string(f, r->device.driver);
-    fprintf(f, ", \"runtime\": ");
-    json_string(f, r->device.runtime);
-    fprintf(f, ", \"commit\": ");
-    json_string(f, r->commit);
-    fprintf(f, ", \"sweep\": ");
-    json_string(f, rec->sweep);
-    fprintf(f, ",\n     \"algorithm\": ");
-    json_string(f, rec->algorithm);
-    fprintf(f, ", \"kind\": \"%s\", \"n\": %zu, \"elem_size\": %zu, \"removed\": %.6g",
-            rec->baseline ? "baseline" : "algorithm", rec->n, rec->elem_size, rec->removed);
-    fprintf(f, ", \"pattern\": ");
-    json_string(f, rec->pattern);
-    fprintf(f, ", \"red_share\": %.6g", rec->red_share);
-    fprintf(f, ", \"removed_count\": %zu, \"kept\": %zu, \"tile\": ", rec->k, rec->kept);
-    if (rec->tile)
-        fprintf(f, "%zu", rec->tile);
-    else
-        fputs("null", f);
-    fprintf(f, ", \"scan\": ");
-    json_string(f, rec->scan);
-    fprintf(f, ", \"order\": ");
-    json_string(f, rec->order);
-    fprintf(f, ", \"choice\": ");
-    json_string(f, rec->choice[0] ? rec->choice : NULL);
-    fprintf(f, ",\n     \"runs\": %d, \"sets\": %d, \"median_ms\": %.6f, \"min_ms\": %.6f",
-            rec->runs, rec->sets, rec->median_ms, rec->min_ms);
-    fprintf(f, ", \"max_ms\": %.6f, \"gbps\": %.3f", rec->max_ms, rec->gbps);
-    json_ratio(f, "x_cub", rec->x_cub);
-    json_ratio(f, "pct_copy", rec->pct_copy);
-    json_ratio(f, "pct_floor", rec->pct_floor);
-    fprintf(f, ", \"check\": \"%s\",\n     \"phases\": [", rec->check);
+static int add_number(cJSON *o, const char *key, double v) {
+    return (isfinite(v) ? cJSON_AddNumberToObject(o, key, v) : cJSON_AddNullToObject(o, key)) !=
+           NULL;
+}
+
+/* A string, or null where it is NULL or empty (not applicable). */
+static int add_string(cJSON *o, const char *key, const char *s) {
+    return (s && *s ? cJSON_AddStringToObject(o, key, s) : cJSON_AddNullToObject(o, key)) != NULL;
+}
+
+/* x_cub, pct_copy, pct_floor: < 0 means there is no such baseline in the run. */
+static int add_ratio(cJSON *o, const char *key, double v) {
+    return v >= 0 ? add_number(o, key, fixed(v, 4)) : cJSON_AddNullToObject(o, key) != NULL;
+}
+
+static int add_device(cJSON *o, const bench_report *r) {
+    return add_string(o, "backend", r->backend) && add_string(o, "device", r->device.name) &&
+           add_string(o, "driver", r->device.driver) &&
+           add_string(o, "runtime", r->device.runtime) && add_string(o, "commit", r->commit);
+}
+
+static int add_phases(cJSON *o, const bench_record *rec) {
+    cJSON *arr = cJSON_AddArrayToObject(o, "phases");
+    if (!arr) return 0;
     for (size_t p = 0; p < rec->num_phases; p++) {
-        fprintf(f, "%s{\"name\": ", p ? ", " : "");
-        json_string(f, rec->phases[p].name);
-        fprintf(f, ", \"ms\": %.6f}", rec->phases[p].ms);
+        cJSON *ph = cJSON_CreateObject();
+        if (!ph || !cJSON_AddItemToArray(arr, ph)) {
+            cJSON_Delete(ph);
+            return 0;
+        }
+        if (!add_string(ph, "name", rec->phases[p].name) ||
+            !add_number(ph, "ms", fixed(rec->phases[p].ms, 6)))
+            return 0;
     }
-    fprintf(f, "]}");
+    return 1;
 }
 
-static void json_sweeps(FILE *f, const bench_report *r) {
-    fprintf(f, ",\n  \"sweeps\": [");
+/* What ran: the algorithm, its input and its variant. */
+static int add_input(cJSON *o, const bench_record *rec) {
+    return add_string(o, "sweep", rec->sweep) && add_string(o, "algorithm", rec->algorithm) &&
+           cJSON_AddStringToObject(o, "kind", rec->baseline ? "baseline" : "algorithm") &&
+           add_number(o, "n", (double)rec->n) &&
+           add_number(o, "elem_size", (double)rec->elem_size) &&
+           add_number(o, "removed", significant(rec->removed, 6)) &&
+           add_string(o, "pattern", rec->pattern) &&
+           add_number(o, "red_share", significant(rec->red_share, 6)) &&
+           add_number(o, "removed_count", (double)rec->k) &&
+           add_number(o, "kept", (double)rec->kept) &&
+           (rec->tile ? add_number(o, "tile", (double)rec->tile)
+                      : cJSON_AddNullToObject(o, "tile") != NULL) &&
+           add_string(o, "scan", rec->scan) && add_string(o, "order", rec->order) &&
+           add_string(o, "choice", rec->choice);
+}
+
+/* How long it took, against the baselines, and whether its result was right. */
+static int add_times(cJSON *o, const bench_record *rec) {
+    return add_number(o, "runs", rec->runs) && add_number(o, "sets", rec->sets) &&
+           add_number(o, "median_ms", fixed(rec->median_ms, 6)) &&
+           add_number(o, "min_ms", fixed(rec->min_ms, 6)) &&
+           add_number(o, "max_ms", fixed(rec->max_ms, 6)) &&
+           add_number(o, "gbps", fixed(rec->gbps, 3)) && add_ratio(o, "x_cub", rec->x_cub) &&
+           add_ratio(o, "pct_copy", rec->pct_copy) && add_ratio(o, "pct_floor", rec->pct_floor) &&
+           cJSON_AddStringToObject(o, "check", rec->check) && add_phases(o, rec);
+}
+
+static cJSON *json_record(const bench_report *r, const bench_record *rec) {
+    cJSON *o = cJSON_CreateObject();
+    if (o && add_device(o, r) && add_input(o, rec) && add_times(o, rec)) return o;
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static int add_sweeps(cJSON *root, const bench_report *r) {
+    cJSON *arr = cJSON_AddArrayToObject(root, "sweeps");
+    if (!arr) return 0;
     for (size_t i = 0; i < r->num_sweeps; i++) {
         const bench_report_sweep *sw = &r->sweeps[i];
-        fprintf(f, "%s\n    {\"tag\": ", i ? "," : "");
-        json_string(f, sw->tag);
-        fprintf(f, ", \"purpose\": ");
-        json_string(f, sw->purpose);
-        fprintf(f, ",\n     \"command\": ");
-        json_string(f, sw->command);
-        fprintf(f, "}");
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(arr, o)) {
+            cJSON_Delete(o);
+            return 0;
+        }
+        if (!add_string(o, "tag", sw->tag) || !add_string(o, "purpose", sw->purpose) ||
+            !add_string(o, "command", sw->command))
+            return 0;
     }
-    fprintf(f, "%s]", r->num_sweeps ? "\n  " : "");
+    return 1;
 }
 
-/* What the whole run was: the device, the commit, when, how long. */
-static void json_header(FILE *f, const bench_report *r) {
-    fprintf(f, "{\n  \"tool\": \"compact bench\",\n  \"backend\": ");
-    json_string(f, r->backend);
-    fprintf(f, ", \"device\": ");
-    json_string(f, r->device.name);
-    fprintf(f, ", \"driver\": ");
-    json_string(f, r->device.driver);
-    fprintf(f, ", \"runtime\": ");
-    json_string(f, r->device.runtime);
-    fprintf(f, ",\n  \"commit\": ");
-    json_string(f, r->commit);
-    fprintf(f, ", \"date\": ");
-    json_string(f, r->date);
-    fprintf(f, ", \"elapsed_s\": %.1f, \"quick\": %s, \"complete\": %s", r->elapsed_s,
-            r->quick ? "true" : "false", r->num_sweeps && !r->complete ? "false" : "true");
-    json_sweeps(f, r);
+/* What the whole run was (the device, the commit, when, how long, the sweeps), then the
+ * definitions of the derived numbers, then the records. */
+static cJSON *json_report(const bench_report *r) {
+    cJSON *root = cJSON_CreateObject();
+    int ok = root && cJSON_AddStringToObject(root, "tool", "compact bench") &&
+             add_device(root, r) && add_string(root, "date", r->date) &&
+             add_number(root, "elapsed_s", fixed(r->elapsed_s, 1)) &&
+             cJSON_AddBoolToObject(root, "quick", r->quick != 0) &&
+             cJSON_AddBoolToObject(root, "complete", !(r->num_sweeps && !r->complete)) &&
+             add_sweeps(root, r) &&
+             cJSON_AddStringToObject(root, "gbps_definition", BENCH_GBPS_DEFINITION) &&
+             cJSON_AddStringToObject(root, "x_cub_definition", X_CUB_DEFINITION) &&
+             cJSON_AddStringToObject(root, "pct_copy_definition", PCT_COPY_DEFINITION);
+    cJSON *records = ok ? cJSON_AddArrayToObject(root, "records") : NULL;
+    for (size_t i = 0; records && i < r->count; i++) {
+        cJSON *rec = json_record(r, &r->records[i]);
+        if (!rec || !cJSON_AddItemToArray(records, rec)) {
+            cJSON_Delete(rec);
+            records = NULL;
+        }
+    }
+    if (!records) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
 }
 
-static void write_json(FILE *f, const bench_report *r) {
-    json_header(f, r);
-    fprintf(f, ",\n  \"gbps_definition\": ");
-    json_string(f, BENCH_GBPS_DEFINITION);
-    fprintf(f, ",\n  \"x_cub_definition\": ");
-    json_string(f, X_CUB_DEFINITION);
-    fprintf(f, ",\n  \"pct_copy_definition\": ");
-    json_string(f, PCT_COPY_DEFINITION);
-    fprintf(f, ",\n  \"records\": [\n");
-    for (size_t i = 0; i < r->count; i++) {
-        json_record(f, r, &r->records[i]);
-        fprintf(f, "%s\n", i + 1 < r->count ? "," : "");
+static int write_json(FILE *f, const bench_report *r) {
+    cJSON *root = json_report(r);
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text) {
+        errno = ENOMEM;
+        return -1;
     }
-    fprintf(f, "  ]\n}\n");
+    int failed = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+    cJSON_free(text);
+    return failed ? -1 : 0;
 }
 
 /* A CSV field: quoted, with inner quotes doubled; empty where the value does not apply. */
@@ -278,15 +293,16 @@ static void csv_record(FILE *f, const bench_report *r, const bench_record *rec) 
     fprintf(f, "\n");
 }
 
-static void write_csv(FILE *f, const bench_report *r) {
+static int write_csv(FILE *f, const bench_report *r) {
     fprintf(f, "backend,device,driver,runtime,commit,sweep,algorithm,kind,n,elem_size,removed,"
                "pattern,red_share,removed_count,kept,tile,scan,order,runs,sets,median_ms,min_ms,"
                "max_ms,gbps,x_cub,pct_copy,check,phases,choice\n");
     for (size_t i = 0; i < r->count; i++) csv_record(f, r, &r->records[i]);
+    return 0;
 }
 
 static int write_atomically(const bench_report *r, const char *path,
-                            void (*write)(FILE *, const bench_report *)) {
+                            int (*write)(FILE *, const bench_report *)) {
     size_t len = strlen(path);
     char *tmp = malloc(len + 5);
     if (!tmp) return -1;
@@ -297,11 +313,17 @@ static int write_atomically(const bench_report *r, const char *path,
         free(tmp);
         return -1;
     }
-    write(f, r);
-    int failed = ferror(f);
-    failed |= fclose(f) != 0;
-    if (failed || rename(tmp, path) != 0) {
-        int e = errno;
+    int failed = write(f, r) != 0 || ferror(f);
+    int e = errno;
+    if (fclose(f) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    if (!failed && rename(tmp, path) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed) {
         remove(tmp);
         free(tmp);
         errno = e;

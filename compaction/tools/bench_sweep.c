@@ -2,8 +2,9 @@
  * backend's input sets are filled once, then every configuration (order, tile, scan) measures
  * the plan: baselines and algorithms, each checked once, timed, and broken into phases. A
  * session keeps one backend and one report open over several sweeps (--report). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "bench.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -53,9 +54,7 @@ struct bench_session {
 };
 
 static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return 1e-3 * timing_now_ms();
 }
 
 static const char *scan_name(sc_scan s) {
@@ -207,10 +206,8 @@ static sc_status phases(sweep *sw, const bench_job *job, bench_record *rec) {
         }
         for (size_t p = 0; p < count; p++) ms[p][pass] = p < np ? ph[p].ms : 0.0;
     }
-    for (size_t p = 0; p < count; p++) {
-        double lo, hi;
-        bench_stats(ms[p], BENCH_PHASE_PASSES, &rec->phases[p].ms, &lo, &hi);
-    }
+    for (size_t p = 0; p < count; p++)
+        rec->phases[p].ms = timing_summary(ms[p], BENCH_PHASE_PASSES).median;
     rec->num_phases = count;
     return SC_OK;
 }
@@ -234,7 +231,10 @@ static sc_status timed_runs(sweep *sw, const bench_job *job, bench_record *rec) 
     sc_status s = sw->ops->time(sw->b, job, warmup, runs, sw->ms);
     if (s != SC_OK) return s;
     rec->runs = runs;
-    bench_stats(sw->ms, runs, &rec->median_ms, &rec->min_ms, &rec->max_ms);
+    timing_stats st = timing_summary(sw->ms, runs);
+    rec->median_ms = st.median;
+    rec->min_ms = st.min;
+    rec->max_ms = st.max;
     return SC_OK;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_plot_policy.py: the rule evaluation of tools/plot_policy.py (auto's choice map) on a
+"""test_plot_policy.py: the rule evaluation of plot_policy.py (auto's choice map) on a
 tiny synthetic table with known cells, against the library itself (`compact explain auto`
 on the CPU backend) where $COMPACT is set, and the picture when matplotlib is there.
 unittest cases, so both `python3 test_plot_policy.py` and pytest run them.
@@ -14,7 +14,7 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+sys.path.insert(0, os.path.dirname(HERE))  # the tools directory
 import plot_policy  # noqa: E402
 
 COMPACT = os.environ.get("COMPACT") or shutil.which("compact")
