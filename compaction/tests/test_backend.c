@@ -17,7 +17,7 @@ static const struct {
     {"redzone-block", "orphans take list slots through per-warp atomics, so their pairing follows "
                       "the warps' timing"},
     {"auto", "each backend chooses from its own policy table, so the CPU and the GPU may run "
-             "different algorithms (here on a removal list: Redzone's unstable order)"},
+             "different algorithms (an unstable one where stability is not asked)"},
 };
 
 const char *test_order_free(const sc_algorithm_info *a) {

@@ -57,10 +57,7 @@ typedef struct matrix {
     size_t count, cap;
 } matrix;
 
-/* Adds one case, its tunables set to the defaults where the algorithm does not read them. */
-static void add(matrix *m, const sc_algorithm_info *a, size_t n, size_t es, test_pattern p,
-                size_t tile, sc_scan scan, sc_rlz_variant rlz, size_t max_n) {
-    if (n > max_n) return;
+static void push(matrix *m, flag_case c) {
     if (m->count == m->cap) {
         m->cap = m->cap ? 2 * m->cap : 1024;
         m->c = realloc(m->c, m->cap * sizeof *m->c);
@@ -69,6 +66,13 @@ static void add(matrix *m, const sc_algorithm_info *a, size_t n, size_t es, test
             exit(1);
         }
     }
+    m->c[m->count++] = c;
+}
+
+/* Adds one case, its tunables set to the defaults where the algorithm does not read them. */
+static void add(matrix *m, const sc_algorithm_info *a, size_t n, size_t es, test_pattern p,
+                size_t tile, sc_scan scan, sc_rlz_variant rlz, size_t max_n) {
+    if (n > max_n) return;
     flag_case c = {n,
                    es,
                    (a->tunables & SC_TUNE_TILE) ? tile : SC_TILE_DEFAULT,
@@ -77,7 +81,7 @@ static void add(matrix *m, const sc_algorithm_info *a, size_t n, size_t es, test
                    (a->tunables & SC_TUNE_RLZ) ? rlz : SC_RLZ_DEFAULT,
                    0,
                    0};
-    m->c[m->count++] = c;
+    push(m, c);
 }
 
 static int cmp_case(const void *x, const void *y) {
@@ -160,9 +164,9 @@ static matrix build_matrix(const sc_algorithm_info *a, size_t max_n, int cuda, i
     if (a->id == SC_ALGO_AUTO) {
         size_t count = m.count;
         for (size_t i = 0; i < count; i++) {
-            add(&m, a, 0, 0, PAT_ALL_KEPT, 0, SD, RD, max_n);
-            m.c[m.count - 1] = m.c[i];
-            m.c[m.count - 1].stable = 1;
+            flag_case c = m.c[i];
+            c.stable = 1;
+            push(&m, c);
         }
     }
     qsort(m.c, m.count, sizeof *m.c, cmp_case);
