@@ -52,9 +52,12 @@ echo "ctest rc=$?"; grep -E "tests passed|Failed|failed out of|\(Failed\)|Skippe
 grep -hE "passed, [0-9]+ failed" "$out/ctest_gpu.log" | sort | uniq -c | head -30
 echo "== sanitizer (remove + context, quick)"
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-for t in test_gpu_remove test_gpu_context; do
+for t in test_remove test_gpu_context; do
+    a="--quick"
+    [ $t = test_remove ] && a="--backend cuda --quick"
     for tool in memcheck racecheck; do
-        "$san" --tool $tool --error-exitcode 1 $b/compaction/tests/$t --quick >"$out/san_${t}_$tool.log" 2>&1
+        # shellcheck disable=SC2086
+        "$san" --tool $tool --error-exitcode 1 $b/compaction/tests/$t $a >"$out/san_${t}_$tool.log" 2>&1
         echo "$tool $t rc=$? $(tail -1 "$out/san_${t}_$tool.log")"
     done
 done

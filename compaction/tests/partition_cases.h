@@ -1,5 +1,5 @@
-/* partition_cases.h: the k-way partition's test matrix and its independent reference, shared by
- * test_partition.c (CPU backend) and test_gpu_partition.c (CUDA backend). */
+/* partition_cases.h: the k-way partition's test matrix and its independent reference
+ * (test_partition.c, both backends). */
 #ifndef SC_PARTITION_CASES_H
 #define SC_PARTITION_CASES_H
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # sanitize.sh BUILD_DIR [ALGO...]: run the GPU tests on small streams (--quick, n <= 2^17) under
-# compute-sanitizer's memcheck and racecheck tools. Exits non-zero on any finding or when
-# compute-sanitizer is not installed, 77 when no CUDA device answers (every test skipped).
-# ALGO names limit test_gpu_flagged to those algorithms.
+# compute-sanitizer's memcheck and racecheck tools: the per-API tests with --backend cuda and the
+# test_gpu_* programs. Exits non-zero on any finding or when compute-sanitizer is not installed,
+# 77 when no CUDA device answers (every test skipped). ALGO names limit test_flagged to those
+# algorithms.
 set -u
 build=${1:?usage: sanitize.sh BUILD_DIR [ALGO...]}
 shift
@@ -22,13 +23,17 @@ fi
 
 status=0
 ran=0
-for bin in "$tests"/test_gpu_*; do
+for bin in "$tests"/test_flagged "$tests"/test_remove "$tests"/test_partition "$tests"/test_auto \
+    "$tests"/test_gpu_*; do
     [ -x "$bin" ] || continue
     name=$(basename "$bin")
-    # test_gpu_spec runs the same kernels as test_gpu_flagged; the foreign probe fails on purpose.
-    case "$name" in test_gpu_spec | test_gpu_probe_foreign) continue ;; esac
+    # the foreign probe fails on purpose
+    case "$name" in test_gpu_probe_foreign) continue ;; esac
     args="--quick"
-    [ "$name" = test_gpu_flagged ] && args="--quick $*"
+    case "$name" in test_flagged | test_remove | test_partition | test_auto)
+        args="--backend cuda --quick" ;;
+    esac
+    [ "$name" = test_flagged ] && args="$args $*"
     for tool in memcheck racecheck; do
         extra=""
         [ "$tool" = memcheck ] && extra="--leak-check full"

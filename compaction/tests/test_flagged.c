@@ -1,129 +1,517 @@
-/* test_flagged.c: every flag-stencil algorithm on the CPU backend against the serial
- * reference, over sizes x patterns x element sizes x tiles x scan and RLZ variants.
- * Usage: test_flagged [ALGO]   (default: every algorithm in the table) */
-#include "test.h"
+/* test_flagged.c: sc_compact_flagged, every flag-stencil algorithm of one backend, against the
+ * serial reference: exactly when the algorithm is stable (or stability is asked), as a multiset
+ * when not; nothing written past the kept elements; every recorded phase one of the table row's.
+ * One matrix for both backends, each case once: sizes (0, 1, 2, 31..33, 255..257, 100003,
+ * 2^20 + 7) x patterns; element sizes 1..256 (odd ones and 256 included); tile sizes x scan
+ * variants x tile edges (tile - 1, tile, tile + 1, 3 tile + 5); RLZ variants; and the CUDA
+ * specification matrix (sizes x patterns x element sizes x every tunable the algorithm reads).
+ * auto runs the matrix twice, the second time with stability asked.
+ * --backend cuda: each output also equals the CPU specification's (the same algorithm on the
+ * CPU backend, same input and options) byte for byte, Jumping Jack's hole filling included;
+ * where a GPU version cannot reproduce its specification's order, test_order_free() says why in
+ * one line and the two are compared as multisets. The count comes back three ways in turn (host
+ * pointer on the default stream; device pointer only, on a stream of its own; both), and, unless
+ * --quick, n = 2^24 and 2^27 + 13 with element sizes 4..64 follow (checked through each
+ * element's index: the CPU specification would need tens of GB of host memory there).
+ * Usage: test_flagged [--backend cpu|cuda] [--quick] [ALGO...]   (default: every flag-stencil
+ * algorithm the backend has; --quick: n <= 2^17 and no specification cross-product, for the
+ * sanitizers). Exits 77 (skipped) only
+ * when --backend cuda finds no CUDA device. */
+#include "test_backend.h"
 
 #include <string.h>
+#ifdef SC_HAVE_CUDA
+#include "test_cuda.h"
+#endif
+
+#define GUARD 64 /* poisoned bytes past the n elements */
 
 static int checks = 0;
-static int g_require_stable = 0; /* auto's second pass: opt.require_stable, exact order */
 
+typedef struct flag_case {
+    size_t n, es, tile;
+    test_pattern pattern;
+    sc_scan scan;
+    sc_rlz_variant rlz;
+    int stable; /* opt.require_stable (auto's second pass) */
+    int mode;   /* CUDA count: 0 host, default stream; 1 device only, own stream; 2 both */
+} flag_case;
+
+/* Host copies (in, out, ref, spec, flags) and the backend's (d_*; the host ones on the CPU). */
 typedef struct buffers {
-    unsigned char *in, *out, *ref;
-    uint8_t *flags;
+    sc_backend backend;
+    unsigned char *in, *out, *ref, *spec;
+    uint8_t *flags, *seen;
+    void *d_in, *d_out;
+    uint8_t *d_flags;
+    uint32_t *d_kept;
+    void *stream; /* CUDA: a non-blocking cudaStream_t */
+    size_t gen_n, gen_es, want;
+    int gen_pattern; /* the stream now in the buffers (-1: none) */
 } buffers;
 
-static void run_case(sc_context *ctx, const sc_algorithm_info *a, buffers *b, size_t n, size_t es,
-                     test_pattern p, size_t tile, sc_scan scan, sc_rlz_variant rlz) {
-    sc_options opt;
-    sc_options_init(&opt);
-    opt.tile = tile;
-    opt.scan = scan;
-    opt.rlz = rlz;
-    opt.timing = 1;
-    opt.require_stable = g_require_stable;
-    test_make_flags(b->flags, n, p, n + es);
-    test_make_data(b->in, n, es, n * 31 + es);
-    memset(b->out, POISON, n * es + 64);
-    size_t want = test_reference(b->in, b->flags, b->ref, n, es);
-    size_t kept = (size_t)-1;
-    sc_status s = sc_compact_flagged(ctx, a->id, b->in, b->flags, b->out, n, es, &opt, &kept);
-    checks++;
-    const char *fmt = "%s n=%zu es=%zu %s tile=%zu scan=%d rlz=%d";
-    ASSERT_STATUS(s, SC_OK, fmt, a->name, n, es, test_pattern_name(p), tile, scan, rlz);
-    if (s != SC_OK) return;
-    ASSERT_TRUE(kept == want, "kept %zu want %zu: %s n=%zu es=%zu %s tile=%zu scan=%d", kept, want,
-                a->name, n, es, test_pattern_name(p), tile, scan);
-    if (kept != want) return;
-    ASSERT_TRUE(test_same_elements(b->out, b->ref, kept, es, a->stable || g_require_stable), fmt,
-                a->name, n, es, test_pattern_name(p), tile, scan, rlz);
-    ASSERT_TRUE(test_untouched(b->out, kept * es, n * es + 64, POISON),
-                "wrote past the kept elements: "
-                "%s n=%zu es=%zu %s",
-                a->name, n, es, test_pattern_name(p));
-    sc_phase_timing t[SC_MAX_PHASES];
-    size_t nt = sc_last_timings(ctx, t, SC_MAX_PHASES);
-    ASSERT_TRUE(nt > 0, "no phase timings recorded: %s", a->name);
+/* ---- the matrix ---- */
+
+typedef struct matrix {
+    flag_case *c;
+    size_t count, cap;
+} matrix;
+
+static void push(matrix *m, flag_case c) {
+    if (m->count == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 1024;
+        m->c = realloc(m->c, m->cap * sizeof *m->c);
+        if (!m->c) {
+            fprintf(stderr, "test_flagged: out of memory\n");
+            exit(1);
+        }
+    }
+    m->c[m->count++] = c;
 }
 
-static void test_algorithm(sc_context *ctx, const sc_algorithm_info *a, buffers *b) {
-    int before = test_failures;
+/* Adds one case, its tunables set to the defaults where the algorithm does not read them. */
+static void add(matrix *m, const sc_algorithm_info *a, size_t n, size_t es, test_pattern p,
+                size_t tile, sc_scan scan, sc_rlz_variant rlz, size_t max_n) {
+    if (n > max_n) return;
+    flag_case c = {n,
+                   es,
+                   (a->tunables & SC_TUNE_TILE) ? tile : SC_TILE_DEFAULT,
+                   p,
+                   (a->tunables & SC_TUNE_SCAN) ? scan : SC_SCAN_DEFAULT,
+                   (a->tunables & SC_TUNE_RLZ) ? rlz : SC_RLZ_DEFAULT,
+                   0,
+                   0};
+    push(m, c);
+}
+
+static int cmp_case(const void *x, const void *y) {
+    const flag_case *a = x, *b = y;
+#define CMP(f)                                                                                     \
+    if (a->f != b->f) return a->f < b->f ? -1 : 1
+    CMP(n);
+    CMP(es);
+    CMP(pattern);
+    CMP(tile);
+    CMP(scan);
+    CMP(rlz);
+    CMP(stable);
+#undef CMP
+    return 0;
+}
+
+/* The union of the matrices, each case once, ordered so that cases on the same stream follow
+ * each other (the stream is generated once for them). */
+static matrix build_matrix(const sc_algorithm_info *a, size_t max_n, int cuda, int quick) {
+    matrix m = {NULL, 0, 0};
+    const size_t T = SC_TILE_DEFAULT;
+    const sc_scan SD = SC_SCAN_DEFAULT;
+    const sc_rlz_variant RD = SC_RLZ_DEFAULT;
     /* 1. every size x every pattern, 4-byte elements, default options */
     for (size_t si = 0; si < test_num_sizes; si++)
         for (int p = 0; p < PAT_COUNT; p++)
-            run_case(ctx, a, b, test_sizes[si], 4, (test_pattern)p, 256, SC_SCAN_DEFAULT,
-                     SC_RLZ_DEFAULT);
-    /* 2. every element size */
-    static const size_t es_sizes[] = {33, 257, 100003};
-    for (size_t ei = 0; ei < test_num_elem_sizes; ei++)
-        for (size_t si = 0; si < 3; si++) {
-            run_case(ctx, a, b, es_sizes[si], test_elem_sizes[ei], PAT_RANDOM_50, 256,
-                     SC_SCAN_DEFAULT, SC_RLZ_DEFAULT);
-            run_case(ctx, a, b, es_sizes[si], test_elem_sizes[ei], PAT_LONG_RUNS, 256,
-                     SC_SCAN_DEFAULT, SC_RLZ_DEFAULT);
+            add(&m, a, test_sizes[si], 4, (test_pattern)p, T, SD, RD, max_n);
+    /* 2. every element size, and those off the fast paths (odd, not a multiple of 4, the
+     * largest), on three sizes */
+    static const size_t es_n[] = {33, 257, 100003};
+    static const size_t odd_es[] = {2, 3, 33, 256};
+    for (size_t si = 0; si < 3; si++) {
+        for (size_t ei = 0; ei < test_num_elem_sizes; ei++) {
+            add(&m, a, es_n[si], test_elem_sizes[ei], PAT_RANDOM_50, T, SD, RD, max_n);
+            add(&m, a, es_n[si], test_elem_sizes[ei], PAT_LONG_RUNS, T, SD, RD, max_n);
         }
-    /* 3. tiles x scan variants x tile-relative sizes */
+        for (size_t ei = 0; ei < sizeof odd_es / sizeof odd_es[0]; ei++)
+            add(&m, a, es_n[si], odd_es[ei], PAT_RANDOM_50, T, SD, RD, max_n);
+    }
+    /* 3. tiles x scan variants x sizes at the tile's edges */
     static const test_pattern tp[] = {PAT_RANDOM_10, PAT_RANDOM_90, PAT_ALTERNATING, PAT_ONE_END,
                                       PAT_LONG_RUNS};
-    size_t ntiles = (a->tunables & SC_TUNE_TILE) ? test_num_tiles : 1;
-    int nscans = (a->tunables & SC_TUNE_SCAN) ? 2 : 1;
-    for (size_t ti = 0; ti < ntiles; ti++) {
-        size_t tile = (a->tunables & SC_TUNE_TILE) ? test_tiles[ti] : 256;
+    for (size_t ti = 0; ti < test_num_tiles; ti++) {
+        size_t tile = test_tiles[ti];
         const size_t sizes[] = {tile - 1, tile, tile + 1, 3 * tile + 5, 100003};
-        for (int sv = 0; sv < nscans; sv++)
+        for (int sv = 0; sv < 2; sv++)
             for (size_t si = 0; si < 5; si++)
                 for (size_t pi = 0; pi < sizeof tp / sizeof tp[0]; pi++)
-                    run_case(ctx, a, b, sizes[si], pi == 0 ? 12 : 4, tp[pi], tile,
-                             sv ? SC_SCAN_BLELLOCH : SC_SCAN_HILLIS_STEELE, SC_RLZ_DEFAULT);
+                    add(&m, a, sizes[si], pi == 0 ? 12 : 4, tp[pi], tile,
+                        sv ? SC_SCAN_BLELLOCH : SC_SCAN_HILLIS_STEELE, RD, max_n);
     }
-    /* 4. RLZ run-length variants */
-    if (a->tunables & SC_TUNE_RLZ)
-        for (int v = SC_RLZ_RECURSIVE_DOUBLING; v <= SC_RLZ_BALANCED_TREE; v++)
-            for (size_t ti = 0; ti < test_num_tiles; ti++)
-                for (int p = 0; p < PAT_COUNT; p++)
-                    run_case(ctx, a, b, 100003, 8, (test_pattern)p, test_tiles[ti], SC_SCAN_DEFAULT,
-                             (sc_rlz_variant)v);
-    printf("%-14s %s\n", a->name, test_failures == before ? "ok" : "FAILED");
+    /* 4. RLZ run-length variants x tiles x patterns */
+    for (int v = SC_RLZ_RECURSIVE_DOUBLING; v <= SC_RLZ_BALANCED_TREE; v++)
+        for (size_t ti = 0; ti < test_num_tiles; ti++)
+            for (int p = 0; p < PAT_COUNT; p++)
+                add(&m, a, 100003, 8, (test_pattern)p, test_tiles[ti], SD, (sc_rlz_variant)v,
+                    max_n);
+    /* 5. the specification matrix: sizes x patterns x element sizes x every tunable value. Its
+     * large streams (n > 100000) with every tunable are there for the comparison with the CPU
+     * specification: on the CPU backend, sections 1, 3 and 4 cover them (and the CPU time).
+     * --quick (the sanitizers) leaves the section out: its kernels are those above. */
+    static const size_t spec_es[] = {1, 4, 8, 12, 16, 64}, large_es[] = {4, 16};
+    static const sc_scan scans[] = {SC_SCAN_HILLIS_STEELE, SC_SCAN_BLELLOCH};
+    static const sc_rlz_variant rlzs[] = {SC_RLZ_RECURSIVE_DOUBLING, SC_RLZ_BALANCED_TREE};
+    for (size_t si = 0; si < test_num_sizes && !quick; si++) {
+        size_t n = test_sizes[si];
+        int large = n > 100000;
+        if (large && !cuda) continue;
+        size_t nes = large ? 2 : sizeof spec_es / sizeof spec_es[0];
+        for (int p = 0; p < PAT_COUNT; p++)
+            for (size_t ei = 0; ei < nes; ei++)
+                for (size_t ti = 0; ti < test_num_tiles; ti++)
+                    for (size_t s = 0; s < 2; s++)
+                        for (size_t r = 0; r < 2; r++)
+                            add(&m, a, n, large ? large_es[ei] : spec_es[ei], (test_pattern)p,
+                                test_tiles[ti], scans[s], rlzs[r], max_n);
+    }
+    /* auto: everything again with stability asked */
+    if (a->id == SC_ALGO_AUTO) {
+        size_t count = m.count;
+        for (size_t i = 0; i < count; i++) {
+            flag_case c = m.c[i];
+            c.stable = 1;
+            push(&m, c);
+        }
+    }
+    qsort(m.c, m.count, sizeof *m.c, cmp_case);
+    size_t out = 0;
+    for (size_t i = 0; i < m.count; i++)
+        if (out == 0 || cmp_case(&m.c[out - 1], &m.c[i]) != 0) m.c[out++] = m.c[i];
+    m.count = out;
+    for (size_t i = 0; i < m.count; i++) m.c[i].mode = (int)(i % 3);
+    return m;
+}
+
+/* ---- one case ---- */
+
+/* 1 if out[0..kept) holds the kept elements of the loaded stream, each once (in input order when
+ * `stable`). Elements of 4 bytes and more carry their index in their first 4 bytes
+ * (test_make_data): one pass with a "seen" byte per input element instead of two sorts. */
+static int same_kept(buffers *b, const unsigned char *out, size_t n, size_t es, size_t kept,
+                     int stable) {
+    if (kept != b->want) return 0;
+    if (stable || es < 4) return test_same_elements(out, b->ref, kept, es, stable);
+    memset(b->seen, 0, n);
+    for (size_t j = 0; j < kept; j++) {
+        const unsigned char *e = out + j * es;
+        uint32_t i;
+        memcpy(&i, e, 4);
+        if (i >= n || !b->flags[i] || b->seen[i] || memcmp(e, b->in + (size_t)i * es, es)) return 0;
+        b->seen[i] = 1;
+    }
+    return 1;
+}
+
+/* Every recorded phase must be one of the algorithm's phase names (auto: of its choice). */
+static void check_phases(sc_context *ctx, const sc_algorithm_info *a) {
+    sc_choice c;
+    if (a->id == SC_ALGO_AUTO && sc_last_choice(ctx, &c) == SC_OK) a = sc_algorithm_get(c.algo);
+    sc_phase_timing t[SC_MAX_PHASES];
+    size_t nt = sc_last_timings(ctx, t, SC_MAX_PHASES);
+    ASSERT_TRUE(nt > 0, "no phase timings recorded: %s", a->name);
+    for (size_t i = 0; i < nt && i < SC_MAX_PHASES; i++) {
+        const char *p = strstr(a->phases, t[i].name);
+        size_t len = strlen(t[i].name);
+        int whole = p && (p == a->phases || p[-1] == ',') && (p[len] == ',' || p[len] == 0);
+        ASSERT_TRUE(whole, "%s: phase '%s' is not in '%s'", a->name, t[i].name, a->phases);
+    }
+}
+
+static void set_options(sc_options *opt, const flag_case *c) {
+    sc_options_init(opt);
+    opt->tile = c->tile;
+    opt->scan = c->scan;
+    opt->rlz = c->rlz;
+    opt->require_stable = c->stable;
+}
+
+/* One call on the backend with the case's count mode; the count in *kept. */
+static sc_status call(sc_context *ctx, const sc_algorithm_info *a, buffers *b, const flag_case *c,
+                      size_t *kept) {
+    sc_options opt;
+    set_options(&opt, c);
+    opt.timing = 1;
+    int mode = b->backend == SC_BACKEND_CUDA ? c->mode : 0;
+#ifdef SC_HAVE_CUDA
+    if (mode != 0) {
+        /* The uploads and the poison went through the legacy stream, which a non-blocking
+         * stream does not wait for. */
+        CUDA_OK(cudaDeviceSynchronize());
+        opt.stream = b->stream;
+        opt.d_kept = b->d_kept;
+        CUDA_OK(cudaMemsetAsync(b->d_kept, 0xff, sizeof *b->d_kept, (cudaStream_t)b->stream));
+    }
+#endif
+    sc_status s = sc_compact_flagged(ctx, a->id, b->d_in, b->d_flags, b->d_out, c->n, c->es, &opt,
+                                     mode == 1 ? NULL : kept);
+    if (s != SC_OK || mode == 0) return s;
+#ifdef SC_HAVE_CUDA
+    uint32_t dk = 0;
+    cudaStream_t st = (cudaStream_t)b->stream;
+    CUDA_OK(cudaMemcpyAsync(&dk, b->d_kept, sizeof dk, cudaMemcpyDeviceToHost, st));
+    CUDA_OK(cudaStreamSynchronize(st));
+    if (mode == 2)
+        ASSERT_TRUE(dk == *kept, "%s: device count %u, host count %zu", a->name, dk, *kept);
+    *kept = dk;
+#endif
+    return s;
+}
+
+/* Generates the case's stream, unless the buffers hold it already, and its reference. */
+static void load(buffers *b, const flag_case *c) {
+    if (b->gen_n == c->n && b->gen_es == c->es && b->gen_pattern == (int)c->pattern) return;
+    test_make_flags(b->flags, c->n, c->pattern, c->n + c->es);
+    test_make_data(b->in, c->n, c->es, c->n * 31 + c->es);
+    test_upload(b->backend, b->d_in, b->in, c->n * c->es);
+    test_upload(b->backend, b->d_flags, b->flags, c->n);
+    b->want = test_reference(b->in, b->flags, b->ref, c->n, c->es);
+    b->gen_n = c->n;
+    b->gen_es = c->es;
+    b->gen_pattern = (int)c->pattern;
+}
+
+#define CASE_FMT "%s n=%zu es=%zu %s tile=%zu scan=%d rlz=%d stable=%d mode=%d"
+#define CASE_ARGS                                                                                  \
+    a->name, n, es, test_pattern_name(c->pattern), c->tile, c->scan, c->rlz, c->stable, c->mode
+
+/* The CPU specification on the same input and options: the CUDA output must equal it byte for
+ * byte, or as a multiset where `order_free` says why not. */
+static void check_spec(sc_context *spec, const sc_algorithm_info *a, buffers *b, const flag_case *c,
+                       size_t kept, const char *order_free) {
+    size_t n = c->n, es = c->es, ks = (size_t)-1;
+    sc_options opt;
+    set_options(&opt, c);
+    sc_status s = sc_compact_flagged(spec, a->id, b->in, b->flags, b->spec, n, es, &opt, &ks);
+    checks++;
+    ASSERT_STATUS(s, SC_OK, "CPU specification: " CASE_FMT, CASE_ARGS);
+    if (s != SC_OK) return;
+    ASSERT_TRUE(ks == kept, "kept: cpu %zu, cuda %zu; " CASE_FMT, ks, kept, CASE_ARGS);
+    if (ks != kept) return;
+    size_t d = 0;
+    if (order_free) {
+        ASSERT_TRUE(same_kept(b, b->spec, n, es, kept, 0),
+                    "the CPU specification's output is not the kept elements; " CASE_FMT,
+                    CASE_ARGS);
+        return;
+    }
+    while (d < kept && memcmp(b->out + d * es, b->spec + d * es, es) == 0) d++;
+    ASSERT_TRUE(d == kept,
+                "first difference from the CPU specification at output %zu of %zu; " CASE_FMT, d,
+                kept, CASE_ARGS);
+}
+
+/* One case: load, poison, run, download, compare with the reference (and the CPU spec). */
+static void run_case(sc_context *ctx, sc_context *spec, const sc_algorithm_info *a, buffers *b,
+                     const flag_case *c, const char *order_free) {
+    size_t n = c->n, es = c->es;
+    load(b, c);
+    test_fill(b->backend, b->d_out, POISON, n * es + GUARD);
+    size_t kept = (size_t)-1;
+    sc_status s = call(ctx, a, b, c, &kept);
+    checks++;
+    ASSERT_STATUS(s, SC_OK, CASE_FMT " (%s)", CASE_ARGS, sc_last_error_detail(ctx));
+    if (s != SC_OK) return;
+    ASSERT_TRUE(kept == b->want, "kept %zu want %zu: " CASE_FMT, kept, b->want, CASE_ARGS);
+    if (kept != b->want) return;
+    test_download(b->backend, b->out, b->d_out, n * es + GUARD);
+    ASSERT_TRUE(same_kept(b, b->out, n, es, kept, a->stable || c->stable),
+                "not the reference's elements: " CASE_FMT, CASE_ARGS);
+    ASSERT_TRUE(test_untouched(b->out, kept * es, n * es + GUARD, POISON),
+                "wrote past the kept elements: " CASE_FMT, CASE_ARGS);
+    check_phases(ctx, a);
+    if (spec) check_spec(spec, a, b, c, kept, order_free);
+}
+
+/* ---- large streams (CUDA) ---- */
+
+/* Element i carries i in its first 4 bytes, so the output is checked in one pass without a
+ * sorted copy: every element is a kept input element, whole, none twice, in increasing order
+ * when the algorithm is stable. */
+static void fill_indexed(unsigned char *in, size_t n, size_t es) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char *e = in + i * es;
+        uint64_t h = i * 0x9E3779B97F4A7C15ull + es;
+        uint32_t i32 = (uint32_t)i;
+        memcpy(e, &i32, 4);
+        for (size_t o = 4; o < es; o += 8) {
+            uint64_t v = test_rand(&h);
+            memcpy(e + o, &v, es - o < 8 ? es - o : 8);
+        }
+    }
+}
+
+static int check_indexed(const sc_algorithm_info *a, const buffers *b, size_t n, size_t es,
+                         size_t kept) {
+    memset(b->ref, 0, n); /* b->ref: one "seen" byte per input element */
+    uint32_t prev = 0;
+    for (size_t j = 0; j < kept; j++) {
+        const unsigned char *e = b->out + j * es;
+        uint32_t i;
+        memcpy(&i, e, 4);
+        if (i >= n || !b->flags[i] || b->ref[i] || memcmp(e, b->in + (size_t)i * es, es)) return 0;
+        if (a->stable && j > 0 && i <= prev) return 0;
+        b->ref[i] = 1;
+        prev = i;
+    }
+    return 1;
+}
+
+static void test_large(sc_context *ctx, const sc_algorithm_info *a, buffers *b) {
+    static const size_t sizes[] = {(size_t)1 << 24, ((size_t)1 << 27) + 13};
+    static const size_t es_list[] = {4, 8, 12, 16, 32, 64};
+    static const test_pattern pats[] = {PAT_RANDOM_50, PAT_RANDOM_98, PAT_ALL_KEPT};
+    int mode = 0;
+    b->gen_pattern = -1; /* the buffers no longer hold a matrix stream */
+    for (size_t si = 0; si < 2; si++)
+        for (size_t ei = 0; ei < sizeof es_list / sizeof es_list[0]; ei++) {
+            size_t n = sizes[si], es = es_list[ei];
+            fill_indexed(b->in, n, es);
+            test_upload(b->backend, b->d_in, b->in, n * es);
+            for (size_t pi = 0; pi < (si == 0 ? 3u : 1u); pi++) {
+                flag_case c = {
+                    n, es,        SC_TILE_DEFAULT, pats[pi], SC_SCAN_DEFAULT, SC_RLZ_DEFAULT,
+                    0, mode++ % 3};
+                test_make_flags(b->flags, n, c.pattern, n + es);
+                size_t want = 0;
+                for (size_t i = 0; i < n; i++) want += b->flags[i] != 0;
+                test_upload(b->backend, b->d_flags, b->flags, n);
+                test_fill(b->backend, b->d_out, POISON, n * es + GUARD);
+                size_t kept = (size_t)-1;
+                sc_status s = call(ctx, a, b, &c, &kept);
+                checks++;
+                const char *pn = test_pattern_name(c.pattern);
+                ASSERT_STATUS(s, SC_OK, "%s n=%zu es=%zu %s", a->name, n, es, pn);
+                if (s != SC_OK) continue;
+                ASSERT_TRUE(kept == want, "kept %zu want %zu: %s n=%zu es=%zu %s", kept, want,
+                            a->name, n, es, pn);
+                if (kept != want) continue;
+                test_download(b->backend, b->out, b->d_out, n * es + GUARD);
+                ASSERT_TRUE(check_indexed(a, b, n, es, kept), "%s n=%zu es=%zu %s", a->name, n, es,
+                            pn);
+                ASSERT_TRUE(test_untouched(b->out, kept * es, n * es + GUARD, POISON),
+                            "wrote past the kept elements: %s n=%zu es=%zu %s", a->name, n, es, pn);
+            }
+        }
+}
+
+/* ---- buffers ---- */
+
+static void alloc_buffers(buffers *b, sc_backend backend, size_t max_n, size_t bytes) {
+    memset(b, 0, sizeof *b);
+    b->backend = backend;
+    b->gen_pattern = -1;
+    bytes += GUARD;
+    b->in = test_alloc(SC_BACKEND_CPU, bytes);
+    b->out = test_alloc(SC_BACKEND_CPU, bytes);
+    b->ref = test_alloc(SC_BACKEND_CPU, bytes > max_n ? bytes : max_n);
+    b->flags = test_alloc(SC_BACKEND_CPU, max_n + 1);
+    b->seen = test_alloc(SC_BACKEND_CPU, max_n + 1);
+    if (backend == SC_BACKEND_CPU) { /* the backend reads the host copies */
+        b->d_in = b->in;
+        b->d_out = b->out;
+        b->d_flags = b->flags;
+        return;
+    }
+    b->d_in = test_alloc(backend, bytes);
+    b->d_out = test_alloc(backend, bytes);
+    b->d_flags = test_alloc(backend, max_n + 1);
+    b->d_kept = test_alloc(backend, sizeof *b->d_kept);
+#ifdef SC_HAVE_CUDA
+    cudaStream_t st;
+    CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    b->stream = st;
+#endif
+}
+
+static void free_buffers(buffers *b) {
+    if (b->backend == SC_BACKEND_CUDA) {
+        test_free(b->backend, b->d_in);
+        test_free(b->backend, b->d_out);
+        test_free(b->backend, b->d_flags);
+        test_free(b->backend, b->d_kept);
+#ifdef SC_HAVE_CUDA
+        CUDA_OK(cudaStreamDestroy((cudaStream_t)b->stream));
+#endif
+    }
+    free(b->in);
+    free(b->out);
+    free(b->ref);
+    free(b->spec);
+    free(b->flags);
+    free(b->seen);
+}
+
+/* ---- main ---- */
+
+/* One algorithm on its matrix (and, CUDA unless quick, the large streams); 1 if it passed. */
+static int test_algorithm(const test_args *args, sc_context *ctx, sc_context *spec,
+                          const sc_algorithm_info *a) {
+    int before = test_failures;
+    size_t max_n = args->quick ? (size_t)1 << 17 : SIZE_MAX;
+    int large = args->backend == SC_BACKEND_CUDA && !args->quick;
+    matrix m = build_matrix(a, max_n, args->backend == SC_BACKEND_CUDA, args->quick);
+    size_t top_n = 0, bytes = 0;
+    for (size_t i = 0; i < m.count; i++) {
+        if (m.c[i].n > top_n) top_n = m.c[i].n;
+        if (m.c[i].n * m.c[i].es > bytes) bytes = m.c[i].n * m.c[i].es;
+    }
+    size_t matrix_bytes = bytes;
+    if (large) {
+        top_n = ((size_t)1 << 27) + 13;
+        bytes = top_n * 64;
+    }
+    const char *order_free = NULL;
+    if (spec && sc_algorithm_available(a->id, SC_BACKEND_CPU)) {
+        order_free = test_order_free(a);
+        if (order_free)
+            printf("%s: compared with the CPU specification as a multiset: %s\n", a->name,
+                   order_free);
+        else
+            printf("%s: compared with the CPU specification byte for byte\n", a->name);
+    } else {
+        spec = NULL;
+    }
+    buffers b;
+    alloc_buffers(&b, args->backend, top_n, bytes);
+    if (spec) b.spec = test_alloc(SC_BACKEND_CPU, matrix_bytes + GUARD);
+    for (size_t i = 0; i < m.count; i++) run_case(ctx, spec, a, &b, &m.c[i], order_free);
+    if (large) test_large(ctx, a, &b);
+    free_buffers(&b);
+    free(m.c);
+    printf("%-14s %zu cases %s\n", a->name, m.count, test_failures == before ? "ok" : "FAILED");
+    return test_failures == before;
 }
 
 int main(int argc, char **argv) {
-    size_t maxn = (1u << 20) + 7, maxes = 64;
-    buffers b;
-    b.in = malloc(maxn * maxes + 64);
-    b.out = malloc(maxn * maxes + 64);
-    b.ref = malloc(maxn * maxes + 64);
-    b.flags = malloc(maxn);
-    if (!b.in || !b.out || !b.ref || !b.flags) return 1;
-    sc_context *ctx;
-    if (sc_context_create(SC_BACKEND_CPU, &ctx) != SC_OK) return 1;
+    test_args args;
+    if (test_parse_args(argc, argv, "test_flagged", &args)) return 2;
+    for (int i = 0; i < args.num_algos; i++) {
+        const sc_algorithm_info *a = args.algos[i];
+        if (a->input == SC_INPUT_REMOVAL_LIST || !sc_algorithm_available(a->id, args.backend)) {
+            fprintf(stderr,
+                    "test_flagged: '%s' is not a flag-stencil algorithm of the %s backend\n",
+                    a->name, test_backend_name(args.backend));
+            return 2;
+        }
+    }
+    sc_context *ctx = NULL, *spec = NULL;
+    int rc = test_open(&args, "test_flagged", &ctx);
+    if (rc) return rc;
+    if (args.backend == SC_BACKEND_CUDA && sc_context_create(SC_BACKEND_CPU, &spec) != SC_OK) {
+        fprintf(stderr, "test_flagged: no CPU context for the specification\n");
+        return 1;
+    }
     int ran = 0;
     for (int i = 0; i < SC_ALGO_COUNT; i++) {
         const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
-        if (argc > 1 && strcmp(argv[1], a->name)) continue;
-        if (a->input == SC_INPUT_REMOVAL_LIST || !sc_algorithm_available(a->id, SC_BACKEND_CPU)) {
-            if (argc > 1) {
-                fprintf(stderr, "test_flagged: '%s' is not a CPU flag-stencil algorithm\n",
-                        argv[1]);
-                return 1;
-            }
+        if (a->input == SC_INPUT_REMOVAL_LIST || !sc_algorithm_available(a->id, args.backend) ||
+            !test_algo_selected(&args, a))
             continue;
-        }
-        test_algorithm(ctx, a, &b);
-        if (a->id == SC_ALGO_AUTO) {
-            g_require_stable = 1;
-            test_algorithm(ctx, a, &b);
-            g_require_stable = 0;
-        }
+        test_algorithm(&args, ctx, spec, a);
         ran++;
     }
-    if (!ran) {
-        fprintf(stderr, "test_flagged: unknown algorithm '%s'\n", argc > 1 ? argv[1] : "");
-        return 1;
-    }
+    checks++;
+    ASSERT_TRUE(ran > 0, "no flag-stencil algorithm on the %s backend",
+                test_backend_name(args.backend));
+    sc_context_destroy(spec);
     sc_context_destroy(ctx);
-    free(b.in);
-    free(b.out);
-    free(b.ref);
-    free(b.flags);
-    return test_finish("test_flagged", checks);
+    char name[64];
+    snprintf(name, sizeof name, "test_flagged --backend %s", test_backend_name(args.backend));
+    return test_finish(name, checks);
 }
