@@ -8,6 +8,7 @@
 #include "bench_partition.h"
 
 #include "num_parse.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -201,17 +202,6 @@ static int part_check(const bench_part_case *c, const bench_part_result *r, char
     return 0;
 }
 
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int bench_part_time_cpu(const bench_part_case *c, int sets, bench_part_result *r, char *why,
                         size_t cap) {
     size_t bytes = c->n * c->elem_size;
@@ -235,30 +225,33 @@ int bench_part_time_cpu(const bench_part_case *c, int sets, bench_part_result *r
     sc_status st = sc_context_create(SC_BACKEND_CPU, &ctx);
     sc_options opt;
     sc_options_init(&opt);
-    for (int i = 0; st == SC_OK && i < c->warmup + c->runs; i++) {
+    timing_runs tr;
+    int next = 0;
+    timing_begin(&tr, c->warmup, c->runs, ms);
+    for (int i = 0; st == SC_OK && timing_next(&tr); i++) {
         size_t kept = 0, *counts = i == 0 ? r->counts : NULL, scratch[SC_PARTITION_MAX_KEYS];
-        double t0 = now_ms();
+        const unsigned char *src = in[timing_rotate(&next, sets)];
+        double t0 = timing_now_ms();
         if (c->kind == BENCH_PART_PARTITION)
-            st = sc_partition(ctx, c->algo, in[i % sets], c->keys, out, c->n, c->elem_size,
-                              c->num_keys, &opt, counts ? counts : scratch);
+            st = sc_partition(ctx, c->algo, src, c->keys, out, c->n, c->elem_size, c->num_keys,
+                              &opt, counts ? counts : scratch);
         else
-            st = sc_compact_flagged(ctx, c->algo, in[i % sets], c->flags, out, c->n, c->elem_size,
-                                    &opt, &kept);
-        double t = now_ms() - t0;
+            st = sc_compact_flagged(ctx, c->algo, src, c->flags, out, c->n, c->elem_size, &opt,
+                                    &kept);
+        timing_record(&tr, timing_now_ms() - t0);
         if (i == 0) {
             if (c->kind == BENCH_PART_COMPACT) r->counts[0] = kept;
             memcpy(r->out, out, bytes);
         }
-        if (i >= c->warmup) ms[i - c->warmup] = t;
     }
     if (st != SC_OK) {
         snprintf(why, cap, "%s", sc_status_string(st));
         goto done;
     }
-    qsort(ms, (size_t)c->runs, sizeof *ms, cmp_double);
-    r->median_ms = ms[c->runs / 2];
-    r->min_ms = ms[0];
-    r->max_ms = ms[c->runs - 1];
+    timing_stats ts = timing_summary(ms, c->runs);
+    r->median_ms = ts.median;
+    r->min_ms = ts.min;
+    r->max_ms = ts.max;
     rc = 0;
 done:
     sc_context_destroy(ctx);

@@ -2,6 +2,7 @@
  * `sets` device copies of the input (and one of the keys or flags), CUDA events around each
  * call, the counts left on the device (sc_options.d_kept), so no host synchronisation is timed. */
 #include "bench_partition.h"
+#include "timing.h"
 
 #include <cuda_runtime.h>
 
@@ -19,11 +20,6 @@ extern "C" size_t bench_part_cuda_cache(char *name, size_t cap) {
     return (size_t)prop.l2CacheSize;
 }
 
-static int cmp_float(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
 #define PTRY(call)                                                                                 \
     do {                                                                                           \
         cudaError_t e_ = (call);                                                                   \
@@ -36,14 +32,16 @@ static int cmp_float(const void *a, const void *b) {
 extern "C" int bench_part_time_cuda(const bench_part_case *c, int sets, bench_part_result *r,
                                     char *why, size_t cap) {
     size_t bytes = c->n * c->elem_size, stride = (bytes + 255) & ~(size_t)255;
-    int rc = -1, total = c->warmup + c->runs;
+    int rc = -1;
     sc_context *ctx = NULL;
     cudaStream_t stream = NULL;
     unsigned char *d_in = NULL, *d_out = NULL;
     uint8_t *d_sel = NULL; /* keys or flags */
     uint32_t *d_counts = NULL, h_counts[SC_PARTITION_MAX_KEYS] = {0};
     cudaEvent_t *ev = (cudaEvent_t *)calloc(2 * (size_t)c->runs, sizeof *ev);
-    float *ms = (float *)malloc((size_t)c->runs * sizeof *ms);
+    double *ms = (double *)malloc((size_t)c->runs * sizeof *ms);
+    timing_runs tr;
+    int next = 0;
     sc_status st = SC_OK;
     sc_options opt;
     r->out = (unsigned char *)malloc(bytes ? bytes : 1);
@@ -69,15 +67,17 @@ extern "C" int bench_part_time_cuda(const bench_part_case *c, int sets, bench_pa
     opt.stream = stream;
     opt.d_kept = d_counts;
     /* the first call sizes the context's storage; the warm-up absorbs it */
-    for (int i = 0; i < total && st == SC_OK; i++) {
-        const unsigned char *in = d_in + (size_t)(i % sets) * stride;
-        if (i >= c->warmup) PTRY(cudaEventRecord(ev[2 * (i - c->warmup)], stream));
+    timing_begin(&tr, c->warmup, c->runs, ms);
+    for (int i = 0; st == SC_OK && timing_next(&tr); i++) {
+        const unsigned char *in = d_in + (size_t)timing_rotate(&next, sets) * stride;
+        int slot = timing_slot(&tr);
+        if (slot >= 0) PTRY(cudaEventRecord(ev[2 * slot], stream));
         if (c->kind == BENCH_PART_PARTITION)
             st = sc_partition(ctx, c->algo, in, d_sel, d_out, c->n, c->elem_size, c->num_keys, &opt,
                               NULL);
         else
             st = sc_compact_flagged(ctx, c->algo, in, d_sel, d_out, c->n, c->elem_size, &opt, NULL);
-        if (i >= c->warmup) PTRY(cudaEventRecord(ev[2 * (i - c->warmup) + 1], stream));
+        if (slot >= 0) PTRY(cudaEventRecord(ev[2 * slot + 1], stream));
         if (i == 0 && st == SC_OK) {
             PTRY(cudaMemcpyAsync(r->out, d_out, bytes, cudaMemcpyDeviceToHost, stream));
             PTRY(cudaMemcpyAsync(h_counts, d_counts, sizeof h_counts, cudaMemcpyDeviceToHost,
@@ -91,11 +91,17 @@ extern "C" int bench_part_time_cuda(const bench_part_case *c, int sets, bench_pa
         goto done;
     }
     PTRY(cudaStreamSynchronize(stream));
-    for (int i = 0; i < c->runs; i++) PTRY(cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]));
-    qsort(ms, (size_t)c->runs, sizeof *ms, cmp_float);
-    r->median_ms = ms[c->runs / 2];
-    r->min_ms = ms[0];
-    r->max_ms = ms[c->runs - 1];
+    for (int i = 0; i < c->runs; i++) {
+        float t;
+        PTRY(cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]));
+        ms[i] = t;
+    }
+    {
+        timing_stats ts = timing_summary(ms, c->runs);
+        r->median_ms = ts.median;
+        r->min_ms = ts.min;
+        r->max_ms = ts.max;
+    }
     for (unsigned k = 0; k < SC_PARTITION_MAX_KEYS; k++) r->counts[k] = h_counts[k];
     if (c->kind == BENCH_PART_PARTITION && h_counts[0] == SC_BAD_LIST) {
         snprintf(why, cap, "the device reports a bad key");
