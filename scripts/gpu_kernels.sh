@@ -48,18 +48,21 @@ if [ "$what" != bench ]; then
         echo "$name rc=$rc: $(grep -v '^$' "$out/one.log" | tail -1 | cut -c1-150)"
         { echo "== $name rc=$rc"; cat "$out/one.log"; } >>"$log"
     }
-    for a in $flag_algos auto; do run "flagged.cuda $a --quick" 120 $t/test_flagged --backend cuda --quick $a; done
+    for a in $flag_algos; do run "flagged.cuda $a --quick" 120 $t/test_flagged --backend cuda --quick $a; done
     run "remove.cuda --quick" 200 $t/test_remove --backend cuda --quick
     run "partition.cuda" 200 $t/test_partition --backend cuda
     run "auto.cuda" 200 $t/test_auto --backend cuda
     for p in test_gpu_graph test_gpu_context test_gpu_probe test_count; do
         [ -x $t/$p ] && run "$p" 200 $t/$p
     done
+    # The sanitizers on a small sweep of every changed kernel: odd and even n, the generic
+    # (3-byte) and vector (4, 16) paths, three tiles, sparse and dense removal.
+    small=(bench --backend cuda --n 1000,100003 --elem 3,4,16 --removed 0.1,0.9
+        --tile 64,256,1024 --runs 1 --warmup 0 --quiet)
+    changed=scan-scatter,horn,jumping-jack,rlz,binary-tree,spataro,billeter,atomic,single-pass
     for tool in memcheck racecheck; do
-        for a in $flag_algos; do
-            run "$tool $a" 120 "$san" --tool $tool --error-exitcode 1 $t/test_flagged \
-                --backend cuda --quick $a
-        done
+        run "$tool compact bench ($changed)" 240 "$san" --tool $tool --error-exitcode 1 \
+            $c "${small[@]}" --algos $changed
     done
     run "memcheck graph" 200 "$san" --tool memcheck --error-exitcode 1 $t/test_gpu_graph --quick
     run "gpu_agree cornell --algorithms" 150 $b/tests/test_gpu_agree scenes/cornell.json 64 64 64 \
