@@ -3,14 +3,23 @@
  *   single-pass: the single-pass idea of single_pass.cu generalised from 2 groups to k
  *     (Merrill & Garland 2016, as Merrill's one-sweep radix sort uses it): a histogram pass
  *     over the keys gives each group's base (the spec's exclusive scan of the group totals);
- *     then one pass of tiles taken by ticket: each tile ranks its elements per key (warp
- *     __match_any_sync, then a scan over the tile's warps: the spec's rank_key[i] within the
- *     tile), finds its per-key offsets by a decoupled look-back (one lane per key) and scatters
- *     every element to base[key] + offset[key] + rank. Traffic: keys twice, elements once.
+ *     then one pass of tiles taken by ticket: each tile ranks its elements per key (the spec's
+ *     rank_key[i] within the tile: bit-plane masks of 16 keys a thread, a popcount for the
+ *     rank inside the thread, one block scan of 16-bit counters packed two keys a word for the
+ *     threads before it), publishes its k counts, finds its per-key offsets by a decoupled
+ *     look-back in which one warp reads 32/k' tiles' k states per round (k' = k rounded up to
+ *     a power of two), and copies its elements out in partitioned order: the tile's slots,
+ *     sorted by key, list their source elements in shared memory, so each key's run is written
+ *     contiguously with whole words and the first words are gathered before the look-back.
  *   cub: the vendor baseline: cub::DeviceRadixSort::SortPairs of (key, index) over the few bits
  *     k needs (a stable LSD sort), then a gather of the elements.
  * Keys are checked while the histogram counts them; a bad key stops the scatter and is
- * reported through the counts (compaction.h). */
+ * reported through the counts (compaction.h).
+ * Traffic model of single-pass (K = n key bytes, E = element bytes; 16-byte key loads):
+ *   histogram: K;  pass: K + 2nE;  look-back: 8k bytes a tile of 4096 elements, written once
+ *   and read by the few tiles after it (L2), plus their clearing (one memset per call).
+ *   4-byte elements: 10 bytes an element (2^26: 671 MB, 0.22 ms at 3 TB/s); 16-byte: 34.
+ *   Flagged single-pass compaction of the same n at 50 % moves 5 bytes an element (4-byte). */
 #include "common.cuh"
 #include "primitives.cuh"
 
@@ -18,10 +27,10 @@
 #include <limits.h>
 
 #define PT_BLOCK 256
-#define PT_ITEMS 8 /* elements per thread: rounds of PT_BLOCK in a tile */
-#define PT_TILE  (PT_BLOCK * PT_ITEMS)
+#define PT_KEYS  16 /* keys per thread: one 16-byte load */
+#define PT_TILE  (PT_BLOCK * PT_KEYS)
 #define PT_WARPS (PT_BLOCK / SC_WARP)
-#define PT_NONE  0xffu /* the key of a slot past the end */
+#define PT_WORDS (SC_PARTITION_MAX_KEYS / 2) /* 16-bit counters, two keys a word */
 
 /* The call's device scratch: hist[0..k) and the bad-key flag, the ticket counter, then one
  * look-back word per tile and key (cleared per call: status 0 = not ready). */
@@ -35,22 +44,104 @@ typedef struct pt_head {
 #define PT_AGGREGATE 1ull
 #define PT_PREFIX    2ull
 
-/* histogram: count each key; a key >= k marks the call bad. */
-__global__ void pt_histogram_kernel(const uint8_t *keys, const uint32_t *d_n, uint32_t bound,
-                                    unsigned k, pt_head *head) {
-    __shared__ uint32_t cnt[SC_PARTITION_MAX_KEYS];
-    __shared__ uint32_t bad;
-    if (threadIdx.x < SC_PARTITION_MAX_KEYS) cnt[threadIdx.x] = 0;
-    if (threadIdx.x == 0) bad = 0;
-    __syncthreads();
-    uint32_t n = sc_dev_count(d_n, bound);
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        unsigned key = keys[i];
-        if (key < k)
-            atomicAdd(&cnt[key], 1u);
-        else
-            bad = 1;
+/* Bits a key needs: keys < 2^bits for every key below k. */
+static unsigned pt_key_bits(unsigned k) {
+    unsigned b = 0;
+    while ((1u << b) < k) b++;
+    return b;
+}
+
+/* The 16 keys of a thread's chunk from `first`: key e of the chunk in byte e >> 2 of w[e & 3]
+ * (a 4x4 byte transpose of the 16-byte load), so that bit (e & 3) + 8 * (e >> 2) of a plane
+ * below stands for key e and the bit order is the key order. valid: those bits for the keys
+ * below n (the others read 0). ORDER false: any order will do (the histogram only counts). */
+template <bool ORDER>
+static __device__ __forceinline__ void pt_load_keys(const uint8_t *keys, int vec, size_t first,
+                                                    uint32_t n, uint32_t w[4], uint32_t *valid) {
+    if (vec && first + PT_KEYS <= n) {
+        const uint4 v = __ldg((const uint4 *)(keys + first));
+        if (ORDER) {
+            const uint32_t t0 = __byte_perm(v.x, v.y, 0x5140), t1 = __byte_perm(v.z, v.w, 0x5140);
+            const uint32_t t2 = __byte_perm(v.x, v.y, 0x7362), t3 = __byte_perm(v.z, v.w, 0x7362);
+            w[0] = __byte_perm(t0, t1, 0x5410);
+            w[1] = __byte_perm(t0, t1, 0x7632);
+            w[2] = __byte_perm(t2, t3, 0x5410);
+            w[3] = __byte_perm(t2, t3, 0x7632);
+        } else {
+            w[0] = v.x;
+            w[1] = v.y;
+            w[2] = v.z;
+            w[3] = v.w;
+        }
+        *valid = 0x0f0f0f0fu;
+        return;
     }
+    uint32_t m = 0;
+    w[0] = w[1] = w[2] = w[3] = 0;
+#pragma unroll
+    for (unsigned e = 0; e < PT_KEYS; e++)
+        if (first + e < n) {
+            w[e & 3] |= (uint32_t)keys[first + e] << (8 * (e >> 2));
+            m |= 1u << ((e & 3) + 8 * (e >> 2));
+        }
+    *valid = m;
+}
+
+/* Bit plane i of the chunk: bit (v + 8b) = bit i of byte b of w[v] (i < 4). */
+static __device__ __forceinline__ uint32_t pt_plane(const uint32_t w[4], unsigned i) {
+    const uint32_t m = 0x01010101u << i;
+    return ((w[0] & m) | (w[1] & m) << 1 | (w[2] & m) << 2 | (w[3] & m) << 3) >> i;
+}
+
+/* The chunk's keys equal to j, as plane bits: the planes of the `nb` key bits matched. */
+static __device__ __forceinline__ uint32_t pt_match(const uint32_t p[4], unsigned nb, unsigned j,
+                                                    uint32_t valid) {
+    uint32_t s = valid;
+#pragma unroll
+    for (unsigned i = 0; i < 4; i++)
+        if (i < nb) s &= (j >> i & 1u) ? p[i] : ~p[i];
+    return s;
+}
+
+/* histogram: count each key from 16-byte loads (a popcount of bit-plane matches a key); a key
+ * >= k marks the call bad: a bit above the key bits, or (k not a power of two) a key that no
+ * j < k matches, so the counts fall short of the keys seen. */
+__global__ void __launch_bounds__(PT_BLOCK)
+    pt_histogram_kernel(const uint8_t *keys, const uint32_t *d_n, uint32_t bound, unsigned k,
+                        unsigned nb, pt_head *head) {
+    __shared__ uint32_t cnt[SC_PARTITION_MAX_KEYS];
+    if (threadIdx.x < SC_PARTITION_MAX_KEYS) cnt[threadIdx.x] = 0;
+    __syncthreads();
+    const uint32_t n = sc_dev_count(d_n, bound);
+    const int vec = ((uintptr_t)keys & 15) == 0;
+    const size_t chunks = ((size_t)n + PT_KEYS - 1) / PT_KEYS;
+    uint32_t c[SC_PARTITION_MAX_KEYS];
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++) c[j] = 0;
+    uint32_t seen = 0, any = 0;
+    for (size_t ch = (size_t)blockIdx.x * PT_BLOCK + threadIdx.x; ch < chunks;
+         ch += (size_t)gridDim.x * PT_BLOCK) {
+        uint32_t w[4], valid, p[4];
+        pt_load_keys<false>(keys, vec, ch * PT_KEYS, n, w, &valid);
+        any |= w[0] | w[1] | w[2] | w[3];
+        seen += (uint32_t)__popc(valid);
+#pragma unroll
+        for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w, i) : 0u;
+#pragma unroll
+        for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+            if (j < k) c[j] += (uint32_t)__popc(pt_match(p, nb, j, valid));
+    }
+    uint32_t counted = 0;
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++) counted += c[j];
+    const uint32_t high = 0x01010101u * (0xffu & ~((1u << nb) - 1u));
+    const int bad = __syncthreads_or((any & high) || counted != seen);
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+        if (j < k) {
+            const uint32_t s = sc_warp_sum(c[j]);
+            if (sc_lane() == 0 && s) atomicAdd(&cnt[j], s);
+        }
     __syncthreads();
     if (threadIdx.x < k && cnt[threadIdx.x]) atomicAdd(&head->hist[threadIdx.x], cnt[threadIdx.x]);
     if (threadIdx.x == 0 && bad) atomicOr(&head->bad, 1u);
@@ -68,76 +159,223 @@ static __device__ __forceinline__ uint64_t pt_load(const uint64_t *p) {
     asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
+/* Tile states: status and value share one word, so no fence is needed. */
 static __device__ __forceinline__ void pt_store(uint64_t *p, uint64_t v) {
     asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
-/* single pass: rank per key in the tile, look back per key, scatter. */
-__global__ void __launch_bounds__(PT_BLOCK)
-    pt_scatter_kernel(const char *in, const uint8_t *keys, char *out, const uint32_t *d_n,
-                      uint32_t bound, unsigned k, unsigned elem_size, pt_head *head,
-                      uint64_t *status, uint32_t *d_counts) {
-    __shared__ uint32_t s_warp[PT_ITEMS][PT_WARPS][SC_PARTITION_MAX_KEYS];
-    __shared__ uint32_t s_base[SC_PARTITION_MAX_KEYS];
+typedef struct pt_args {
+    const char *in;
+    const uint8_t *keys;
+    char *out;
+    uint32_t n;          /* the bound */
+    const uint32_t *d_n; /* run-time count, or NULL */
+    unsigned k;          /* keys */
+    unsigned nb;         /* key bits: k <= 2^nb */
+    unsigned lk;         /* log2 of k', k rounded up to a power of two */
+    unsigned elem_size;
+    unsigned wpe;   /* words per element */
+    uint32_t magic; /* q / wpe == __umulhi(q, magic) for every q < 2^24 (wpe > 1) */
+    int keys_vec;   /* keys is 16-byte aligned */
+    pt_head *head;
+    uint64_t *status;   /* k states a tile: status[tile * k + j] */
+    uint32_t *d_counts; /* where the counts go */
+} pt_args;
+
+/* Look-back by one warp for every key at once: lane l reads key j = l mod k' of tile
+ * (window - l / k'), 32 / k' tiles a round; each key adds its aggregates up to its nearest
+ * inclusive prefix (a segmented sum over the lanes of the key); the warp moves its window
+ * until every key has met a prefix. Returns, in every lane, the exclusive prefix of the lane's
+ * key (lanes of keys >= k: 0). */
+static __device__ uint32_t pt_look_back(const pt_args &a, uint32_t tile) {
+    const unsigned lane = sc_lane(), lk = a.lk, kp = 1u << lk;
+    const unsigned j = lane & (kp - 1), off = lane >> lk;
+    const uint32_t same = (0xffffffffu / ((1u << kp) - 1u)) << j; /* the lanes of key j */
+    uint32_t excl = 0;
+    bool done = j >= a.k;
+    for (long long window = (long long)tile - 1;; window -= (long long)(SC_WARP >> lk)) {
+        const long long t = window - (long long)off;
+        unsigned st;
+        uint32_t val;
+        do {
+            st = 3; /* nothing to wait for, nothing to add */
+            val = 0;
+            if (!done) {
+                if (t < 0) {
+                    st = (unsigned)PT_PREFIX; /* before tile 0: an empty prefix */
+                } else {
+                    const uint64_t w = pt_load(a.status + (size_t)t * a.k + j);
+                    st = (unsigned)(w >> 32);
+                    val = (uint32_t)w;
+                }
+            }
+        } while (__any_sync(SC_FULL_MASK, st == 0));
+        const uint32_t pre = __ballot_sync(SC_FULL_MASK, st == (unsigned)PT_PREFIX) & same;
+        const unsigned stop = pre ? (unsigned)__ffs(pre) - 1 : SC_WARP - 1;
+        uint32_t v = lane <= stop ? val : 0;
+        for (unsigned d = kp; d < SC_WARP; d <<= 1) v += __shfl_xor_sync(SC_FULL_MASK, v, d);
+        excl += v;
+        done = done || pre != 0;
+        if (__all_sync(SC_FULL_MASK, done)) break;
+    }
+    return excl;
+}
+
+static __device__ __forceinline__ uint32_t pt_word_elem(const pt_args &a, uint32_t q) {
+    return a.wpe == 1 ? q : __umulhi(q, a.magic);
+}
+
+/* Word q of the tile's slots: its source word in `in` (tile base `base`), its place in `out`
+ * (slot s of key j goes to element s_dst[j] + s). */
+template <typename W>
+static __device__ __forceinline__ const W *pt_src(const pt_args &a, const uint16_t *s_src,
+                                                  size_t base, uint32_t q) {
+    const uint32_t s = pt_word_elem(a, q), r = q - s * a.wpe;
+    return (const W *)(a.in + (base + s_src[s]) * a.elem_size) + r;
+}
+template <typename W>
+static __device__ __forceinline__ W *pt_dst(const pt_args &a, const uint8_t *s_key,
+                                            const uint32_t *s_dst, uint32_t q) {
+    const uint32_t s = pt_word_elem(a, q), r = q - s * a.wpe;
+    const uint32_t e = s_dst[s_key[s]] + s; /* < n: the element's output slot */
+    return (W *)(a.out + (size_t)e * a.elem_size) + r;
+}
+
+/* single pass: rank per key in the tile, look back per key, copy out in partitioned order.
+ * W is the copy word, PREF the words per thread gathered before the look-back. */
+template <typename W, int PREF>
+__global__ void __launch_bounds__(PT_BLOCK) pt_scatter_kernel(pt_args a) {
+    __shared__ uint16_t
+        s_src[PT_TILE];                /* tile slot s (sorted by key) takes tile element s_src[s] */
+    __shared__ uint8_t s_key[PT_TILE]; /* the key of slot s */
+    __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
+    __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
     __shared__ uint32_t s_tile;
-    if (threadIdx.x == 0) s_tile = atomicAdd(&head->ticket, 1u); /* tiles start in launch order */
-    for (unsigned i = threadIdx.x; i < PT_ITEMS * PT_WARPS * SC_PARTITION_MAX_KEYS; i += PT_BLOCK)
-        (&s_warp[0][0][0])[i] = 0;
+    if (threadIdx.x == 0) s_tile = atomicAdd(&a.head->ticket, 1u); /* tiles start in launch order */
     __syncthreads();
-    const uint32_t tile = s_tile, n = sc_dev_count(d_n, bound);
-    if (tile == 0) pt_write_counts(head, k, d_counts);
-    if (head->bad || (size_t)tile * PT_TILE >= n) return; /* later tiles are empty too */
-    const uint32_t base = tile * PT_TILE;
-    const unsigned lane = sc_lane(), warp = sc_warp_id();
-    uint8_t key[PT_ITEMS];
-    uint8_t rank[PT_ITEMS]; /* rank among the warp's lanes with the same key this round */
-    /* the spec's rank_key[i] within the tile: element order is (round, warp, lane) */
+    const uint32_t tile = s_tile, n = sc_dev_count(a.d_n, a.n);
+    if (tile == 0) pt_write_counts(a.head, a.k, a.d_counts);
+    if (a.head->bad || (size_t)tile * PT_TILE >= n) return; /* later tiles are empty too */
+    const size_t base = (size_t)tile * PT_TILE;
+    const unsigned lane = sc_lane(), warp = sc_warp_id(), k = a.k, nb = a.nb;
+    const unsigned nw = (k + 1) / 2; /* counter words in use */
+
+    /* the thread's 16 keys (tile elements 16 t .. 16 t + 15) as bit planes */
+    uint32_t w[4], valid, p[4];
+    pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
 #pragma unroll
-    for (int r = 0; r < PT_ITEMS; r++) {
-        size_t e = (size_t)base + r * PT_BLOCK + threadIdx.x;
-        key[r] = e < n ? keys[e] : (uint8_t)PT_NONE;
-        unsigned same = __match_any_sync(SC_FULL_MASK, (unsigned)key[r]);
-        rank[r] = (uint8_t)__popc(same & sc_lanemask_lt());
-        if (key[r] != PT_NONE && lane == (unsigned)(__ffs(same) - 1))
-            s_warp[r][warp][key[r]] = (uint32_t)__popc(same);
-    }
-    __syncthreads();
-    /* one thread per key: exclusive scan over (round, warp), the tile's total, the look-back */
-    if (threadIdx.x < k) {
-        const unsigned j = threadIdx.x;
-        uint32_t run = 0;
-        for (int r = 0; r < PT_ITEMS; r++)
-            for (unsigned w = 0; w < PT_WARPS; w++) {
-                uint32_t c = s_warp[r][w][j];
-                s_warp[r][w][j] = run;
-                run += c;
+    for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w, i) : 0u;
+    uint32_t c[PT_WORDS]; /* key j: bits 16 (j & 1) .. of c[j >> 1] */
+#pragma unroll
+    for (unsigned x = 0; x < PT_WORDS; x++) c[x] = 0;
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+        if (j < k) c[j >> 1] += (uint32_t)__popc(pt_match(p, nb, j, valid)) << (16 * (j & 1));
+
+            /* exclusive scan of the counters over the tile's threads (each field stays <= PT_TILE):
+             * inclusive warp scans, then the warps before */
+#pragma unroll
+    for (unsigned x = 0; x < PT_WORDS; x++)
+        if (x < nw) {
+            uint32_t v = c[x];
+#pragma unroll
+            for (unsigned d = 1; d < SC_WARP; d <<= 1) {
+                const uint32_t u = __shfl_up_sync(SC_FULL_MASK, v, d);
+                if (lane >= d) v += u;
             }
-        uint64_t *mine = status + (size_t)tile * k + j;
-        uint32_t prefix = 0;
-        if (tile == 0) {
-            pt_store(mine, PT_PREFIX << 32 | run);
-        } else {
-            pt_store(mine, PT_AGGREGATE << 32 | run);
-            for (long long p = (long long)tile - 1; p >= 0; p--) {
-                uint64_t w;
-                do w = pt_load(status + (size_t)p * k + j);
-                while ((w >> 32) == 0);
-                prefix += (uint32_t)w;
-                if ((w >> 32) == PT_PREFIX) break;
-            }
-            pt_store(mine, PT_PREFIX << 32 | (prefix + run));
+            if (lane == SC_WARP - 1) s_warp[warp][x] = v;
+            c[x] = v - c[x];
         }
-        uint32_t group = 0;
-        for (unsigned i = 0; i < j; i++) group += head->hist[i];
-        s_base[j] = group + prefix;
+    __syncthreads();
+    uint32_t tot[PT_WORDS];
+#pragma unroll
+    for (unsigned x = 0; x < PT_WORDS; x++) {
+        uint32_t before = 0, all = 0;
+        if (x < nw)
+            for (unsigned v = 0; v < PT_WARPS; v++) {
+                const uint32_t u = s_warp[v][x];
+                before += v < warp ? u : 0;
+                all += u;
+            }
+        c[x] += before;
+        tot[x] = all;
+    }
+    /* the tile's run of key j starts at slot seg_j; thread j keeps key j's total and start */
+    uint32_t seg = 0, my_total = 0, my_seg = 0;
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+        if (j < k) {
+            const uint32_t t = tot[j >> 1] >> (16 * (j & 1)) & 0xffffu;
+            c[j >> 1] += seg << (16 * (j & 1)); /* now the slot of the thread's first key j */
+            if (threadIdx.x == j) {
+                my_total = t;
+                my_seg = seg;
+            }
+            seg += t;
+        }
+    const uint32_t count = seg; /* the tile's elements (below n) */
+    /* publish the tile's counts early (tile 0: its prefixes) */
+    if (threadIdx.x < k)
+        pt_store(a.status + (size_t)tile * k + threadIdx.x,
+                 (tile == 0 ? PT_PREFIX : PT_AGGREGATE) << 32 | my_total);
+
+        /* each key to its slot: the thread's first slot for the key plus the keys equal to it
+         * before it in the thread (a popcount of the plane bits below) */
+#pragma unroll
+    for (unsigned e = 0; e < PT_KEYS; e++) {
+        const unsigned bit = (e & 3) + 8 * (e >> 2);
+        if (valid >> bit & 1u) {
+            const unsigned key =
+                w[e & 3] >> (8 * (e >> 2)) & 0xffu; /* < k: the histogram checked */
+            uint32_t word = c[0];
+#pragma unroll
+            for (unsigned x = 1; x < PT_WORDS; x++)
+                if (x < nw && (key >> 1) == x) word = c[x];
+            const uint32_t slot =
+                (word >> (16 * (key & 1)) & 0xffffu) +
+                (uint32_t)__popc(pt_match(p, nb, key, valid) & ((1u << bit) - 1u));
+            s_src[slot] = (uint16_t)(threadIdx.x * PT_KEYS + e);
+            s_key[slot] = (uint8_t)key;
+        }
+    }
+    __syncthreads();
+
+    /* gather the first words, then find the offsets (warp 0) while they arrive */
+    const uint32_t words = count * a.wpe;
+    W v[PREF];
+#pragma unroll
+    for (int r = 0; r < PREF; r++) {
+        const uint32_t q = threadIdx.x + r * PT_BLOCK;
+        if (q < words) v[r] = __ldg(pt_src<W>(a, s_src, base, q));
+    }
+    if (warp == 0) {
+        const uint32_t excl = tile == 0 ? 0u : pt_look_back(a, tile);
+        if (lane < k) { /* lane j holds key j (k' >= k), tile offset 0 */
+            if (tile != 0)
+                pt_store(a.status + (size_t)tile * k + lane, PT_PREFIX << 32 | (excl + my_total));
+            uint32_t group = 0; /* the spec's base: the groups before key j */
+            for (unsigned i = 0; i < lane; i++) group += a.head->hist[i];
+            s_dst[lane] = group + excl - my_seg; /* mod 2^32: slot s >= my_seg adds back */
+        }
     }
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < PT_ITEMS; r++) {
-        if (key[r] == PT_NONE) continue;
-        uint32_t e = base + r * PT_BLOCK + threadIdx.x; /* < n: no wrap */
-        uint32_t dst = s_base[key[r]] + s_warp[r][warp][key[r]] + rank[r];
-        sc_move_elem(out, dst, in, e, elem_size);
+    for (int r = 0; r < PREF; r++) {
+        const uint32_t q = threadIdx.x + r * PT_BLOCK;
+        if (q < words) *pt_dst<W>(a, s_key, s_dst, q) = v[r];
+    }
+    for (uint32_t q0 = threadIdx.x + PREF * PT_BLOCK; q0 < words; q0 += 4 * PT_BLOCK) {
+        W u[4];
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const uint32_t q = q0 + r * PT_BLOCK;
+            if (q < words) u[r] = __ldg(pt_src<W>(a, s_src, base, q));
+        }
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const uint32_t q = q0 + r * PT_BLOCK;
+            if (q < words) *pt_dst<W>(a, s_key, s_dst, q) = u[r];
+        }
     }
 }
 
@@ -180,30 +418,77 @@ static unsigned pt_grid(const sc_job *job, size_t n) {
     return b < cap ? b : cap;
 }
 
-/* Clear the head and the look-back words, then count the keys. */
+/* Clear the head and the look-back words, then count the keys (16 a thread, grid-stride). */
 static sc_status pt_histogram(sc_job *job, pt_head *head, size_t words) {
     cudaStream_t st = sc_cuda_stream(job);
     SC_CUDA_TRY(cudaMemsetAsync(head, 0, sizeof *head + words * sizeof(uint64_t), st));
-    pt_histogram_kernel<<<pt_grid(job, job->n), PT_BLOCK, 0, st>>>(
-        job->keys, job->opt.d_n, (uint32_t)job->n, job->num_keys, head);
+    pt_histogram_kernel<<<pt_grid(job, (job->n + PT_KEYS - 1) / PT_KEYS), PT_BLOCK, 0, st>>>(
+        job->keys, job->opt.d_n, (uint32_t)job->n, job->num_keys, pt_key_bits(job->num_keys), head);
+    SC_CUDA_LAUNCHED();
+    return SC_OK;
+}
+
+/* Widest word that divides the element size and both pointers. */
+static unsigned pt_word_bytes(const sc_job *job) {
+    uintptr_t a = (uintptr_t)job->in | (uintptr_t)job->out | job->elem_size;
+    for (unsigned w = 16; w > 1; w >>= 1)
+        if (!(a & (w - 1))) return w;
+    return 1;
+}
+
+template <typename W, int PREF>
+static sc_status pt_launch(sc_job *job, const pt_args &a, unsigned tiles) {
+    pt_scatter_kernel<W, PREF><<<tiles, PT_BLOCK, 0, sc_cuda_stream(job)>>>(a);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
 
 extern "C" sc_status sc_cuda_partition_single_pass(sc_job *job) {
-    size_t tiles = (job->n + PT_TILE - 1) / PT_TILE;
-    size_t words = (tiles ? tiles : 1) * job->num_keys;
+    const unsigned tiles = sc_cuda_blocks(job->n, PT_TILE);
+    const size_t words = (size_t)tiles * job->num_keys;
     pt_head *head;
     uint64_t *status;
     sc_status s = pt_scratch(job, words, 0, &head, &status, NULL);
     if (s != SC_OK) return s;
+    pt_args a;
+    a.in = (const char *)job->in;
+    a.keys = job->keys;
+    a.out = (char *)job->out;
+    a.n = (uint32_t)job->n;
+    a.d_n = job->opt.d_n;
+    a.k = job->num_keys;
+    a.nb = pt_key_bits(a.k);
+    a.lk = a.nb; /* k' = 2^nb */
+    a.elem_size = (unsigned)job->elem_size;
+    const unsigned wb = pt_word_bytes(job);
+    a.wpe = a.elem_size / wb;
+    a.magic = a.wpe > 1 ? (uint32_t)(0x100000000ull / a.wpe + 1) : 0;
+    a.keys_vec = ((uintptr_t)job->keys & 15) == 0;
+    a.head = head;
+    a.status = status;
+    a.d_counts = pt_count_dst(job, head);
     sc_cuda_timing_begin(job);
     if ((s = pt_histogram(job, head, words)) != SC_OK) return s;
     sc_cuda_timing_phase(job, "histogram");
-    pt_scatter_kernel<<<(unsigned)(tiles ? tiles : 1), PT_BLOCK, 0, sc_cuda_stream(job)>>>(
-        (const char *)job->in, job->keys, (char *)job->out, job->opt.d_n, (uint32_t)job->n,
-        job->num_keys, (unsigned)job->elem_size, head, status, pt_count_dst(job, head));
-    SC_CUDA_LAUNCHED();
+    /* words gathered before the look-back: a 4-byte element tile's 16 words a thread; wider
+     * words stop at 8 (registers) */
+    switch (wb) {
+    case 16:
+        s = pt_launch<uint4, 8>(job, a, tiles);
+        break;
+    case 8:
+        s = pt_launch<uint2, 8>(job, a, tiles);
+        break;
+    case 4:
+        s = pt_launch<uint32_t, 16>(job, a, tiles);
+        break;
+    case 2:
+        s = pt_launch<unsigned short, 16>(job, a, tiles);
+        break;
+    default:
+        s = pt_launch<unsigned char, 16>(job, a, tiles);
+    }
+    if (s != SC_OK) return s;
     sc_cuda_timing_phase(job, "scatter");
     return pt_finish(job, head);
 }
