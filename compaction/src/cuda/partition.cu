@@ -1,25 +1,30 @@
 /* partition.cu: the k-way partition on the GPU (sc_partition; its specification is
  * src/cpu/partition.c, and both versions here must equal it byte for byte).
  *   single-pass: the single-pass idea of single_pass.cu generalised from 2 groups to k
- *     (Merrill & Garland 2016, as Merrill's one-sweep radix sort uses it): a histogram pass
- *     over the keys gives each group's base (the spec's exclusive scan of the group totals);
- *     then one pass of tiles taken by ticket: each tile ranks its elements per key (the spec's
- *     rank_key[i] within the tile: bit-plane masks of 16 keys a thread, a popcount for the
- *     rank inside the thread, one block scan of 16-bit counters packed two keys a word for the
- *     threads before it), publishes its k counts, finds its per-key offsets by a decoupled
- *     look-back in which one warp reads 32/k' tiles' k states per round (k' = k rounded up to
- *     a power of two), and copies its elements out in partitioned order: the tile's slots,
- *     sorted by key, list their source elements in shared memory, so each key's run is written
- *     contiguously with whole words and the first words are gathered before the look-back.
+ *     (Merrill & Garland 2016, as Merrill's one-sweep radix sort uses it). A histogram pass
+ *     over the keys (16-byte loads, bit-plane popcounts) gives each group's base (the spec's
+ *     exclusive scan of the group totals); then one pass of tiles of 4096 elements taken by
+ *     ticket: each tile ranks its elements per key (the spec's rank_key[i] within the tile:
+ *     bit-plane masks of a thread's 16 keys, a popcount for the rank inside the thread, one
+ *     block scan of 16-bit counters packed two keys a word for the threads before it),
+ *     publishes its k counts, finds its per-key offsets by a decoupled look-back in which one
+ *     warp reads the k states of 32/k' tiles a round (k' = k rounded up to a power of two; the
+ *     whole block, 256/k' tiles a round, when the grid is a few tiles per SM), and writes each
+ *     key's run contiguously. Elements of 1, 2, 4 or 8 bytes are staged: loaded in order
+ *     together with the keys, put into shared memory at their slots, written out from there.
+ *     Other sizes are gathered by slot (a list of source elements in shared memory), their
+ *     first words before the look-back, as single_pass.cu gathers its kept elements.
  *   cub: the vendor baseline: cub::DeviceRadixSort::SortPairs of (key, index) over the few bits
  *     k needs (a stable LSD sort), then a gather of the elements.
  * Keys are checked while the histogram counts them; a bad key stops the scatter and is
  * reported through the counts (compaction.h).
- * Traffic model of single-pass (K = n key bytes, E = element bytes; 16-byte key loads):
- *   histogram: K;  pass: K + 2nE;  look-back: 8k bytes a tile of 4096 elements, written once
- *   and read by the few tiles after it (L2), plus their clearing (one memset per call).
- *   4-byte elements: 10 bytes an element (2^26: 671 MB, 0.22 ms at 3 TB/s); 16-byte: 34.
- *   Flagged single-pass compaction of the same n at 50 % moves 5 bytes an element (4-byte). */
+ * Traffic model of single-pass (n elements of E bytes, k keys):
+ *   histogram n; pass n + 2nE; look-back states 8k bytes a tile (4096 elements), cleared by
+ *   one memset per call, written once, read from L2 by the next few tiles: about 2 + 2E bytes
+ *   an element. 4-byte elements: 10 (2^26: 671 MB, 0.22 ms at 3 TB/s, 0.24 ms at the copy's
+ *   2.8 TB/s); 16-byte: 34 (2.28 GB, 0.76 ms). Flagged single-pass compaction of the same n,
+ *   half removed, moves 1 + E (5 or 17) bytes an element by its model; at 4 bytes its gather of
+ *   the kept half reads every 32-byte sector, 7 bytes an element from DRAM. */
 #include "common.cuh"
 #include "primitives.cuh"
 
@@ -119,17 +124,24 @@ __global__ void __launch_bounds__(PT_BLOCK)
 #pragma unroll
     for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++) c[j] = 0;
     uint32_t seen = 0, any = 0;
-    for (size_t ch = (size_t)blockIdx.x * PT_BLOCK + threadIdx.x; ch < chunks;
-         ch += (size_t)gridDim.x * PT_BLOCK) {
-        uint32_t w[4], valid, p[4];
-        pt_load_keys<false>(keys, vec, ch * PT_KEYS, n, w, &valid);
-        any |= w[0] | w[1] | w[2] | w[3];
-        seen += (uint32_t)__popc(valid);
+    const size_t stride = (size_t)gridDim.x * PT_BLOCK;
+    for (size_t ch = (size_t)blockIdx.x * PT_BLOCK + threadIdx.x; ch < chunks; ch += 2 * stride) {
+        /* two loads in flight (the second may lie past n: none valid) */
+        uint32_t w[2][4], valid[2];
 #pragma unroll
-        for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w, i) : 0u;
+        for (int h = 0; h < 2; h++)
+            pt_load_keys<false>(keys, vec, (ch + h * stride) * PT_KEYS, n, w[h], &valid[h]);
 #pragma unroll
-        for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
-            if (j < k) c[j] += (uint32_t)__popc(pt_match(p, nb, j, valid));
+        for (int h = 0; h < 2; h++) {
+            uint32_t p[4];
+            any |= w[h][0] | w[h][1] | w[h][2] | w[h][3];
+            seen += (uint32_t)__popc(valid[h]);
+#pragma unroll
+            for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w[h], i) : 0u;
+#pragma unroll
+            for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+                if (j < k) c[j] += (uint32_t)__popc(pt_match(p, nb, j, valid[h]));
+        }
     }
     uint32_t counted = 0;
 #pragma unroll
@@ -221,6 +233,68 @@ static __device__ uint32_t pt_look_back(const pt_args &a, uint32_t tile) {
     return excl;
 }
 
+/* The same look-back by the whole block, PT_BLOCK / k' tiles a round (thread x reads key
+ * x mod k' of tile window - x / k'). When the whole grid is resident the tiles reach their
+ * look-back together and few prefixes exist yet: a warp walks back tile * k' / 32 rounds where
+ * the block needs tile * k' / PT_BLOCK; with many waves the nearest prefix is close and the
+ * warp's version, without block barriers, is faster (single_pass.cu measured the same trade).
+ * Returns, in the threads of key j < k, key j's exclusive prefix. */
+static __device__ uint32_t pt_look_back_block(const pt_args &a, uint32_t tile,
+                                              uint32_t (*s_first)[SC_PARTITION_MAX_KEYS],
+                                              uint32_t (*s_sum)[SC_PARTITION_MAX_KEYS]) {
+    const unsigned lane = sc_lane(), warp = sc_warp_id(), lk = a.lk, kp = 1u << lk;
+    const unsigned j = threadIdx.x & (kp - 1), off = threadIdx.x >> lk;
+    const uint32_t same = (0xffffffffu / ((1u << kp) - 1u)) << j; /* the warp's lanes of key j */
+    uint32_t excl = 0;
+    bool done = j >= a.k;
+    for (long long window = (long long)tile - 1;; window -= (long long)(PT_BLOCK >> lk)) {
+        const long long t = window - (long long)off;
+        unsigned st;
+        uint32_t val;
+        do {
+            st = 3; /* nothing to wait for, nothing to add */
+            val = 0;
+            if (!done) {
+                if (t < 0) {
+                    st = (unsigned)PT_PREFIX; /* before tile 0: an empty prefix */
+                } else {
+                    const uint64_t w = pt_load(a.status + (size_t)t * a.k + j);
+                    st = (unsigned)(w >> 32);
+                    val = (uint32_t)w;
+                }
+            }
+        } while (__syncthreads_or(st == 0));
+        /* key j's nearest prefix: the first thread of the key that read one */
+        const uint32_t pre = __ballot_sync(SC_FULL_MASK, st == (unsigned)PT_PREFIX) & same;
+        if (lane < kp)
+            s_first[warp][j] = pre ? warp * SC_WARP + (unsigned)__ffs(pre) - 1 : PT_BLOCK;
+        __syncthreads();
+        unsigned stop = PT_BLOCK;
+        for (unsigned w = 0; w < PT_WARPS; w++) stop = min(stop, s_first[w][j]);
+        uint32_t v = threadIdx.x <= stop ? val : 0;
+        for (unsigned d = kp; d < SC_WARP; d <<= 1) v += __shfl_xor_sync(SC_FULL_MASK, v, d);
+        if (lane < kp) s_sum[warp][j] = v;
+        __syncthreads();
+        for (unsigned w = 0; w < PT_WARPS; w++) excl += s_sum[w][j];
+        done = done || stop < PT_BLOCK;
+        if (!__syncthreads_or(!done))
+            break; /* also orders this round's reads before the next writes */
+    }
+    return excl;
+}
+
+/* Thread j < k, after the look-back: publish key j's inclusive prefix and the output element of
+ * the tile's slots of key j: slot s goes to s_dst[j] + s (the spec's group base, the tiles
+ * before, the rank inside the run: s - seg_j). */
+static __device__ __forceinline__ void pt_publish(const pt_args &a, uint32_t tile, unsigned j,
+                                                  uint32_t excl, uint32_t total, uint32_t seg,
+                                                  uint32_t *s_dst) {
+    if (tile != 0) pt_store(a.status + (size_t)tile * a.k + j, PT_PREFIX << 32 | (excl + total));
+    uint32_t group = 0; /* the spec's base: the groups before key j */
+    for (unsigned i = 0; i < j; i++) group += a.head->hist[i];
+    s_dst[j] = group + excl - seg; /* mod 2^32: a slot s >= seg adds it back */
+}
+
 static __device__ __forceinline__ uint32_t pt_word_elem(const pt_args &a, uint32_t q) {
     return a.wpe == 1 ? q : __umulhi(q, a.magic);
 }
@@ -241,26 +315,21 @@ static __device__ __forceinline__ W *pt_dst(const pt_args &a, const uint8_t *s_k
     return (W *)(a.out + (size_t)e * a.elem_size) + r;
 }
 
-/* single pass: rank per key in the tile, look back per key, copy out in partitioned order.
- * W is the copy word, PREF the words per thread gathered before the look-back. */
-template <typename W, int PREF>
-__global__ void __launch_bounds__(PT_BLOCK) pt_scatter_kernel(pt_args a) {
-    __shared__ uint16_t
-        s_src[PT_TILE];                /* tile slot s (sorted by key) takes tile element s_src[s] */
-    __shared__ uint8_t s_key[PT_TILE]; /* the key of slot s */
-    __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
-    __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
-    __shared__ uint32_t s_tile;
-    if (threadIdx.x == 0) s_tile = atomicAdd(&a.head->ticket, 1u); /* tiles start in launch order */
-    __syncthreads();
-    const uint32_t tile = s_tile, n = sc_dev_count(a.d_n, a.n);
-    if (tile == 0) pt_write_counts(a.head, a.k, a.d_counts);
-    if (a.head->bad || (size_t)tile * PT_TILE >= n) return; /* later tiles are empty too */
-    const size_t base = (size_t)tile * PT_TILE;
+/* The tile's ranks (the spec's rank_key[i] inside the tile): each thread's 16 keys (tile
+ * elements 16 t .. 16 t + 15) as bit planes, their counts per key packed in 16-bit counters
+ * (two keys a word), one exclusive block scan of the counters, the tile's runs by key (run j
+ * starts at slot seg_j). Every element gets its slot: the thread's first slot for its key plus
+ * the keys equal to it before it in the thread (a popcount of the plane bits below). SLOT_OF:
+ * s_idx[element] = slot (the tile is staged by slot); else s_idx[slot] = element (gathered by
+ * slot). s_key[slot] = the key. Publishes the tile's counts (tile 0: its prefixes); thread j < k
+ * gets key j's count and run start. Returns the tile's elements (those below n). */
+template <bool SLOT_OF>
+static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t tile, size_t base,
+                                                   uint32_t n, uint16_t *s_idx, uint8_t *s_key,
+                                                   uint32_t (*s_warp)[PT_WORDS], uint32_t *my_total,
+                                                   uint32_t *my_seg) {
     const unsigned lane = sc_lane(), warp = sc_warp_id(), k = a.k, nb = a.nb;
     const unsigned nw = (k + 1) / 2; /* counter words in use */
-
-    /* the thread's 16 keys (tile elements 16 t .. 16 t + 15) as bit planes */
     uint32_t w[4], valid, p[4];
     pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
 #pragma unroll
@@ -271,9 +340,9 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_scatter_kernel(pt_args a) {
 #pragma unroll
     for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
         if (j < k) c[j >> 1] += (uint32_t)__popc(pt_match(p, nb, j, valid)) << (16 * (j & 1));
-
-            /* exclusive scan of the counters over the tile's threads (each field stays <= PT_TILE):
-             * inclusive warp scans, then the warps before */
+    /* exclusive scan of the counters over the tile's threads (each field stays <= PT_TILE):
+     * inclusive warp scans, then the warps before; tot: the tile's totals */
+    uint32_t tot[PT_WORDS];
 #pragma unroll
     for (unsigned x = 0; x < PT_WORDS; x++)
         if (x < nw) {
@@ -287,7 +356,6 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_scatter_kernel(pt_args a) {
             c[x] = v - c[x];
         }
     __syncthreads();
-    uint32_t tot[PT_WORDS];
 #pragma unroll
     for (unsigned x = 0; x < PT_WORDS; x++) {
         uint32_t before = 0, all = 0;
@@ -300,27 +368,22 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_scatter_kernel(pt_args a) {
         c[x] += before;
         tot[x] = all;
     }
-    /* the tile's run of key j starts at slot seg_j; thread j keeps key j's total and start */
-    uint32_t seg = 0, my_total = 0, my_seg = 0;
+    uint32_t seg = 0;
+    *my_total = *my_seg = 0;
 #pragma unroll
     for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
         if (j < k) {
             const uint32_t t = tot[j >> 1] >> (16 * (j & 1)) & 0xffffu;
             c[j >> 1] += seg << (16 * (j & 1)); /* now the slot of the thread's first key j */
             if (threadIdx.x == j) {
-                my_total = t;
-                my_seg = seg;
+                *my_total = t;
+                *my_seg = seg;
             }
             seg += t;
         }
-    const uint32_t count = seg; /* the tile's elements (below n) */
-    /* publish the tile's counts early (tile 0: its prefixes) */
     if (threadIdx.x < k)
         pt_store(a.status + (size_t)tile * k + threadIdx.x,
-                 (tile == 0 ? PT_PREFIX : PT_AGGREGATE) << 32 | my_total);
-
-        /* each key to its slot: the thread's first slot for the key plus the keys equal to it
-         * before it in the thread (a popcount of the plane bits below) */
+                 (tile == 0 ? PT_PREFIX : PT_AGGREGATE) << 32 | *my_total);
 #pragma unroll
     for (unsigned e = 0; e < PT_KEYS; e++) {
         const unsigned bit = (e & 3) + 8 * (e >> 2);
@@ -334,13 +397,65 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_scatter_kernel(pt_args a) {
             const uint32_t slot =
                 (word >> (16 * (key & 1)) & 0xffffu) +
                 (uint32_t)__popc(pt_match(p, nb, key, valid) & ((1u << bit) - 1u));
-            s_src[slot] = (uint16_t)(threadIdx.x * PT_KEYS + e);
+            const unsigned elem = threadIdx.x * PT_KEYS + e;
+            if (SLOT_OF)
+                s_idx[elem] = (uint16_t)slot;
+            else
+                s_idx[slot] = (uint16_t)elem;
             s_key[slot] = (uint8_t)key;
         }
     }
+    return seg;
+}
+
+/* The tile's per-key offsets into s_dst (by warp 0, or by the whole block: BLOCK_LB); every
+ * thread of the block calls it. The caller synchronises before it reads s_dst. */
+template <bool BLOCK_LB>
+static __device__ __forceinline__ void
+pt_offsets(const pt_args &a, uint32_t tile, uint32_t my_total, uint32_t my_seg, uint32_t *s_dst,
+           uint32_t (*s_first)[SC_PARTITION_MAX_KEYS], uint32_t (*s_sum)[SC_PARTITION_MAX_KEYS]) {
+    if (BLOCK_LB) {
+        const uint32_t excl = tile == 0 ? 0u : pt_look_back_block(a, tile, s_first, s_sum);
+        if (threadIdx.x < a.k) pt_publish(a, tile, threadIdx.x, excl, my_total, my_seg, s_dst);
+    } else if (sc_warp_id() == 0) {
+        const uint32_t excl = tile == 0 ? 0u : pt_look_back(a, tile);
+        /* lane j < k holds key j (k' >= k) of the tile itself */
+        if (threadIdx.x < a.k) pt_publish(a, tile, threadIdx.x, excl, my_total, my_seg, s_dst);
+    }
+}
+
+/* Each block: its tile by ticket (tiles start in launch order), the counts (tile 0), and
+ * whether the tile has work: none after a bad key or past *d_n (later tiles are empty too). */
+static __device__ __forceinline__ bool pt_tile(const pt_args &a, uint32_t *s_tile, uint32_t *tile,
+                                               uint32_t *n) {
+    if (threadIdx.x == 0) *s_tile = atomicAdd(&a.head->ticket, 1u);
+    __syncthreads();
+    *tile = *s_tile;
+    *n = sc_dev_count(a.d_n, a.n);
+    if (*tile == 0) pt_write_counts(a.head, a.k, a.d_counts);
+    return !a.head->bad && (size_t)*tile * PT_TILE < *n;
+}
+
+/* single pass, gathered: rank the tile, gather the first words by slot (the elements' words
+ * in `in`, read through the cache), find the offsets while they arrive, copy each key's run out
+ * contiguously. For any element size: W is the copy word, PREF the words per thread gathered
+ * before the look-back, BLOCK_LB the look-back by the whole block (few tiles per SM). */
+template <typename W, int PREF, bool BLOCK_LB>
+__global__ void __launch_bounds__(PT_BLOCK) pt_gather_pass_kernel(pt_args a) {
+    __shared__ uint16_t s_src[PT_TILE]; /* tile slot s takes tile element s_src[s] */
+    __shared__ uint8_t s_key[PT_TILE];  /* the key of slot s */
+    __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
+    __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_first[PT_WARPS][SC_PARTITION_MAX_KEYS]; /* the block's look-back */
+    __shared__ uint32_t s_sum[PT_WARPS][SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_tile;
+    uint32_t tile, n, my_total, my_seg;
+    if (!pt_tile(a, &s_tile, &tile, &n)) return;
+    const size_t base = (size_t)tile * PT_TILE;
+    const uint32_t count =
+        pt_rank<false>(a, tile, base, n, s_src, s_key, s_warp, &my_total, &my_seg);
     __syncthreads();
 
-    /* gather the first words, then find the offsets (warp 0) while they arrive */
     const uint32_t words = count * a.wpe;
     W v[PREF];
 #pragma unroll
@@ -348,16 +463,7 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_scatter_kernel(pt_args a) {
         const uint32_t q = threadIdx.x + r * PT_BLOCK;
         if (q < words) v[r] = __ldg(pt_src<W>(a, s_src, base, q));
     }
-    if (warp == 0) {
-        const uint32_t excl = tile == 0 ? 0u : pt_look_back(a, tile);
-        if (lane < k) { /* lane j holds key j (k' >= k), tile offset 0 */
-            if (tile != 0)
-                pt_store(a.status + (size_t)tile * k + lane, PT_PREFIX << 32 | (excl + my_total));
-            uint32_t group = 0; /* the spec's base: the groups before key j */
-            for (unsigned i = 0; i < lane; i++) group += a.head->hist[i];
-            s_dst[lane] = group + excl - my_seg; /* mod 2^32: slot s >= my_seg adds back */
-        }
-    }
+    pt_offsets<BLOCK_LB>(a, tile, my_total, my_seg, s_dst, s_first, s_sum);
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < PREF; r++) {
@@ -376,6 +482,49 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_scatter_kernel(pt_args a) {
             const uint32_t q = q0 + r * PT_BLOCK;
             if (q < words) *pt_dst<W>(a, s_key, s_dst, q) = u[r];
         }
+    }
+}
+
+/* single pass, staged (elements of 1, 2, 4 or 8 bytes, E the element, pointers aligned to it):
+ * the tile's elements are loaded in order, coalesced, together with its keys (one latency, not
+ * two one after the other), stored into shared memory at their slots once ranked, and each
+ * key's run is written out contiguously from there. */
+template <typename E, bool BLOCK_LB>
+__global__ void __launch_bounds__(PT_BLOCK) pt_staged_pass_kernel(pt_args a) {
+    __shared__ E s_data[PT_TILE];        /* the tile's elements by slot */
+    __shared__ uint16_t s_slot[PT_TILE]; /* tile element i goes to slot s_slot[i] */
+    __shared__ uint8_t s_key[PT_TILE];   /* the key of slot s */
+    __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
+    __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_first[PT_WARPS][SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_sum[PT_WARPS][SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_tile;
+    uint32_t tile, n, my_total, my_seg;
+    if (!pt_tile(a, &s_tile, &tile, &n)) return;
+    const size_t base = (size_t)tile * PT_TILE;
+    const E *in = (const E *)a.in + base;
+    const uint32_t live = (uint32_t)min((size_t)PT_TILE, (size_t)n - base); /* elements below n */
+    E v[PT_KEYS];
+#pragma unroll
+    for (int r = 0; r < PT_KEYS; r++) {
+        const uint32_t i = threadIdx.x + r * PT_BLOCK;
+        if (i < live) v[r] = __ldg(in + i);
+    }
+    const uint32_t count =
+        pt_rank<true>(a, tile, base, n, s_slot, s_key, s_warp, &my_total, &my_seg);
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < PT_KEYS; r++) {
+        const uint32_t i = threadIdx.x + r * PT_BLOCK;
+        if (i < live) s_data[s_slot[i]] = v[r];
+    }
+    pt_offsets<BLOCK_LB>(a, tile, my_total, my_seg, s_dst, s_first, s_sum);
+    __syncthreads();
+    E *out = (E *)a.out;
+#pragma unroll
+    for (int r = 0; r < PT_KEYS; r++) {
+        const uint32_t q = threadIdx.x + r * PT_BLOCK;
+        if (q < count) out[s_dst[s_key[q]] + q] = s_data[q];
     }
 }
 
@@ -436,9 +585,20 @@ static unsigned pt_word_bytes(const sc_job *job) {
     return 1;
 }
 
-template <typename W, int PREF>
+template <typename W, int PREF, bool STAGE>
 static sc_status pt_launch(sc_job *job, const pt_args &a, unsigned tiles) {
-    pt_scatter_kernel<W, PREF><<<tiles, PT_BLOCK, 0, sc_cuda_stream(job)>>>(a);
+    /* the block's look-back up to 2 tiles per SM, as single_pass.cu measured for its own */
+    const unsigned few = 2u * (unsigned)sc_cuda_state_of(job->ctx)->sm_count;
+    cudaStream_t st = sc_cuda_stream(job);
+    if constexpr (STAGE) {
+        if (tiles <= few)
+            pt_staged_pass_kernel<W, true><<<tiles, PT_BLOCK, 0, st>>>(a);
+        else
+            pt_staged_pass_kernel<W, false><<<tiles, PT_BLOCK, 0, st>>>(a);
+    } else if (tiles <= few)
+        pt_gather_pass_kernel<W, PREF, true><<<tiles, PT_BLOCK, 0, st>>>(a);
+    else
+        pt_gather_pass_kernel<W, PREF, false><<<tiles, PT_BLOCK, 0, st>>>(a);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
@@ -470,23 +630,32 @@ extern "C" sc_status sc_cuda_partition_single_pass(sc_job *job) {
     sc_cuda_timing_begin(job);
     if ((s = pt_histogram(job, head, words)) != SC_OK) return s;
     sc_cuda_timing_phase(job, "histogram");
-    /* words gathered before the look-back: a 4-byte element tile's 16 words a thread; wider
-     * words stop at 8 (registers) */
+    /* Per copy word (the widest dividing the element size and both pointers):
+     *   element of exactly 1, 2, 4 or 8 bytes: staged (the whole tile in order with its keys,
+     *     16 elements a thread in registers, the tile in shared memory: 4096 * 8 bytes at most);
+     *   16-byte words (elements of 16, 32, ... bytes) or elements of several words: gathered by
+     *     slot, PREF words a thread before the look-back: 8 of 16 or 8 bytes (registers), 16 of
+     *     the narrower words. */
+    const bool staged = a.wpe == 1;
     switch (wb) {
     case 16:
-        s = pt_launch<uint4, 8>(job, a, tiles);
+        s = pt_launch<uint4, 8, false>(job, a, tiles);
         break;
     case 8:
-        s = pt_launch<uint2, 8>(job, a, tiles);
+        s = staged ? pt_launch<uint2, 8, true>(job, a, tiles)
+                   : pt_launch<uint2, 8, false>(job, a, tiles);
         break;
     case 4:
-        s = pt_launch<uint32_t, 16>(job, a, tiles);
+        s = staged ? pt_launch<uint32_t, 16, true>(job, a, tiles)
+                   : pt_launch<uint32_t, 16, false>(job, a, tiles);
         break;
     case 2:
-        s = pt_launch<unsigned short, 16>(job, a, tiles);
+        s = staged ? pt_launch<unsigned short, 16, true>(job, a, tiles)
+                   : pt_launch<unsigned short, 16, false>(job, a, tiles);
         break;
     default:
-        s = pt_launch<unsigned char, 16>(job, a, tiles);
+        s = staged ? pt_launch<unsigned char, 16, true>(job, a, tiles)
+                   : pt_launch<unsigned char, 16, false>(job, a, tiles);
     }
     if (s != SC_OK) return s;
     sc_cuda_timing_phase(job, "scatter");
