@@ -284,14 +284,12 @@ static __device__ uint32_t pt_look_back_block(const pt_args &a, uint32_t tile,
 }
 
 /* Thread j < k, after the look-back: publish key j's inclusive prefix and the output element of
- * the tile's slots of key j: slot s goes to s_dst[j] + s (the spec's group base, the tiles
- * before, the rank inside the run: s - seg_j). */
+ * the tile's slots of key j: slot s goes to s_dst[j] + s (group: the spec's base of group j;
+ * excl: key j's elements in the tiles before; s - seg: the rank inside the tile's run). */
 static __device__ __forceinline__ void pt_publish(const pt_args &a, uint32_t tile, unsigned j,
-                                                  uint32_t excl, uint32_t total, uint32_t seg,
-                                                  uint32_t *s_dst) {
+                                                  uint32_t group, uint32_t excl, uint32_t total,
+                                                  uint32_t seg, uint32_t *s_dst) {
     if (tile != 0) pt_store(a.status + (size_t)tile * a.k + j, PT_PREFIX << 32 | (excl + total));
-    uint32_t group = 0; /* the spec's base: the groups before key j */
-    for (unsigned i = 0; i < j; i++) group += a.head->hist[i];
     s_dst[j] = group + excl - seg; /* mod 2^32: a slot s >= seg adds it back */
 }
 
@@ -319,19 +317,20 @@ static __device__ __forceinline__ W *pt_dst(const pt_args &a, const uint8_t *s_k
  * elements 16 t .. 16 t + 15) as bit planes, their counts per key packed in 16-bit counters
  * (two keys a word), one exclusive block scan of the counters, the tile's runs by key (run j
  * starts at slot seg_j). Every element gets its slot: the thread's first slot for its key plus
- * the keys equal to it before it in the thread (a popcount of the plane bits below). SLOT_OF:
+ * the keys equal to it before it in the thread (a popcount of the plane bits below). w, valid:
+ * the thread's keys from pt_load_keys<true>. SLOT_OF:
  * s_idx[element] = slot (the tile is staged by slot); else s_idx[slot] = element (gathered by
  * slot). s_key[slot] = the key. Publishes the tile's counts (tile 0: its prefixes); thread j < k
  * gets key j's count and run start. Returns the tile's elements (those below n). */
 template <bool SLOT_OF>
-static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t tile, size_t base,
-                                                   uint32_t n, uint16_t *s_idx, uint8_t *s_key,
+static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t tile,
+                                                   const uint32_t w[4], uint32_t valid,
+                                                   uint16_t *s_idx, uint8_t *s_key,
                                                    uint32_t (*s_warp)[PT_WORDS], uint32_t *my_total,
                                                    uint32_t *my_seg) {
     const unsigned lane = sc_lane(), warp = sc_warp_id(), k = a.k, nb = a.nb;
     const unsigned nw = (k + 1) / 2; /* counter words in use */
-    uint32_t w[4], valid, p[4];
-    pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
+    uint32_t p[4];
 #pragma unroll
     for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w, i) : 0u;
     uint32_t c[PT_WORDS]; /* key j: bits 16 (j & 1) .. of c[j >> 1] */
@@ -412,28 +411,41 @@ static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t ti
  * thread of the block calls it. The caller synchronises before it reads s_dst. */
 template <bool BLOCK_LB>
 static __device__ __forceinline__ void
-pt_offsets(const pt_args &a, uint32_t tile, uint32_t my_total, uint32_t my_seg, uint32_t *s_dst,
-           uint32_t (*s_first)[SC_PARTITION_MAX_KEYS], uint32_t (*s_sum)[SC_PARTITION_MAX_KEYS]) {
+pt_offsets(const pt_args &a, uint32_t tile, uint32_t group, uint32_t my_total, uint32_t my_seg,
+           uint32_t *s_dst, uint32_t (*s_first)[SC_PARTITION_MAX_KEYS],
+           uint32_t (*s_sum)[SC_PARTITION_MAX_KEYS]) {
     if (BLOCK_LB) {
         const uint32_t excl = tile == 0 ? 0u : pt_look_back_block(a, tile, s_first, s_sum);
-        if (threadIdx.x < a.k) pt_publish(a, tile, threadIdx.x, excl, my_total, my_seg, s_dst);
+        if (threadIdx.x < a.k)
+            pt_publish(a, tile, threadIdx.x, group, excl, my_total, my_seg, s_dst);
     } else if (sc_warp_id() == 0) {
         const uint32_t excl = tile == 0 ? 0u : pt_look_back(a, tile);
         /* lane j < k holds key j (k' >= k) of the tile itself */
-        if (threadIdx.x < a.k) pt_publish(a, tile, threadIdx.x, excl, my_total, my_seg, s_dst);
+        if (threadIdx.x < a.k)
+            pt_publish(a, tile, threadIdx.x, group, excl, my_total, my_seg, s_dst);
     }
 }
 
-/* Each block: its tile by ticket (tiles start in launch order), the counts (tile 0), and
- * whether the tile has work: none after a bad key or past *d_n (later tiles are empty too). */
-static __device__ __forceinline__ bool pt_tile(const pt_args &a, uint32_t *s_tile, uint32_t *tile,
-                                               uint32_t *n) {
-    if (threadIdx.x == 0) *s_tile = atomicAdd(&a.head->ticket, 1u);
+/* Each block, first: its tile by ticket (tiles start in launch order), the run-time length, the
+ * bad-key flag and the group sizes, loaded together (one wait, not one after another); then
+ * the counts (tile 0) and whether the tile has work: none after a bad key or past *d_n (later
+ * tiles are empty too). Thread j < k gets the spec's base of group j (the groups before j). */
+static __device__ __forceinline__ bool pt_tile(const pt_args &a, uint32_t *s_ctl, uint32_t *tile,
+                                               uint32_t *n, uint32_t *group) {
+    const uint32_t h = threadIdx.x < a.k ? a.head->hist[threadIdx.x] : 0u;
+    if (threadIdx.x == 0) {
+        const uint32_t bad = a.head->bad, len = sc_dev_count(a.d_n, a.n);
+        s_ctl[0] = atomicAdd(&a.head->ticket, 1u);
+        s_ctl[1] = len;
+        s_ctl[2] = bad;
+    }
+    uint32_t all;
+    *group = sc_warp_exclusive_scan(h, &all); /* meaningful in warp 0 */
     __syncthreads();
-    *tile = *s_tile;
-    *n = sc_dev_count(a.d_n, a.n);
+    *tile = s_ctl[0];
+    *n = s_ctl[1];
     if (*tile == 0) pt_write_counts(a.head, a.k, a.d_counts);
-    return !a.head->bad && (size_t)*tile * PT_TILE < *n;
+    return !s_ctl[2] && (size_t)*tile * PT_TILE < *n;
 }
 
 /* single pass, gathered: rank the tile, gather the first words by slot (the elements' words
@@ -448,12 +460,14 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_gather_pass_kernel(pt_args a) {
     __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
     __shared__ uint32_t s_first[PT_WARPS][SC_PARTITION_MAX_KEYS]; /* the block's look-back */
     __shared__ uint32_t s_sum[PT_WARPS][SC_PARTITION_MAX_KEYS];
-    __shared__ uint32_t s_tile;
-    uint32_t tile, n, my_total, my_seg;
-    if (!pt_tile(a, &s_tile, &tile, &n)) return;
+    __shared__ uint32_t s_ctl[3];
+    uint32_t tile, n, group, my_total, my_seg;
+    if (!pt_tile(a, s_ctl, &tile, &n, &group)) return;
     const size_t base = (size_t)tile * PT_TILE;
+    uint32_t w[4], valid;
+    pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
     const uint32_t count =
-        pt_rank<false>(a, tile, base, n, s_src, s_key, s_warp, &my_total, &my_seg);
+        pt_rank<false>(a, tile, w, valid, s_src, s_key, s_warp, &my_total, &my_seg);
     __syncthreads();
 
     const uint32_t words = count * a.wpe;
@@ -463,7 +477,7 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_gather_pass_kernel(pt_args a) {
         const uint32_t q = threadIdx.x + r * PT_BLOCK;
         if (q < words) v[r] = __ldg(pt_src<W>(a, s_src, base, q));
     }
-    pt_offsets<BLOCK_LB>(a, tile, my_total, my_seg, s_dst, s_first, s_sum);
+    pt_offsets<BLOCK_LB>(a, tile, group, my_total, my_seg, s_dst, s_first, s_sum);
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < PREF; r++) {
@@ -498,10 +512,12 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_staged_pass_kernel(pt_args a) {
     __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
     __shared__ uint32_t s_first[PT_WARPS][SC_PARTITION_MAX_KEYS];
     __shared__ uint32_t s_sum[PT_WARPS][SC_PARTITION_MAX_KEYS];
-    __shared__ uint32_t s_tile;
-    uint32_t tile, n, my_total, my_seg;
-    if (!pt_tile(a, &s_tile, &tile, &n)) return;
+    __shared__ uint32_t s_ctl[3];
+    uint32_t tile, n, group, my_total, my_seg;
+    if (!pt_tile(a, s_ctl, &tile, &n, &group)) return;
     const size_t base = (size_t)tile * PT_TILE;
+    uint32_t w[4], valid; /* the keys first: the ranks wait for them */
+    pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
     const E *in = (const E *)a.in + base;
     const uint32_t live = (uint32_t)min((size_t)PT_TILE, (size_t)n - base); /* elements below n */
     E v[PT_KEYS];
@@ -511,14 +527,14 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_staged_pass_kernel(pt_args a) {
         if (i < live) v[r] = __ldg(in + i);
     }
     const uint32_t count =
-        pt_rank<true>(a, tile, base, n, s_slot, s_key, s_warp, &my_total, &my_seg);
+        pt_rank<true>(a, tile, w, valid, s_slot, s_key, s_warp, &my_total, &my_seg);
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < PT_KEYS; r++) {
         const uint32_t i = threadIdx.x + r * PT_BLOCK;
         if (i < live) s_data[s_slot[i]] = v[r];
     }
-    pt_offsets<BLOCK_LB>(a, tile, my_total, my_seg, s_dst, s_first, s_sum);
+    pt_offsets<BLOCK_LB>(a, tile, group, my_total, my_seg, s_dst, s_first, s_sum);
     __syncthreads();
     E *out = (E *)a.out;
 #pragma unroll
