@@ -36,6 +36,9 @@
 #define PT_TILE  (PT_BLOCK * PT_KEYS)
 #define PT_WARPS (PT_BLOCK / SC_WARP)
 #define PT_WORDS (SC_PARTITION_MAX_KEYS / 2) /* 16-bit counters, two keys a word */
+/* histogram blocks per SM: one wave of the grid-stride loop (no second, partial wave), two
+ * 16-byte loads a thread in flight: 32 KB a SM */
+#define PT_HIST_BLOCKS 4
 
 /* The call's device scratch: hist[0..k) and the bad-key flag, the ticket counter, then one
  * look-back word per tile and key (cleared per call: status 0 = not ready). */
@@ -111,7 +114,7 @@ static __device__ __forceinline__ uint32_t pt_match(const uint32_t p[4], unsigne
 /* histogram: count each key from 16-byte loads (a popcount of bit-plane matches a key); a key
  * >= k marks the call bad: a bit above the key bits, or (k not a power of two) a key that no
  * j < k matches, so the counts fall short of the keys seen. */
-__global__ void __launch_bounds__(PT_BLOCK)
+__global__ void __launch_bounds__(PT_BLOCK, PT_HIST_BLOCKS)
     pt_histogram_kernel(const uint8_t *keys, const uint32_t *d_n, uint32_t bound, unsigned k,
                         unsigned nb, pt_head *head) {
     __shared__ uint32_t cnt[SC_PARTITION_MAX_KEYS];
@@ -587,8 +590,11 @@ static unsigned pt_grid(const sc_job *job, size_t n) {
 static sc_status pt_histogram(sc_job *job, pt_head *head, size_t words) {
     cudaStream_t st = sc_cuda_stream(job);
     SC_CUDA_TRY(cudaMemsetAsync(head, 0, sizeof *head + words * sizeof(uint64_t), st));
-    pt_histogram_kernel<<<pt_grid(job, (job->n + PT_KEYS - 1) / PT_KEYS), PT_BLOCK, 0, st>>>(
-        job->keys, job->opt.d_n, (uint32_t)job->n, job->num_keys, pt_key_bits(job->num_keys), head);
+    const unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * PT_HIST_BLOCKS;
+    const unsigned need = sc_cuda_blocks((job->n + PT_KEYS - 1) / PT_KEYS, PT_BLOCK);
+    const unsigned grid = need < cap ? need : cap;
+    pt_histogram_kernel<<<grid, PT_BLOCK, 0, st>>>(job->keys, job->opt.d_n, (uint32_t)job->n,
+                                                   job->num_keys, pt_key_bits(job->num_keys), head);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
