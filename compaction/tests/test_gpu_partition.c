@@ -2,8 +2,9 @@
  * CPU specification (the serial counting sort on the CPU backend) byte for byte, over the sizes,
  * key counts, key patterns and element sizes of test_partition; counts on the host and on the
  * device (opt.d_kept); a run-time length (opt.d_n); a captured graph replayed with other device
- * lengths; a bad key reported. Usage: test_gpu_partition [--quick]  (--quick: n <= 4103, for the
- * sanitizers). Exits 77 (skipped) when the build or the machine has no CUDA device. */
+ * lengths; a bad key reported; keys and elements off their alignment. Usage:
+ * test_gpu_partition [--quick]  (--quick: n <= 4103, for the sanitizers). Exits 77 (skipped)
+ * when the build or the machine has no CUDA device. */
 #include "partition_cases.h"
 
 #include "test_cuda.h"
@@ -21,7 +22,10 @@ static void spec(const void *in, const uint8_t *keys, void *ref, size_t n, size_
     }
 }
 
-static void one(sc_algorithm algo, size_t n, size_t es, unsigned k, part_pattern p) {
+/* One case; the keys, input and output start `off` bytes past an aligned address (off[0]: keys,
+ * off[1]: in, off[2]: out, each < 16): the unaligned paths. */
+static void one_at(sc_algorithm algo, size_t n, size_t es, unsigned k, part_pattern p,
+                   const unsigned off[3]) {
     const char *name = sc_algorithm_get(algo)->name;
     size_t bytes = n * es + 1;
     uint8_t *keys = malloc(n + 1);
@@ -32,20 +36,23 @@ static void one(sc_algorithm algo, size_t n, size_t es, unsigned k, part_pattern
     spec(in, keys, ref, n, es, k, want);
     unsigned char *d_in, *d_out;
     uint8_t *d_keys;
-    CUDA_OK(cudaMalloc((void **)&d_in, bytes));
-    CUDA_OK(cudaMalloc((void **)&d_out, bytes));
-    CUDA_OK(cudaMalloc((void **)&d_keys, n + 1));
-    CUDA_OK(cudaMemcpy(d_in, in, bytes, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(d_keys, keys, n + 1, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(d_out, POISON, bytes));
-    sc_status s = sc_partition(gpu, algo, d_in, d_keys, d_out, n, es, k, NULL, got);
+    CUDA_OK(cudaMalloc((void **)&d_in, bytes + 16));
+    CUDA_OK(cudaMalloc((void **)&d_out, bytes + 16));
+    CUDA_OK(cudaMalloc((void **)&d_keys, n + 1 + 16));
+    CUDA_OK(cudaMemcpy(d_in + off[1], in, bytes, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_keys + off[0], keys, n + 1, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(d_out, POISON, bytes + 16));
+    sc_status s = sc_partition(gpu, algo, d_in + off[1], d_keys + off[0], d_out + off[2], n, es, k,
+                               NULL, got);
     checks++;
-    ASSERT_STATUS(s, SC_OK, "%s n=%zu es=%zu k=%u %s", name, n, es, k, part_pattern_name(p));
+    ASSERT_STATUS(s, SC_OK, "%s n=%zu es=%zu k=%u %s offsets %u/%u/%u", name, n, es, k,
+                  part_pattern_name(p), off[0], off[1], off[2]);
     if (s == SC_OK) {
-        CUDA_OK(cudaMemcpy(out, d_out, bytes, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(out, d_out + off[2], bytes, cudaMemcpyDeviceToHost));
         checks += 3;
-        ASSERT_TRUE(memcmp(out, ref, n * es) == 0, "%s n=%zu es=%zu k=%u %s: differs from the spec",
-                    name, n, es, k, part_pattern_name(p));
+        ASSERT_TRUE(memcmp(out, ref, n * es) == 0,
+                    "%s n=%zu es=%zu k=%u %s offsets %u/%u/%u: differs from the spec", name, n, es,
+                    k, part_pattern_name(p), off[0], off[1], off[2]);
         ASSERT_TRUE(memcmp(got, want, k * sizeof *got) == 0, "%s n=%zu k=%u %s: counts differ",
                     name, n, k, part_pattern_name(p));
         ASSERT_TRUE(out[n * es] == POISON, "%s n=%zu: wrote past the end", name, n);
@@ -57,6 +64,11 @@ static void one(sc_algorithm algo, size_t n, size_t es, unsigned k, part_pattern
     free(in);
     free(out);
     free(ref);
+}
+
+static void one(sc_algorithm algo, size_t n, size_t es, unsigned k, part_pattern p) {
+    static const unsigned aligned[3] = {0, 0, 0};
+    one_at(algo, n, es, k, p, aligned);
 }
 
 /* Counts on the device, a run-time length, and a captured graph replayed with other lengths. */
@@ -164,8 +176,22 @@ int main(int argc, char **argv) {
                         if (n > 5000 && (es != 4 || quick)) continue;
                         one(algos[a], n, es, part_keys[ki], (part_pattern)p);
                     }
-        /* a large stream: many tiles look back */
-        if (!quick) one(algos[a], (1u << 22) + 5, 16, 4, PP_UNIFORM);
+        /* large streams: many tiles look back (by one warp: more tiles than a few per SM), with
+         * elements gathered (16 bytes) and staged (4 and 8), k' tiles' states a lane group */
+        if (!quick) {
+            one(algos[a], (1u << 22) + 5, 16, 4, PP_UNIFORM);
+            one(algos[a], (1u << 22) + 5, 4, 4, PP_UNIFORM);
+            one(algos[a], (1u << 21) + 7, 4, 16, PP_UNIFORM);
+            one(algos[a], (1u << 21) + 7, 8, 3, PP_SKEWED);
+        }
+        /* keys, input and output off their alignment: keys one at a time, narrower words */
+        static const unsigned offs[][3] = {{1, 0, 0}, {0, 4, 4}, {0, 1, 3}, {5, 8, 8}};
+        for (size_t o = 0; o < PART_NUM(offs); o++)
+            for (size_t ei = 0; ei < PART_NUM(part_elem_sizes); ei++) {
+                one_at(algos[a], 4103, part_elem_sizes[ei], 3, PP_UNIFORM, offs[o]);
+                if (!quick)
+                    one_at(algos[a], (1u << 17) + 3, part_elem_sizes[ei], 4, PP_RUNS, offs[o]);
+            }
         device_side(algos[a]);
     }
     sc_context_destroy(cpu);
