@@ -30,8 +30,10 @@ static void spec(const void *in, const uint8_t *keys, void *ref, size_t n, size_
     }
 }
 
-static void one(sc_context *ctx, sc_algorithm algo, size_t n, size_t es, unsigned k,
-                part_pattern p) {
+/* One case; the keys, input and output start off[0], off[1], off[2] bytes (< 16) past an
+ * aligned address: the unaligned paths. */
+static void one_at(sc_context *ctx, sc_algorithm algo, size_t n, size_t es, unsigned k,
+                   part_pattern p, const unsigned off[3]) {
     const char *name = sc_algorithm_get(algo)->name, *pn = part_pattern_name(p);
     size_t bytes = n * es + 1;
     uint8_t *keys = malloc(n + 1);
@@ -44,19 +46,23 @@ static void one(sc_context *ctx, sc_algorithm algo, size_t n, size_t es, unsigne
     part_make_keys(keys, n, k, p, n * 31 + es * 7 + k);
     test_make_data(in, n, es, n + es);
     part_reference(in, keys, ref, n, es, k, want);
-    unsigned char *d_in = test_alloc(backend, bytes), *d_out = test_alloc(backend, bytes);
-    uint8_t *d_keys = test_alloc(backend, n + 1);
+    unsigned char *a_in = test_alloc(backend, bytes + 16), *a_out = test_alloc(backend, bytes + 16);
+    uint8_t *a_keys = test_alloc(backend, n + 1 + 16);
+    unsigned char *d_in = a_in + off[1], *d_out = a_out + off[2];
+    uint8_t *d_keys = a_keys + off[0];
     test_upload(backend, d_in, in, n * es);
     test_upload(backend, d_keys, keys, n);
     test_fill(backend, d_out, POISON, bytes);
     sc_status s = sc_partition(ctx, algo, d_in, d_keys, d_out, n, es, k, NULL, got);
     checks++;
-    ASSERT_STATUS(s, SC_OK, "%s n=%zu es=%zu k=%u %s", name, n, es, k, pn);
+    ASSERT_STATUS(s, SC_OK, "%s n=%zu es=%zu k=%u %s offsets %u/%u/%u", name, n, es, k, pn, off[0],
+                  off[1], off[2]);
     if (s == SC_OK) {
         test_download(backend, out, d_out, bytes);
         checks += 3;
-        ASSERT_TRUE(memcmp(out, ref, n * es) == 0, "%s n=%zu es=%zu k=%u %s: output differs", name,
-                    n, es, k, pn);
+        ASSERT_TRUE(memcmp(out, ref, n * es) == 0,
+                    "%s n=%zu es=%zu k=%u %s offsets %u/%u/%u: output differs", name, n, es, k, pn,
+                    off[0], off[1], off[2]);
         ASSERT_TRUE(memcmp(got, want, k * sizeof *got) == 0, "%s n=%zu k=%u %s: counts differ",
                     name, n, k, pn);
         ASSERT_TRUE(out[n * es] == POISON, "%s n=%zu: wrote past the end", name, n);
@@ -69,13 +75,19 @@ static void one(sc_context *ctx, sc_algorithm algo, size_t n, size_t es, unsigne
                         k, pn);
         }
     }
-    test_free(backend, d_in);
-    test_free(backend, d_out);
-    test_free(backend, d_keys);
+    test_free(backend, a_in);
+    test_free(backend, a_out);
+    test_free(backend, a_keys);
     free(keys);
     free(in);
     free(out);
     free(ref);
+}
+
+static void one(sc_context *ctx, sc_algorithm algo, size_t n, size_t es, unsigned k,
+                part_pattern p) {
+    static const unsigned aligned[3] = {0, 0, 0};
+    one_at(ctx, algo, n, es, k, p, aligned);
 }
 
 /* Flagged compaction is the partition with k = 2 and key = (flag == 0): group 0 = the kept
@@ -341,9 +353,22 @@ int main(int argc, char **argv) {
                         if (n > 5000 && (es != 4 || args.quick)) continue;
                         one(ctx, algo, n, es, part_keys[ki], (part_pattern)p);
                     }
-        /* a large stream: many tiles look back */
-        if (backend == SC_BACKEND_CUDA && !args.quick)
+        /* large streams: many tiles look back (CUDA: by one warp, over more tiles than a few
+         * per SM), with elements gathered (16 bytes) and staged in shared memory (4 and 8) */
+        if (backend == SC_BACKEND_CUDA && !args.quick) {
             one(ctx, algo, (1u << 22) + 5, 16, 4, PP_UNIFORM);
+            one(ctx, algo, (1u << 22) + 5, 4, 4, PP_UNIFORM);
+            one(ctx, algo, (1u << 21) + 7, 4, 16, PP_UNIFORM);
+            one(ctx, algo, (1u << 21) + 7, 8, 3, PP_SKEWED);
+        }
+        /* keys, input and output off their alignment: keys one at a time, narrower words */
+        static const unsigned offs[][3] = {{1, 0, 0}, {0, 4, 4}, {0, 1, 3}, {5, 8, 8}};
+        for (size_t o = 0; o < PART_NUM(offs); o++)
+            for (size_t ei = 0; ei < PART_NUM(part_elem_sizes); ei++) {
+                one_at(ctx, algo, 4103, part_elem_sizes[ei], 3, PP_UNIFORM, offs[o]);
+                if (!args.quick && backend == SC_BACKEND_CUDA)
+                    one_at(ctx, algo, (1u << 17) + 3, part_elem_sizes[ei], 4, PP_RUNS, offs[o]);
+            }
         as_compaction(ctx, cpu, algo);
         run_time_length(ctx, algo);
         bad_arguments(ctx, algo);

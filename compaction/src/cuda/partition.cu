@@ -1,16 +1,30 @@
 /* partition.cu: the k-way partition on the GPU (sc_partition; its specification is
  * src/cpu/partition.c, and both versions here must equal it byte for byte).
  *   single-pass: the single-pass idea of single_pass.cu generalised from 2 groups to k
- *     (Merrill & Garland 2016, as Merrill's one-sweep radix sort uses it): a histogram pass
- *     over the keys gives each group's base (the spec's exclusive scan of the group totals);
- *     then one pass of tiles taken by ticket: each tile ranks its elements per key (warp
- *     __match_any_sync, then a scan over the tile's warps: the spec's rank_key[i] within the
- *     tile), finds its per-key offsets by a decoupled look-back (one lane per key) and scatters
- *     every element to base[key] + offset[key] + rank. Traffic: keys twice, elements once.
+ *     (Merrill & Garland 2016, as Merrill's one-sweep radix sort uses it). A histogram pass
+ *     over the keys (16-byte loads, bit-plane popcounts) gives each group's base (the spec's
+ *     exclusive scan of the group totals); then one pass of tiles of 4096 elements taken by
+ *     ticket: each tile ranks its elements per key (the spec's rank_key[i] within the tile:
+ *     bit-plane masks of a thread's 16 keys, a popcount for the rank inside the thread, one
+ *     block scan of 16-bit counters packed two keys a word for the threads before it),
+ *     publishes its k counts, finds its per-key offsets by a decoupled look-back in which one
+ *     warp reads the k states of 32/k' tiles a round (k' = k rounded up to a power of two; the
+ *     whole block, 256/k' tiles a round, when the grid is a few tiles per SM), and writes each
+ *     key's run contiguously. Elements of 1, 2, 4 or 8 bytes are staged: loaded in order
+ *     together with the keys, put into shared memory at their slots, written out from there.
+ *     Other sizes are gathered by slot (a list of source elements in shared memory), their
+ *     first words before the look-back, as single_pass.cu gathers its kept elements.
  *   cub: the vendor baseline: cub::DeviceRadixSort::SortPairs of (key, index) over the few bits
  *     k needs (a stable LSD sort), then a gather of the elements.
  * Keys are checked while the histogram counts them; a bad key stops the scatter and is
- * reported through the counts (compaction.h). */
+ * reported through the counts (compaction.h).
+ * Traffic model of single-pass (n elements of E bytes, k keys):
+ *   histogram n; pass n + 2nE; look-back states 8k bytes a tile (4096 elements), cleared by
+ *   one memset per call, written once, read from L2 by the next few tiles: about 2 + 2E bytes
+ *   an element. 4-byte elements: 10 (2^26: 671 MB, 0.22 ms at 3 TB/s, 0.24 ms at the copy's
+ *   2.8 TB/s); 16-byte: 34 (2.28 GB, 0.76 ms). Flagged single-pass compaction of the same n,
+ *   half removed, moves 1 + E (5 or 17) bytes an element by its model; at 4 bytes its gather of
+ *   the kept half reads every 32-byte sector, 7 bytes an element from DRAM. */
 #include "common.cuh"
 #include "primitives.cuh"
 
@@ -18,10 +32,13 @@
 #include <limits.h>
 
 #define PT_BLOCK 256
-#define PT_ITEMS 8 /* elements per thread: rounds of PT_BLOCK in a tile */
-#define PT_TILE  (PT_BLOCK * PT_ITEMS)
+#define PT_KEYS  16 /* keys per thread: one 16-byte load */
+#define PT_TILE  (PT_BLOCK * PT_KEYS)
 #define PT_WARPS (PT_BLOCK / SC_WARP)
-#define PT_NONE  0xffu /* the key of a slot past the end */
+#define PT_WORDS (SC_PARTITION_MAX_KEYS / 2) /* 16-bit counters, two keys a word */
+/* histogram blocks per SM: one wave of the grid-stride loop (no second, partial wave), two
+ * 16-byte loads a thread in flight: 32 KB a SM */
+#define PT_HIST_BLOCKS 4
 
 /* The call's device scratch: hist[0..k) and the bad-key flag, the ticket counter, then one
  * look-back word per tile and key (cleared per call: status 0 = not ready). */
@@ -35,22 +52,111 @@ typedef struct pt_head {
 #define PT_AGGREGATE 1ull
 #define PT_PREFIX    2ull
 
-/* histogram: count each key; a key >= k marks the call bad. */
-__global__ void pt_histogram_kernel(const uint8_t *keys, const uint32_t *d_n, uint32_t bound,
-                                    unsigned k, pt_head *head) {
-    __shared__ uint32_t cnt[SC_PARTITION_MAX_KEYS];
-    __shared__ uint32_t bad;
-    if (threadIdx.x < SC_PARTITION_MAX_KEYS) cnt[threadIdx.x] = 0;
-    if (threadIdx.x == 0) bad = 0;
-    __syncthreads();
-    uint32_t n = sc_dev_count(d_n, bound);
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        unsigned key = keys[i];
-        if (key < k)
-            atomicAdd(&cnt[key], 1u);
-        else
-            bad = 1;
+/* Bits a key needs: keys < 2^bits for every key below k. */
+static unsigned pt_key_bits(unsigned k) {
+    unsigned b = 0;
+    while ((1u << b) < k) b++;
+    return b;
+}
+
+/* The 16 keys of a thread's chunk from `first`: key e of the chunk in byte e >> 2 of w[e & 3]
+ * (a 4x4 byte transpose of the 16-byte load), so that bit (e & 3) + 8 * (e >> 2) of a plane
+ * below stands for key e and the bit order is the key order. valid: those bits for the keys
+ * below n (the others read 0). ORDER false: any order will do (the histogram only counts). */
+template <bool ORDER>
+static __device__ __forceinline__ void pt_load_keys(const uint8_t *keys, int vec, size_t first,
+                                                    uint32_t n, uint32_t w[4], uint32_t *valid) {
+    if (vec && first + PT_KEYS <= n) {
+        const uint4 v = __ldg((const uint4 *)(keys + first));
+        if (ORDER) {
+            const uint32_t t0 = __byte_perm(v.x, v.y, 0x5140), t1 = __byte_perm(v.z, v.w, 0x5140);
+            const uint32_t t2 = __byte_perm(v.x, v.y, 0x7362), t3 = __byte_perm(v.z, v.w, 0x7362);
+            w[0] = __byte_perm(t0, t1, 0x5410);
+            w[1] = __byte_perm(t0, t1, 0x7632);
+            w[2] = __byte_perm(t2, t3, 0x5410);
+            w[3] = __byte_perm(t2, t3, 0x7632);
+        } else {
+            w[0] = v.x;
+            w[1] = v.y;
+            w[2] = v.z;
+            w[3] = v.w;
+        }
+        *valid = 0x0f0f0f0fu;
+        return;
     }
+    uint32_t m = 0;
+    w[0] = w[1] = w[2] = w[3] = 0;
+#pragma unroll
+    for (unsigned e = 0; e < PT_KEYS; e++)
+        if (first + e < n) {
+            w[e & 3] |= (uint32_t)keys[first + e] << (8 * (e >> 2));
+            m |= 1u << ((e & 3) + 8 * (e >> 2));
+        }
+    *valid = m;
+}
+
+/* Bit plane i of the chunk: bit (v + 8b) = bit i of byte b of w[v] (i < 4). */
+static __device__ __forceinline__ uint32_t pt_plane(const uint32_t w[4], unsigned i) {
+    const uint32_t m = 0x01010101u << i;
+    return ((w[0] & m) | (w[1] & m) << 1 | (w[2] & m) << 2 | (w[3] & m) << 3) >> i;
+}
+
+/* The chunk's keys equal to j, as plane bits: the planes of the `nb` key bits matched. */
+static __device__ __forceinline__ uint32_t pt_match(const uint32_t p[4], unsigned nb, unsigned j,
+                                                    uint32_t valid) {
+    uint32_t s = valid;
+#pragma unroll
+    for (unsigned i = 0; i < 4; i++)
+        if (i < nb) s &= (j >> i & 1u) ? p[i] : ~p[i];
+    return s;
+}
+
+/* histogram: count each key from 16-byte loads (a popcount of bit-plane matches a key); a key
+ * >= k marks the call bad: a bit above the key bits, or (k not a power of two) a key that no
+ * j < k matches, so the counts fall short of the keys seen. */
+__global__ void __launch_bounds__(PT_BLOCK, PT_HIST_BLOCKS)
+    pt_histogram_kernel(const uint8_t *keys, const uint32_t *d_n, uint32_t bound, unsigned k,
+                        unsigned nb, pt_head *head) {
+    __shared__ uint32_t cnt[SC_PARTITION_MAX_KEYS];
+    if (threadIdx.x < SC_PARTITION_MAX_KEYS) cnt[threadIdx.x] = 0;
+    __syncthreads();
+    const uint32_t n = sc_dev_count(d_n, bound);
+    const int vec = ((uintptr_t)keys & 15) == 0;
+    const size_t chunks = ((size_t)n + PT_KEYS - 1) / PT_KEYS;
+    uint32_t c[SC_PARTITION_MAX_KEYS];
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++) c[j] = 0;
+    uint32_t seen = 0, any = 0;
+    const size_t stride = (size_t)gridDim.x * PT_BLOCK;
+    for (size_t ch = (size_t)blockIdx.x * PT_BLOCK + threadIdx.x; ch < chunks; ch += 2 * stride) {
+        /* two loads in flight (the second may lie past n: none valid) */
+        uint32_t w[2][4], valid[2];
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+            pt_load_keys<false>(keys, vec, (ch + h * stride) * PT_KEYS, n, w[h], &valid[h]);
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            uint32_t p[4];
+            any |= w[h][0] | w[h][1] | w[h][2] | w[h][3];
+            seen += (uint32_t)__popc(valid[h]);
+#pragma unroll
+            for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w[h], i) : 0u;
+#pragma unroll
+            for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+                if (j < k) c[j] += (uint32_t)__popc(pt_match(p, nb, j, valid[h]));
+        }
+    }
+    uint32_t counted = 0;
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++) counted += c[j];
+    const uint32_t high = 0x01010101u * (0xffu & ~((1u << nb) - 1u));
+    const int bad = __syncthreads_or((any & high) || counted != seen);
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+        if (j < k) {
+            const uint32_t s = sc_warp_sum(c[j]);
+            if (sc_lane() == 0 && s) atomicAdd(&cnt[j], s);
+        }
     __syncthreads();
     if (threadIdx.x < k && cnt[threadIdx.x]) atomicAdd(&head->hist[threadIdx.x], cnt[threadIdx.x]);
     if (threadIdx.x == 0 && bad) atomicOr(&head->bad, 1u);
@@ -68,76 +174,376 @@ static __device__ __forceinline__ uint64_t pt_load(const uint64_t *p) {
     asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
+/* Tile states: status and value share one word, so no fence is needed. */
 static __device__ __forceinline__ void pt_store(uint64_t *p, uint64_t v) {
     asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
-/* single pass: rank per key in the tile, look back per key, scatter. */
-__global__ void __launch_bounds__(PT_BLOCK)
-    pt_scatter_kernel(const char *in, const uint8_t *keys, char *out, const uint32_t *d_n,
-                      uint32_t bound, unsigned k, unsigned elem_size, pt_head *head,
-                      uint64_t *status, uint32_t *d_counts) {
-    __shared__ uint32_t s_warp[PT_ITEMS][PT_WARPS][SC_PARTITION_MAX_KEYS];
-    __shared__ uint32_t s_base[SC_PARTITION_MAX_KEYS];
-    __shared__ uint32_t s_tile;
-    if (threadIdx.x == 0) s_tile = atomicAdd(&head->ticket, 1u); /* tiles start in launch order */
-    for (unsigned i = threadIdx.x; i < PT_ITEMS * PT_WARPS * SC_PARTITION_MAX_KEYS; i += PT_BLOCK)
-        (&s_warp[0][0][0])[i] = 0;
-    __syncthreads();
-    const uint32_t tile = s_tile, n = sc_dev_count(d_n, bound);
-    if (tile == 0) pt_write_counts(head, k, d_counts);
-    if (head->bad || (size_t)tile * PT_TILE >= n) return; /* later tiles are empty too */
-    const uint32_t base = tile * PT_TILE;
-    const unsigned lane = sc_lane(), warp = sc_warp_id();
-    uint8_t key[PT_ITEMS];
-    uint8_t rank[PT_ITEMS]; /* rank among the warp's lanes with the same key this round */
-    /* the spec's rank_key[i] within the tile: element order is (round, warp, lane) */
-#pragma unroll
-    for (int r = 0; r < PT_ITEMS; r++) {
-        size_t e = (size_t)base + r * PT_BLOCK + threadIdx.x;
-        key[r] = e < n ? keys[e] : (uint8_t)PT_NONE;
-        unsigned same = __match_any_sync(SC_FULL_MASK, (unsigned)key[r]);
-        rank[r] = (uint8_t)__popc(same & sc_lanemask_lt());
-        if (key[r] != PT_NONE && lane == (unsigned)(__ffs(same) - 1))
-            s_warp[r][warp][key[r]] = (uint32_t)__popc(same);
+typedef struct pt_args {
+    const char *in;
+    const uint8_t *keys;
+    char *out;
+    uint32_t n;          /* the bound */
+    const uint32_t *d_n; /* run-time count, or NULL */
+    unsigned k;          /* keys */
+    unsigned nb;         /* key bits: k <= 2^nb */
+    unsigned lk;         /* log2 of k', k rounded up to a power of two */
+    unsigned elem_size;
+    unsigned wpe;   /* words per element */
+    uint32_t magic; /* q / wpe == __umulhi(q, magic) for every q < 2^24 (wpe > 1) */
+    int keys_vec;   /* keys is 16-byte aligned */
+    pt_head *head;
+    uint64_t *status;   /* k states a tile: status[tile * k + j] */
+    uint32_t *d_counts; /* where the counts go */
+} pt_args;
+
+/* Look-back by one warp for every key at once: lane l reads key j = l mod k' of tile
+ * (window - l / k'), 32 / k' tiles a round; each key adds its aggregates up to its nearest
+ * inclusive prefix (a segmented sum over the lanes of the key); the warp moves its window
+ * until every key has met a prefix. Returns, in every lane, the exclusive prefix of the lane's
+ * key (lanes of keys >= k: 0). */
+static __device__ uint32_t pt_look_back(const pt_args &a, uint32_t tile) {
+    const unsigned lane = sc_lane(), lk = a.lk, kp = 1u << lk;
+    const unsigned j = lane & (kp - 1), off = lane >> lk;
+    const uint32_t same = (0xffffffffu / ((1u << kp) - 1u)) << j; /* the lanes of key j */
+    uint32_t excl = 0;
+    bool done = j >= a.k;
+    for (long long window = (long long)tile - 1;; window -= (long long)(SC_WARP >> lk)) {
+        const long long t = window - (long long)off;
+        unsigned st;
+        uint32_t val;
+        do {
+            st = 3; /* nothing to wait for, nothing to add */
+            val = 0;
+            if (!done) {
+                if (t < 0) {
+                    st = (unsigned)PT_PREFIX; /* before tile 0: an empty prefix */
+                } else {
+                    const uint64_t w = pt_load(a.status + (size_t)t * a.k + j);
+                    st = (unsigned)(w >> 32);
+                    val = (uint32_t)w;
+                }
+            }
+        } while (__any_sync(SC_FULL_MASK, st == 0));
+        const uint32_t pre = __ballot_sync(SC_FULL_MASK, st == (unsigned)PT_PREFIX) & same;
+        const unsigned stop = pre ? (unsigned)__ffs(pre) - 1 : SC_WARP - 1;
+        uint32_t v = lane <= stop ? val : 0;
+        for (unsigned d = kp; d < SC_WARP; d <<= 1) v += __shfl_xor_sync(SC_FULL_MASK, v, d);
+        excl += v;
+        done = done || pre != 0;
+        if (__all_sync(SC_FULL_MASK, done)) break;
     }
-    __syncthreads();
-    /* one thread per key: exclusive scan over (round, warp), the tile's total, the look-back */
-    if (threadIdx.x < k) {
-        const unsigned j = threadIdx.x;
-        uint32_t run = 0;
-        for (int r = 0; r < PT_ITEMS; r++)
-            for (unsigned w = 0; w < PT_WARPS; w++) {
-                uint32_t c = s_warp[r][w][j];
-                s_warp[r][w][j] = run;
-                run += c;
+    return excl;
+}
+
+/* The same look-back by the whole block, PT_BLOCK / k' tiles a round (thread x reads key
+ * x mod k' of tile window - x / k'). When the whole grid is resident the tiles reach their
+ * look-back together and few prefixes exist yet: a warp walks back tile * k' / 32 rounds where
+ * the block needs tile * k' / PT_BLOCK; with many waves the nearest prefix is close and the
+ * warp's version, without block barriers, is faster (single_pass.cu measured the same trade).
+ * Returns, in the threads of key j < k, key j's exclusive prefix. */
+static __device__ uint32_t pt_look_back_block(const pt_args &a, uint32_t tile,
+                                              uint32_t (*s_first)[SC_PARTITION_MAX_KEYS],
+                                              uint32_t (*s_sum)[SC_PARTITION_MAX_KEYS]) {
+    const unsigned lane = sc_lane(), warp = sc_warp_id(), lk = a.lk, kp = 1u << lk;
+    const unsigned j = threadIdx.x & (kp - 1), off = threadIdx.x >> lk;
+    const uint32_t same = (0xffffffffu / ((1u << kp) - 1u)) << j; /* the warp's lanes of key j */
+    uint32_t excl = 0;
+    bool done = j >= a.k;
+    for (long long window = (long long)tile - 1;; window -= (long long)(PT_BLOCK >> lk)) {
+        const long long t = window - (long long)off;
+        unsigned st;
+        uint32_t val;
+        do {
+            st = 3; /* nothing to wait for, nothing to add */
+            val = 0;
+            if (!done) {
+                if (t < 0) {
+                    st = (unsigned)PT_PREFIX; /* before tile 0: an empty prefix */
+                } else {
+                    const uint64_t w = pt_load(a.status + (size_t)t * a.k + j);
+                    st = (unsigned)(w >> 32);
+                    val = (uint32_t)w;
+                }
             }
-        uint64_t *mine = status + (size_t)tile * k + j;
-        uint32_t prefix = 0;
-        if (tile == 0) {
-            pt_store(mine, PT_PREFIX << 32 | run);
-        } else {
-            pt_store(mine, PT_AGGREGATE << 32 | run);
-            for (long long p = (long long)tile - 1; p >= 0; p--) {
-                uint64_t w;
-                do w = pt_load(status + (size_t)p * k + j);
-                while ((w >> 32) == 0);
-                prefix += (uint32_t)w;
-                if ((w >> 32) == PT_PREFIX) break;
+        } while (__syncthreads_or(st == 0));
+        /* key j's nearest prefix: the first thread of the key that read one */
+        const uint32_t pre = __ballot_sync(SC_FULL_MASK, st == (unsigned)PT_PREFIX) & same;
+        if (lane < kp)
+            s_first[warp][j] = pre ? warp * SC_WARP + (unsigned)__ffs(pre) - 1 : PT_BLOCK;
+        __syncthreads();
+        unsigned stop = PT_BLOCK;
+        for (unsigned w = 0; w < PT_WARPS; w++) stop = min(stop, s_first[w][j]);
+        uint32_t v = threadIdx.x <= stop ? val : 0;
+        for (unsigned d = kp; d < SC_WARP; d <<= 1) v += __shfl_xor_sync(SC_FULL_MASK, v, d);
+        if (lane < kp) s_sum[warp][j] = v;
+        __syncthreads();
+        for (unsigned w = 0; w < PT_WARPS; w++) excl += s_sum[w][j];
+        done = done || stop < PT_BLOCK;
+        if (!__syncthreads_or(!done))
+            break; /* also orders this round's reads before the next writes */
+    }
+    return excl;
+}
+
+/* Thread j < k, after the look-back: publish key j's inclusive prefix and the output element of
+ * the tile's slots of key j: slot s goes to s_dst[j] + s (group: the spec's base of group j;
+ * excl: key j's elements in the tiles before; s - seg: the rank inside the tile's run). */
+static __device__ __forceinline__ void pt_publish(const pt_args &a, uint32_t tile, unsigned j,
+                                                  uint32_t group, uint32_t excl, uint32_t total,
+                                                  uint32_t seg, uint32_t *s_dst) {
+    if (tile != 0) pt_store(a.status + (size_t)tile * a.k + j, PT_PREFIX << 32 | (excl + total));
+    s_dst[j] = group + excl - seg; /* mod 2^32: a slot s >= seg adds it back */
+}
+
+static __device__ __forceinline__ uint32_t pt_word_elem(const pt_args &a, uint32_t q) {
+    return a.wpe == 1 ? q : __umulhi(q, a.magic);
+}
+
+/* Word q of the tile's slots: its source word in `in` (tile base `base`), its place in `out`
+ * (slot s of key j goes to element s_dst[j] + s). */
+template <typename W>
+static __device__ __forceinline__ const W *pt_src(const pt_args &a, const uint16_t *s_src,
+                                                  size_t base, uint32_t q) {
+    const uint32_t s = pt_word_elem(a, q), r = q - s * a.wpe;
+    return (const W *)(a.in + (base + s_src[s]) * a.elem_size) + r;
+}
+template <typename W>
+static __device__ __forceinline__ W *pt_dst(const pt_args &a, const uint8_t *s_key,
+                                            const uint32_t *s_dst, uint32_t q) {
+    const uint32_t s = pt_word_elem(a, q), r = q - s * a.wpe;
+    const uint32_t e = s_dst[s_key[s]] + s; /* < n: the element's output slot */
+    return (W *)(a.out + (size_t)e * a.elem_size) + r;
+}
+
+/* The tile's ranks (the spec's rank_key[i] inside the tile): each thread's 16 keys (tile
+ * elements 16 t .. 16 t + 15) as bit planes, their counts per key packed in 16-bit counters
+ * (two keys a word), one exclusive block scan of the counters, the tile's runs by key (run j
+ * starts at slot seg_j). Every element gets its slot: the thread's first slot for its key plus
+ * the keys equal to it before it in the thread (a popcount of the plane bits below). w, valid:
+ * the thread's keys from pt_load_keys<true>. SLOT_OF:
+ * s_idx[element] = slot (the tile is staged by slot); else s_idx[slot] = element (gathered by
+ * slot). s_key[slot] = the key. Publishes the tile's counts (tile 0: its prefixes); thread j < k
+ * gets key j's count and run start. Returns the tile's elements (those below n). */
+template <bool SLOT_OF>
+static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t tile,
+                                                   const uint32_t w[4], uint32_t valid,
+                                                   uint16_t *s_idx, uint8_t *s_key,
+                                                   uint32_t (*s_warp)[PT_WORDS], uint32_t *my_total,
+                                                   uint32_t *my_seg) {
+    const unsigned lane = sc_lane(), warp = sc_warp_id(), k = a.k, nb = a.nb;
+    const unsigned nw = (k + 1) / 2; /* counter words in use */
+    uint32_t p[4];
+#pragma unroll
+    for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w, i) : 0u;
+    uint32_t c[PT_WORDS]; /* key j: bits 16 (j & 1) .. of c[j >> 1] */
+#pragma unroll
+    for (unsigned x = 0; x < PT_WORDS; x++) c[x] = 0;
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+        if (j < k) c[j >> 1] += (uint32_t)__popc(pt_match(p, nb, j, valid)) << (16 * (j & 1));
+    /* exclusive scan of the counters over the tile's threads (each field stays <= PT_TILE):
+     * inclusive warp scans, then the warps before; tot: the tile's totals */
+    uint32_t tot[PT_WORDS];
+#pragma unroll
+    for (unsigned x = 0; x < PT_WORDS; x++)
+        if (x < nw) {
+            uint32_t v = c[x];
+#pragma unroll
+            for (unsigned d = 1; d < SC_WARP; d <<= 1) {
+                const uint32_t u = __shfl_up_sync(SC_FULL_MASK, v, d);
+                if (lane >= d) v += u;
             }
-            pt_store(mine, PT_PREFIX << 32 | (prefix + run));
+            if (lane == SC_WARP - 1) s_warp[warp][x] = v;
+            c[x] = v - c[x];
         }
-        uint32_t group = 0;
-        for (unsigned i = 0; i < j; i++) group += head->hist[i];
-        s_base[j] = group + prefix;
-    }
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < PT_ITEMS; r++) {
-        if (key[r] == PT_NONE) continue;
-        uint32_t e = base + r * PT_BLOCK + threadIdx.x; /* < n: no wrap */
-        uint32_t dst = s_base[key[r]] + s_warp[r][warp][key[r]] + rank[r];
-        sc_move_elem(out, dst, in, e, elem_size);
+    for (unsigned x = 0; x < PT_WORDS; x++) {
+        uint32_t before = 0, all = 0;
+        if (x < nw)
+            for (unsigned v = 0; v < PT_WARPS; v++) {
+                const uint32_t u = s_warp[v][x];
+                before += v < warp ? u : 0;
+                all += u;
+            }
+        c[x] += before;
+        tot[x] = all;
+    }
+    uint32_t seg = 0;
+    *my_total = *my_seg = 0;
+#pragma unroll
+    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+        if (j < k) {
+            const uint32_t t = tot[j >> 1] >> (16 * (j & 1)) & 0xffffu;
+            c[j >> 1] += seg << (16 * (j & 1)); /* now the slot of the thread's first key j */
+            if (threadIdx.x == j) {
+                *my_total = t;
+                *my_seg = seg;
+            }
+            seg += t;
+        }
+    if (threadIdx.x < k)
+        pt_store(a.status + (size_t)tile * k + threadIdx.x,
+                 (tile == 0 ? PT_PREFIX : PT_AGGREGATE) << 32 | *my_total);
+#pragma unroll
+    for (unsigned e = 0; e < PT_KEYS; e++) {
+        const unsigned bit = (e & 3) + 8 * (e >> 2);
+        if (valid >> bit & 1u) {
+            const unsigned key =
+                w[e & 3] >> (8 * (e >> 2)) & 0xffu; /* < k: the histogram checked */
+            uint32_t word = c[0];
+#pragma unroll
+            for (unsigned x = 1; x < PT_WORDS; x++)
+                if (x < nw && (key >> 1) == x) word = c[x];
+            const uint32_t slot =
+                (word >> (16 * (key & 1)) & 0xffffu) +
+                (uint32_t)__popc(pt_match(p, nb, key, valid) & ((1u << bit) - 1u));
+            const unsigned elem = threadIdx.x * PT_KEYS + e;
+            if (SLOT_OF)
+                s_idx[elem] = (uint16_t)slot;
+            else
+                s_idx[slot] = (uint16_t)elem;
+            s_key[slot] = (uint8_t)key;
+        }
+    }
+    return seg;
+}
+
+/* The tile's per-key offsets into s_dst (by warp 0, or by the whole block: BLOCK_LB); every
+ * thread of the block calls it. The caller synchronises before it reads s_dst. */
+template <bool BLOCK_LB>
+static __device__ __forceinline__ void
+pt_offsets(const pt_args &a, uint32_t tile, uint32_t group, uint32_t my_total, uint32_t my_seg,
+           uint32_t *s_dst, uint32_t (*s_first)[SC_PARTITION_MAX_KEYS],
+           uint32_t (*s_sum)[SC_PARTITION_MAX_KEYS]) {
+    if (BLOCK_LB) {
+        const uint32_t excl = tile == 0 ? 0u : pt_look_back_block(a, tile, s_first, s_sum);
+        if (threadIdx.x < a.k)
+            pt_publish(a, tile, threadIdx.x, group, excl, my_total, my_seg, s_dst);
+    } else if (sc_warp_id() == 0) {
+        const uint32_t excl = tile == 0 ? 0u : pt_look_back(a, tile);
+        /* lane j < k holds key j (k' >= k) of the tile itself */
+        if (threadIdx.x < a.k)
+            pt_publish(a, tile, threadIdx.x, group, excl, my_total, my_seg, s_dst);
+    }
+}
+
+/* Each block, first: its tile by ticket (tiles start in launch order), the run-time length, the
+ * bad-key flag and the group sizes, loaded together (one wait, not one after another); then
+ * the counts (tile 0) and whether the tile has work: none after a bad key or past *d_n (later
+ * tiles are empty too). Thread j < k gets the spec's base of group j (the groups before j). */
+static __device__ __forceinline__ bool pt_tile(const pt_args &a, uint32_t *s_ctl, uint32_t *tile,
+                                               uint32_t *n, uint32_t *group) {
+    const uint32_t h = threadIdx.x < a.k ? a.head->hist[threadIdx.x] : 0u;
+    if (threadIdx.x == 0) {
+        const uint32_t bad = a.head->bad, len = sc_dev_count(a.d_n, a.n);
+        s_ctl[0] = atomicAdd(&a.head->ticket, 1u);
+        s_ctl[1] = len;
+        s_ctl[2] = bad;
+    }
+    uint32_t all;
+    *group = sc_warp_exclusive_scan(h, &all); /* meaningful in warp 0 */
+    __syncthreads();
+    *tile = s_ctl[0];
+    *n = s_ctl[1];
+    if (*tile == 0) pt_write_counts(a.head, a.k, a.d_counts);
+    return !s_ctl[2] && (size_t)*tile * PT_TILE < *n;
+}
+
+/* single pass, gathered: rank the tile, gather the first words by slot (the elements' words
+ * in `in`, read through the cache), find the offsets while they arrive, copy each key's run out
+ * contiguously. For any element size: W is the copy word, PREF the words per thread gathered
+ * before the look-back, BLOCK_LB the look-back by the whole block (few tiles per SM). */
+template <typename W, int PREF, bool BLOCK_LB>
+__global__ void __launch_bounds__(PT_BLOCK) pt_gather_pass_kernel(pt_args a) {
+    __shared__ uint16_t s_src[PT_TILE]; /* tile slot s takes tile element s_src[s] */
+    __shared__ uint8_t s_key[PT_TILE];  /* the key of slot s */
+    __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
+    __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_first[PT_WARPS][SC_PARTITION_MAX_KEYS]; /* the block's look-back */
+    __shared__ uint32_t s_sum[PT_WARPS][SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_ctl[3];
+    uint32_t tile, n, group, my_total, my_seg;
+    if (!pt_tile(a, s_ctl, &tile, &n, &group)) return;
+    const size_t base = (size_t)tile * PT_TILE;
+    uint32_t w[4], valid;
+    pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
+    const uint32_t count =
+        pt_rank<false>(a, tile, w, valid, s_src, s_key, s_warp, &my_total, &my_seg);
+    __syncthreads();
+
+    const uint32_t words = count * a.wpe;
+    W v[PREF];
+#pragma unroll
+    for (int r = 0; r < PREF; r++) {
+        const uint32_t q = threadIdx.x + r * PT_BLOCK;
+        if (q < words) v[r] = __ldg(pt_src<W>(a, s_src, base, q));
+    }
+    pt_offsets<BLOCK_LB>(a, tile, group, my_total, my_seg, s_dst, s_first, s_sum);
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < PREF; r++) {
+        const uint32_t q = threadIdx.x + r * PT_BLOCK;
+        if (q < words) *pt_dst<W>(a, s_key, s_dst, q) = v[r];
+    }
+    for (uint32_t q0 = threadIdx.x + PREF * PT_BLOCK; q0 < words; q0 += 4 * PT_BLOCK) {
+        W u[4];
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const uint32_t q = q0 + r * PT_BLOCK;
+            if (q < words) u[r] = __ldg(pt_src<W>(a, s_src, base, q));
+        }
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const uint32_t q = q0 + r * PT_BLOCK;
+            if (q < words) *pt_dst<W>(a, s_key, s_dst, q) = u[r];
+        }
+    }
+}
+
+/* single pass, staged (elements of 1, 2, 4 or 8 bytes, E the element, pointers aligned to it):
+ * the tile's elements are loaded in order, coalesced, together with its keys (one latency, not
+ * two one after the other), stored into shared memory at their slots once ranked, and each
+ * key's run is written out contiguously from there. */
+template <typename E, bool BLOCK_LB>
+__global__ void __launch_bounds__(PT_BLOCK) pt_staged_pass_kernel(pt_args a) {
+    __shared__ E s_data[PT_TILE];        /* the tile's elements by slot */
+    __shared__ uint16_t s_slot[PT_TILE]; /* tile element i goes to slot s_slot[i] */
+    __shared__ uint8_t s_key[PT_TILE];   /* the key of slot s */
+    __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
+    __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_first[PT_WARPS][SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_sum[PT_WARPS][SC_PARTITION_MAX_KEYS];
+    __shared__ uint32_t s_ctl[3];
+    uint32_t tile, n, group, my_total, my_seg;
+    if (!pt_tile(a, s_ctl, &tile, &n, &group)) return;
+    const size_t base = (size_t)tile * PT_TILE;
+    uint32_t w[4], valid; /* the keys first: the ranks wait for them */
+    pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
+    const E *in = (const E *)a.in + base;
+    const uint32_t live = (uint32_t)min((size_t)PT_TILE, (size_t)n - base); /* elements below n */
+    E v[PT_KEYS];
+#pragma unroll
+    for (int r = 0; r < PT_KEYS; r++) {
+        const uint32_t i = threadIdx.x + r * PT_BLOCK;
+        if (i < live) v[r] = __ldg(in + i);
+    }
+    const uint32_t count =
+        pt_rank<true>(a, tile, w, valid, s_slot, s_key, s_warp, &my_total, &my_seg);
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < PT_KEYS; r++) {
+        const uint32_t i = threadIdx.x + r * PT_BLOCK;
+        if (i < live) s_data[s_slot[i]] = v[r];
+    }
+    pt_offsets<BLOCK_LB>(a, tile, group, my_total, my_seg, s_dst, s_first, s_sum);
+    __syncthreads();
+    E *out = (E *)a.out;
+#pragma unroll
+    for (int r = 0; r < PT_KEYS; r++) {
+        const uint32_t q = threadIdx.x + r * PT_BLOCK;
+        if (q < count) out[s_dst[s_key[q]] + q] = s_data[q];
     }
 }
 
@@ -180,30 +586,100 @@ static unsigned pt_grid(const sc_job *job, size_t n) {
     return b < cap ? b : cap;
 }
 
-/* Clear the head and the look-back words, then count the keys. */
+/* Clear the head and the look-back words, then count the keys (16 a thread, grid-stride). */
 static sc_status pt_histogram(sc_job *job, pt_head *head, size_t words) {
     cudaStream_t st = sc_cuda_stream(job);
     SC_CUDA_TRY(cudaMemsetAsync(head, 0, sizeof *head + words * sizeof(uint64_t), st));
-    pt_histogram_kernel<<<pt_grid(job, job->n), PT_BLOCK, 0, st>>>(
-        job->keys, job->opt.d_n, (uint32_t)job->n, job->num_keys, head);
+    const unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * PT_HIST_BLOCKS;
+    const unsigned need = sc_cuda_blocks((job->n + PT_KEYS - 1) / PT_KEYS, PT_BLOCK);
+    const unsigned grid = need < cap ? need : cap;
+    pt_histogram_kernel<<<grid, PT_BLOCK, 0, st>>>(job->keys, job->opt.d_n, (uint32_t)job->n,
+                                                   job->num_keys, pt_key_bits(job->num_keys), head);
+    SC_CUDA_LAUNCHED();
+    return SC_OK;
+}
+
+/* Widest word that divides the element size and both pointers. */
+static unsigned pt_word_bytes(const sc_job *job) {
+    uintptr_t a = (uintptr_t)job->in | (uintptr_t)job->out | job->elem_size;
+    for (unsigned w = 16; w > 1; w >>= 1)
+        if (!(a & (w - 1))) return w;
+    return 1;
+}
+
+template <typename W, int PREF, bool STAGE>
+static sc_status pt_launch(sc_job *job, const pt_args &a, unsigned tiles) {
+    /* the block's look-back up to 2 tiles per SM, as single_pass.cu measured for its own */
+    const unsigned few = 2u * (unsigned)sc_cuda_state_of(job->ctx)->sm_count;
+    cudaStream_t st = sc_cuda_stream(job);
+    if constexpr (STAGE) {
+        if (tiles <= few)
+            pt_staged_pass_kernel<W, true><<<tiles, PT_BLOCK, 0, st>>>(a);
+        else
+            pt_staged_pass_kernel<W, false><<<tiles, PT_BLOCK, 0, st>>>(a);
+    } else if (tiles <= few)
+        pt_gather_pass_kernel<W, PREF, true><<<tiles, PT_BLOCK, 0, st>>>(a);
+    else
+        pt_gather_pass_kernel<W, PREF, false><<<tiles, PT_BLOCK, 0, st>>>(a);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
 
 extern "C" sc_status sc_cuda_partition_single_pass(sc_job *job) {
-    size_t tiles = (job->n + PT_TILE - 1) / PT_TILE;
-    size_t words = (tiles ? tiles : 1) * job->num_keys;
+    const unsigned tiles = sc_cuda_blocks(job->n, PT_TILE);
+    const size_t words = (size_t)tiles * job->num_keys;
     pt_head *head;
     uint64_t *status;
     sc_status s = pt_scratch(job, words, 0, &head, &status, NULL);
     if (s != SC_OK) return s;
+    pt_args a;
+    a.in = (const char *)job->in;
+    a.keys = job->keys;
+    a.out = (char *)job->out;
+    a.n = (uint32_t)job->n;
+    a.d_n = job->opt.d_n;
+    a.k = job->num_keys;
+    a.nb = pt_key_bits(a.k);
+    a.lk = a.nb; /* k' = 2^nb */
+    a.elem_size = (unsigned)job->elem_size;
+    const unsigned wb = pt_word_bytes(job);
+    a.wpe = a.elem_size / wb;
+    a.magic = a.wpe > 1 ? (uint32_t)(0x100000000ull / a.wpe + 1) : 0;
+    a.keys_vec = ((uintptr_t)job->keys & 15) == 0;
+    a.head = head;
+    a.status = status;
+    a.d_counts = pt_count_dst(job, head);
     sc_cuda_timing_begin(job);
     if ((s = pt_histogram(job, head, words)) != SC_OK) return s;
     sc_cuda_timing_phase(job, "histogram");
-    pt_scatter_kernel<<<(unsigned)(tiles ? tiles : 1), PT_BLOCK, 0, sc_cuda_stream(job)>>>(
-        (const char *)job->in, job->keys, (char *)job->out, job->opt.d_n, (uint32_t)job->n,
-        job->num_keys, (unsigned)job->elem_size, head, status, pt_count_dst(job, head));
-    SC_CUDA_LAUNCHED();
+    /* Per copy word (the widest dividing the element size and both pointers):
+     *   element of exactly 1, 2, 4 or 8 bytes: staged (the whole tile in order with its keys,
+     *     16 elements a thread in registers, the tile in shared memory: 4096 * 8 bytes at most);
+     *   16-byte words (elements of 16, 32, ... bytes) or elements of several words: gathered by
+     *     slot, PREF words a thread before the look-back: 8 of 16 or 8 bytes (registers), 16 of
+     *     the narrower words. */
+    const bool staged = a.wpe == 1;
+    switch (wb) {
+    case 16:
+        s = pt_launch<uint4, 8, false>(job, a, tiles);
+        break;
+    case 8:
+        s = staged ? pt_launch<uint2, 8, true>(job, a, tiles)
+                   : pt_launch<uint2, 8, false>(job, a, tiles);
+        break;
+    case 4:
+        s = staged ? pt_launch<uint32_t, 16, true>(job, a, tiles)
+                   : pt_launch<uint32_t, 16, false>(job, a, tiles);
+        break;
+    case 2:
+        s = staged ? pt_launch<unsigned short, 16, true>(job, a, tiles)
+                   : pt_launch<unsigned short, 16, false>(job, a, tiles);
+        break;
+    default:
+        s = staged ? pt_launch<unsigned char, 16, true>(job, a, tiles)
+                   : pt_launch<unsigned char, 16, false>(job, a, tiles);
+    }
+    if (s != SC_OK) return s;
     sc_cuda_timing_phase(job, "scatter");
     return pt_finish(job, head);
 }
