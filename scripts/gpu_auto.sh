@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_auto.sh OUTDIR [tune|render|partition|all]: on a CUDA machine, the measurements behind
 # `auto` and the multi-way partition, each into OUTDIR:
-#   tune:      compact bench --tune over n 2^16..2^24, elements 4/16/64, 1..99 % removed, with
+#   tune:      compact bench --tune over n 2^16..2^24, elements 4/16/64, 1-99 % removed, with
 #              and without removal lists: sm_90.json (the table), tune_fixed.json (every fixed
 #              algorithm's times); then auto on the same grid with that table (auto.json) and
 #              compaction/tools/auto_eval.py: auto against the best fixed algorithm per point.
@@ -31,8 +31,8 @@ c=$b/compaction/tools/compact
 rc=$b/app/raycompact
 
 if [ "$what" = tune ] || [ "$what" = all ]; then
-    grid=(--backend cuda --n 2^16,2^20,2^24 --elem 4,16,64
-        --removed 0.01,0.03,0.1,0.3,0.5,0.7,0.9,0.99 --runs 7 --warmup 2)
+    grid=(--backend cuda --n 2^16,2^20,2^24 --elem 4,16,64 --removed 0.01,0.05,0.2,0.5,0.8,0.99
+        --runs 5 --warmup 1)
     t=$SECONDS
     $c bench --tune "${grid[@]}" --tile 64,256,1024 --quiet --out "$out/sm_90.json" \
         --json "$out/tune_fixed.json" >"$out/tune.log" 2>&1
@@ -52,11 +52,11 @@ if [ "$what" = render ] || [ "$what" = all ]; then
         shift
         timeout 200 "$rc" bench --backend cuda "$@" --json "$out/r_$name.json" \
             >"$out/r_$name.log" 2>&1
-        echo "== $name rc=$?: raycompact bench $*"
-        sed -n '/ frame ms /,$p' "$out/r_$name.log"
+        echo "== $name rc=$?: raycompact bench $*" >>"$out/render.txt"
+        sed -n '/ frame ms /,$p' "$out/r_$name.log" >>"$out/render.txt"
     }
     for s in cornell spheres knot veach_mis many_lights; do
-        bench "$s" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 --frames 10 \
+        bench "$s" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 --frames 8 \
             --warmup 2 --algos all --modes indices,payload
     done
     bench cornell1080_d8 --scene scenes/cornell.json --width 1920 --height 1080 --max-depth 8 \
@@ -66,6 +66,7 @@ if [ "$what" = render ] || [ "$what" = all ]; then
             --frames 10 --warmup 2 --algos none,single-pass,auto --modes indices,payload \
             --sort-materials
     done
+    python3 scripts/render_digest.py "$out"/r_*.json
 fi
 
 if [ "$what" = partition ] || [ "$what" = all ]; then
