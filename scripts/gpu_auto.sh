@@ -34,12 +34,12 @@ if [ "$what" = tune ] || [ "$what" = all ]; then
     grid=(--backend cuda --n 2^16,2^20,2^24 --elem 4,16,64 --removed 0.01,0.05,0.2,0.5,0.8,0.99
         --runs 5 --warmup 1)
     t=$SECONDS
-    $c bench --tune "${grid[@]}" --tile 64,256,1024 --quiet --out "$out/sm_90.json" \
+    timeout 240 $c bench --tune "${grid[@]}" --tile 64,256,1024 --quiet --out "$out/sm_90.json" \
         --json "$out/tune_fixed.json" >"$out/tune.log" 2>&1
     echo "== tune rc=$? in $((SECONDS - t)) s"
     tail -3 "$out/tune.log"
     if [ -s "$out/sm_90.json" ]; then
-        SC_POLICY=$out/sm_90.json $c bench --algos auto "${grid[@]}" --quiet \
+        SC_POLICY=$out/sm_90.json timeout 120 $c bench --algos auto "${grid[@]}" --quiet \
             --json "$out/auto.json" >"$out/auto.log" 2>&1
         echo "== auto on the tuned table rc=$?"
         python3 compaction/tools/auto_eval.py "$out/tune_fixed.json" "$out/auto.json" --worst 12
