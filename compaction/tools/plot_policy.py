@@ -271,6 +271,8 @@ def plot(policy, out, elems=(4, 16, 64), stable=False):
             return "none (SC_ERR_UNSUPPORTED)"
         rules = sorted(seen[a])
         named = ["rule %d" % r for r in rules if r >= 0]
+        if len(named) > 3:  # a long list would run off the figure: the first ones and a count
+            named = named[:2] + ["... %d rules" % len(named)]
         if -1 in rules:
             named.append("fallback")
         return "%s (%s)" % (a, ", ".join(named))
