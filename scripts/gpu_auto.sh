@@ -63,7 +63,7 @@ if [ "$what" = render ] || [ "$what" = all ]; then
         --frames 10 --warmup 2 --algos single-pass,redzone,cub,atomic,auto --modes payload,indices
     for s in cornell spheres knot veach_mis many_lights; do
         bench "${s}_sorted" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 \
-            --frames 10 --warmup 2 --algos none,single-pass,auto --modes indices,payload \
+            --frames 8 --warmup 2 --algos none,single-pass,auto --modes indices,payload \
             --sort-materials
     done
     python3 scripts/render_digest.py "$out"/r_*.json
