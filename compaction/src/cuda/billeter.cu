@@ -59,12 +59,6 @@ static __device__ __forceinline__ size_t seq_end(const bl_seq &sq, size_t begin)
     return begin + sq.len < n ? begin + sq.len : n;
 }
 
-/* Bit b set for each nonzero byte b of w. */
-static __device__ __forceinline__ unsigned nonzero_bytes(uint32_t w) {
-    uint32_t t = (((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u;
-    return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
-}
-
 /* count: kept flags of one warp's sequence; BL_COUNT_LOADS uint4 loads (16 flags each) per lane
  * issued, then counted. */
 __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
@@ -86,8 +80,7 @@ __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
         for (unsigned r = 0; r < BL_COUNT_LOADS; r++) {
             const size_t i = c + (size_t)(r * SC_WARP + sc_lane()) * 16;
             if (vec && i + 16 <= end) {
-                count += __popc(nonzero_bytes(f[r].x) | nonzero_bytes(f[r].y) << 4 |
-                                nonzero_bytes(f[r].z) << 8 | nonzero_bytes(f[r].w) << 12);
+                count += __popc(sc_nonzero_bytes16(f[r]));
             } else {
                 for (size_t j = i; j < i + 16 && j < end; j++) count += flags[j] != 0;
             }
@@ -97,19 +90,10 @@ __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
     if (sc_lane() == 0) counts[seq] = count;
 }
 
-/* Element types of the vector paths, and a 16-byte vector split into them. */
+/* Element types of the vector paths (a 16-byte vector splits into them: sc_vec_split). */
 template <unsigned E> struct bl_elem { typedef uint32_t type; /* E = 0: unused */ };
 template <> struct bl_elem<8> { typedef uint2 type; };
 template <> struct bl_elem<16> { typedef uint4 type; };
-static __device__ __forceinline__ void split(uint4 w, uint32_t *e) {
-    e[0] = w.x, e[1] = w.y, e[2] = w.z, e[3] = w.w;
-}
-static __device__ __forceinline__ void split(uint4 w, uint2 *e) {
-    e[0] = make_uint2(w.x, w.y), e[1] = make_uint2(w.z, w.w);
-}
-static __device__ __forceinline__ void split(uint4 w, uint4 *e) {
-    e[0] = w;
-}
 
 /* One step of a lane: its kept bits and (vector paths) its elements, of every sub-chunk. */
 template <unsigned E> struct bl_step {
@@ -132,9 +116,9 @@ static __device__ __forceinline__ void load_step(const void *in, const uint8_t *
         unsigned m = 0;
         if (vec && whole) {
             if constexpr (VEC == 4)
-                m = nonzero_bytes(__ldg((const uint32_t *)(flags + i)));
+                m = sc_nonzero_bytes(__ldg((const uint32_t *)(flags + i)));
             else if constexpr (VEC == 2)
-                m = nonzero_bytes(__ldg((const uint16_t *)(flags + i)));
+                m = sc_nonzero_bytes(__ldg((const uint16_t *)(flags + i)));
             else
                 m = __ldg(flags + i) != 0;
         } else {
@@ -149,7 +133,7 @@ static __device__ __forceinline__ void load_step(const void *in, const uint8_t *
                  * reads only its survivors (measured at 2^20 and 2^26, 90 % removed: reading
                  * every element cost 30 % more at 2^20 than the kept ones); smaller elements
                  * share a vector, which is loaded whole */
-                if (VEC > 1 || m) split(__ldg((const uint4 *)in + i / VEC), s.e[k]);
+                if (VEC > 1 || m) sc_vec_split(__ldg((const uint4 *)in + i / VEC), s.e[k]);
             } else {
 #pragma unroll
                 for (unsigned j = 0; j < VEC; j++)

@@ -172,6 +172,32 @@ static __device__ inline uint32_t sc_block_scan_warps(uint32_t v, uint32_t *smem
     return r;
 }
 
+/* ---- flag bytes and vectors ---- */
+
+/* Bit b set for each nonzero byte b of w (bit 7 of ((w & 0x7f..) + 0x7f..) | w is set exactly
+ * for the nonzero bytes). */
+static __device__ __forceinline__ unsigned sc_nonzero_bytes(uint32_t w) {
+    uint32_t t = (((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u;
+    return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
+}
+
+/* Bit b set for each nonzero byte b of the 16 bytes of f. */
+static __device__ __forceinline__ unsigned sc_nonzero_bytes16(uint4 f) {
+    return sc_nonzero_bytes(f.x) | sc_nonzero_bytes(f.y) << 4 | sc_nonzero_bytes(f.z) << 8 |
+           sc_nonzero_bytes(f.w) << 12;
+}
+
+/* A 16-byte vector split into elements of 4, 8 or 16 bytes. */
+static __device__ __forceinline__ void sc_vec_split(uint4 w, uint32_t *e) {
+    e[0] = w.x, e[1] = w.y, e[2] = w.z, e[3] = w.w;
+}
+static __device__ __forceinline__ void sc_vec_split(uint4 w, uint2 *e) {
+    e[0] = make_uint2(w.x, w.y), e[1] = make_uint2(w.z, w.w);
+}
+static __device__ __forceinline__ void sc_vec_split(uint4 w, uint4 *e) {
+    e[0] = w;
+}
+
 /* ---- element copies ---- */
 
 /* Widest access (16, 8, 4, 2 or 1 bytes) that divides the element size and both addresses. */

@@ -59,23 +59,12 @@ template <typename T> static __host__ __device__ constexpr size_t ss_small() {
 #define SS_VEC_IN  1
 #define SS_VEC_OUT 2
 
-/* Bit b set for each nonzero byte b of w (bit 7 of ((w & 0x7f..) + 0x7f..) | w is set exactly
- * for nonzero bytes). */
-static __device__ __forceinline__ uint32_t nonzero_bytes(uint32_t w) {
-    uint32_t t = (((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u;
-    return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
-}
-static __device__ __forceinline__ uint32_t nonzero_bytes16(uint4 f) {
-    return nonzero_bytes(f.x) | nonzero_bytes(f.y) << 4 | nonzero_bytes(f.z) << 8 |
-           nonzero_bytes(f.w) << 12;
-}
-
 /* Flags: the keep mask of the 32 flags from `first` (bit b: flag first + b), 0 past n. */
 static __device__ __forceinline__ void load_items(const uint8_t *in, size_t first, uint32_t n,
                                                   int vec, uint32_t (&w)[1]) {
     if ((vec & SS_VEC_IN) && first + 32 <= n) {
         uint4 a = __ldg((const uint4 *)(in + first)), b = __ldg((const uint4 *)(in + first) + 1);
-        w[0] = nonzero_bytes16(a) | nonzero_bytes16(b) << 16;
+        w[0] = sc_nonzero_bytes16(a) | sc_nonzero_bytes16(b) << 16;
         return;
     }
     uint32_t m = 0;

@@ -38,19 +38,11 @@ typedef struct sp_args {
     sc_cuda_lookback lb;
 } sp_args;
 
-/* Bit b set for each nonzero byte b of w (bit 7 of ((w & 0x7f..) + 0x7f..) | w is set exactly
- * for nonzero bytes). */
-static __device__ __forceinline__ unsigned nonzero_bytes(uint32_t w) {
-    uint32_t t = (((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u;
-    return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
-}
-
 /* Keep mask of the 16 flags from `first`: one 16-byte load inside the stream, bytes at its end. */
 static __device__ __forceinline__ unsigned flag_mask(const sp_args &a, uint32_t n, size_t first) {
     if (a.flags_vec && first + SP_FLAGS <= n) {
         uint4 f = __ldg((const uint4 *)(a.flags + first));
-        return nonzero_bytes(f.x) | nonzero_bytes(f.y) << 4 | nonzero_bytes(f.z) << 8 |
-               nonzero_bytes(f.w) << 12;
+        return sc_nonzero_bytes16(f);
     }
     unsigned m = 0;
     for (unsigned b = 0; b < SP_FLAGS; b++)

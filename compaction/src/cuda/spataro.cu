@@ -59,12 +59,6 @@ static constexpr unsigned planes(unsigned max) {
     return max ? 1u + planes(max >> 1) : 0u;
 }
 
-/* Bit b set for each nonzero byte b of w. */
-static __device__ __forceinline__ unsigned nonzero_bytes(uint32_t w) {
-    uint32_t t = (((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u;
-    return ((t >> 7) & 1u) | ((t >> 14) & 2u) | ((t >> 21) & 4u) | ((t >> 28) & 8u);
-}
-
 /* Kept bits of the I flags from `i` (bit u = element i + u); elements at or past n read as
  * removed. vec: flags is 8-byte aligned, so the I flags are one aligned I-byte load. */
 template <unsigned I>
@@ -73,11 +67,11 @@ static __device__ __forceinline__ unsigned kept_bits(const uint8_t *flags, size_
     if (vec && i + I <= n) {
         if constexpr (I == 8) {
             uint2 w = __ldg((const uint2 *)(flags + i));
-            return nonzero_bytes(w.x) | nonzero_bytes(w.y) << 4;
+            return sc_nonzero_bytes(w.x) | sc_nonzero_bytes(w.y) << 4;
         } else if constexpr (I == 4) {
-            return nonzero_bytes(__ldg((const uint32_t *)(flags + i)));
+            return sc_nonzero_bytes(__ldg((const uint32_t *)(flags + i)));
         } else if constexpr (I == 2) {
-            return nonzero_bytes(__ldg((const uint16_t *)(flags + i)));
+            return sc_nonzero_bytes(__ldg((const uint16_t *)(flags + i)));
         } else {
             return __ldg(flags + i) != 0;
         }
@@ -132,20 +126,11 @@ static __device__ __forceinline__ void bit_sliced_scan(uint32_t *warp_totals, un
     if (lane < warps) warp_totals[lane] = offset;
 }
 
-/* Element types of the fast paths (E bytes), and a 16-byte vector split into them. */
+/* Element types of the fast paths (E bytes; a 16-byte vector splits into them: sc_vec_split). */
 template <unsigned E> struct sp_elem;
 template <> struct sp_elem<4> { typedef uint32_t type; };
 template <> struct sp_elem<8> { typedef uint2 type; };
 template <> struct sp_elem<16> { typedef uint4 type; };
-static __device__ __forceinline__ void split(uint4 w, uint32_t *e) {
-    e[0] = w.x, e[1] = w.y, e[2] = w.z, e[3] = w.w;
-}
-static __device__ __forceinline__ void split(uint4 w, uint2 *e) {
-    e[0] = make_uint2(w.x, w.y), e[1] = make_uint2(w.z, w.w);
-}
-static __device__ __forceinline__ void split(uint4 w, uint4 *e) {
-    e[0] = w;
-}
 
 /* The kept ones of a thread's I elements from `i`, into e[] (removed ones are left unset).
  * Whole 16-byte vectors when the I elements fill them (wide: `in` 16-byte aligned) and lie
@@ -159,7 +144,8 @@ static __device__ __forceinline__ void load_kept(const void *in, size_t i, uint3
             const uint4 *src = (const uint4 *)in + i / PER;
 #pragma unroll
             for (unsigned q = 0; q < I / PER; q++)
-                if ((bits >> (q * PER)) & ((1u << PER) - 1u)) split(__ldg(src + q), e + q * PER);
+                if ((bits >> (q * PER)) & ((1u << PER) - 1u))
+                    sc_vec_split(__ldg(src + q), e + q * PER);
             return;
         }
     }
