@@ -19,13 +19,8 @@ mkdir -p "$out"
 args=()
 . scripts/gpu_deps.sh
 b=build-gpu
-t0=$SECONDS
 if [ ! -x $b/app/raycompact ] || [ ! -x $b/compaction/tools/compact ]; then
-    cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DRAYCOMPACT_CUDA=ON -DRAYCOMPACT_WERROR=ON "${args[@]}" >"$out/build_auto.log" 2>&1 &&
-        cmake --build $b -j "$(nproc)" --target raycompact compact >>"$out/build_auto.log" 2>&1 ||
-        { grep -B2 -A8 -E "error|Error" "$out/build_auto.log" | head -60; exit 1; }
-    echo "built in $((SECONDS - t0)) s"
+    gpu_build "$out/build_auto.log" raycompact compact || exit 1
 fi
 c=$b/compaction/tools/compact
 rc=$b/app/raycompact

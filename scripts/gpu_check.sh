@@ -25,10 +25,7 @@ if [ "${2:-}" = fat ]; then
     exit 0
 fi
 b=build-gpu
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DRAYCOMPACT_CUDA=ON -DRAYCOMPACT_WERROR=ON "${args[@]}" >"$out/configure.log" 2>&1 ||
-    { tail -30 "$out/configure.log"; exit 1; }
-cmake --build $b -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -60; exit 1; }
+gpu_build "$out/build.log" || exit 1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 if [ "${2:-}" = app ]; then
     rm -f "$out/configure.log" "$out/build.log" # built: keep the file slots for results

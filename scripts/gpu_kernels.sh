@@ -17,12 +17,7 @@ mkdir -p "$out"
 args=()
 . scripts/gpu_deps.sh
 b=build-gpu
-t0=$SECONDS
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DRAYCOMPACT_CUDA=ON -DRAYCOMPACT_WERROR=ON "${args[@]}" >"$out/build.log" 2>&1 &&
-    cmake --build $b -j "$(nproc)" >>"$out/build.log" 2>&1 ||
-    { grep -B2 -A12 -E "error|Error" "$out/build.log" | head -80; exit 1; }
-echo "built in $((SECONDS - t0)) s"
+gpu_build "$out/build.log" || exit 1
 if [ -d .old/compaction ] && [ "$what" != tests ]; then
     t0=$SECONDS
     cmake -S .old/compaction -B build-old -G Ninja -DCMAKE_BUILD_TYPE=Release \

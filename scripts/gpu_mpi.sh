@@ -15,12 +15,9 @@ args=()
 . scripts/gpu_deps.sh
 . scripts/gpu_mpi_deps.sh
 b=build-gpu
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DRAYCOMPACT_CUDA=ON -DRAYCOMPACT_MPI=ON -DRAYCOMPACT_WERROR=ON "${args[@]}" \
-    >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build $b -j "$(nproc)" --target raycompact >"$out/build.log" 2>&1 ||
-    { grep -B2 -A8 error "$out/build.log" | head -60; exit 1; }
-rm -f "$out/configure.log" "$out/build.log"
+args+=(-DRAYCOMPACT_MPI=ON)
+gpu_build "$out/build.log" raycompact || exit 1
+rm -f "$out/build.log"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 exe=$b/app/raycompact
 ngpu=$(nvidia-smi -L | wc -l)

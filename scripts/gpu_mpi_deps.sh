@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # gpu_mpi_deps.sh: sourced by scripts/gpu_mpi.sh. On a GPU machine without Open MPI, use Debian's
 # Open MPI packages unpacked with `dpkg -x` under .deps/mpiroot (download them on a Debian 12
 # machine with:  apt-get download openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2
