@@ -19,9 +19,7 @@ mkdir -p "$out"
 args=()
 . scripts/gpu_deps.sh
 b=build-gpu
-if [ ! -x $b/app/raycompact ] || [ ! -x $b/compaction/tools/compact ]; then
-    gpu_build "$out/build_auto.log" raycompact compact || exit 1
-fi
+gpu_build "$out/build_auto.log" raycompact compact || exit 1 # nothing to do when up to date
 c=$b/compaction/tools/compact
 rc=$b/app/raycompact
 

@@ -3,6 +3,8 @@
  * texture, the image and overlay drawn, a screenshot when one is due, and the buffer swap. */
 #include "viewer.h"
 
+#include "timing.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,11 +161,6 @@ static int turn(rc_viewer *v) {
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The medians of the newest frames in the history (at most RC_HISTORY_FRAMES - 1): the
  * renderer's wall time per frame, and the time from one frame's end to the next's (render,
  * display and swap: the frame time a viewer sees). Printed at exit, for benchmarks of the
@@ -180,11 +177,10 @@ static void print_frame_medians(const rc_viewer *v) {
         wall[i] = a->wall_ms;
         step[i] = a->end_ms - b->end_ms;
     }
-    qsort(wall, n, sizeof *wall, cmp_double);
-    qsort(step, n, sizeof *step, cmp_double);
+    timing_stats w = timing_summary(wall, (int)n), f = timing_summary(step, (int)n);
     printf("raycompact view: median of the last %zu frames: render %.3f ms, frame to frame "
            "%.3f ms\n",
-           n, wall[n / 2], step[n / 2]);
+           n, w.median, f.median);
     free(wall);
 }
 

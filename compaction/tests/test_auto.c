@@ -60,9 +60,11 @@ static const char k_other_table[] =
     "{\"format\": \"raycompact-policy\", \"version\": 1, \"name\": \"c\", \"backend\": \"%s\", "
     "\"rules\": [{\"algo\": \"serial\"}]}";
 
-#define SYNTH_PATH     "test_auto_synthetic.json"
-#define GPU_SYNTH_PATH "test_auto_gpu_synthetic.json"
-#define OTHER_PATH     "test_auto_other.json"
+/* The tables' files, named per backend: the cpu and cuda runs may run at once in one folder. */
+static char synth_path[64], gpu_synth_path[64], other_path[64];
+#define SYNTH_PATH     synth_path
+#define GPU_SYNTH_PATH gpu_synth_path
+#define OTHER_PATH     other_path
 #define N              100000
 #define BIG            ((size_t)100003 * 64 + 64) /* the largest stream of test_results */
 
@@ -603,6 +605,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     backend = args.backend;
+    snprintf(synth_path, sizeof synth_path, "test_auto_synthetic_%s.json",
+             test_backend_name(backend));
+    snprintf(gpu_synth_path, sizeof gpu_synth_path, "test_auto_gpu_synthetic_%s.json",
+             test_backend_name(backend));
+    snprintf(other_path, sizeof other_path, "test_auto_other_%s.json", test_backend_name(backend));
     sc_context *ctx;
     int rc = test_open(&args, "test_auto", &ctx);
     if (rc) return rc;

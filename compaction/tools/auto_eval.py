@@ -22,7 +22,8 @@ def load(path):
             data = json.load(f)
         return data["records"]
     except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(f"auto_eval: {path}: {e}")
+        print(f"auto_eval: {path}: {e}", file=sys.stderr)
+        sys.exit(2)
 
 
 LIST_ALGOS = {"redzone", "redzone-block"}
@@ -80,7 +81,8 @@ def main():
             continue
         rows.append((r["median_ms"] / best[0], name, key(r), r["median_ms"], best, r.get("choice")))
     if not rows:
-        sys.exit("auto_eval: no grid point holds both auto and a fixed algorithm")
+        print("auto_eval: no grid point holds both auto and a fixed algorithm", file=sys.stderr)
+        return 2
     for name in ("auto", "auto-list"):
         sel = [x for x in rows if x[1] == name]
         if not sel:

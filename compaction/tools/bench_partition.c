@@ -40,7 +40,9 @@ static void part_usage(FILE *f) {
             "  --n LIST      elements (default 2^24 on cuda, 2^20 on cpu; 2^26 = the issue's)\n"
             "  --elem LIST   element sizes in bytes, 1..256 (default 4)\n"
             "  --runs N      timed runs per case, the median is printed (default 20)\n"
-            "  --warmup N    untimed runs first (default 3)\n",
+            "  --warmup N    untimed runs first (default 3)\n"
+            "  --seed S      the inputs' random seed (default 1)\n"
+            "  --quiet       no progress lines on stderr\n",
             SC_PARTITION_MAX_KEYS);
 }
 
@@ -55,6 +57,8 @@ static int part_list(const char *opt, const char *v, size_t lo, size_t hi, size_
     if (strlen(v) >= sizeof buf) return part_bad(opt, "(too long)", "a list");
     strcpy(buf, v);
     *count = 0;
+    if (!buf[0] || buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,"))
+        return part_bad(opt, v, "a comma-separated list without empty items");
     char *save = NULL;
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         uint64_t x;
@@ -80,20 +84,33 @@ static int part_parse(part_opts *o, int argc, char **argv) {
     o->runs = 20;
     o->warmup = 3;
     o->seed = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    static const char *const with_value[] = {"--partition", "--backend", "--n",   "--elem",
+                                             "--runs",      "--warmup",  "--seed"};
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             part_usage(stdout);
             return 1;
         }
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
         if (!strcmp(a, "--quiet")) {
             o->quiet = 1;
             continue;
         }
+        int known = 0;
+        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+            known |= !strcmp(a, with_value[k]);
+        if (!known) {
+            fprintf(stderr,
+                    "compact bench: '%s' does not go with --partition (valid: --backend, --n, "
+                    "--elem, --runs, --warmup, --seed, --quiet, --help)\n",
+                    a);
+            return -1;
+        }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
-            fprintf(stderr, "compact bench: %s needs a value (compact bench --partition --help)\n",
-                    a);
+            fprintf(stderr,
+                    "compact bench: %s needs a value (compact bench --partition 1 --help)\n", a);
             return -1;
         }
         uint64_t x;
@@ -265,8 +282,11 @@ done:
 
 static void part_print_row(const char *name, const bench_part_case *c, const bench_part_result *r,
                            double compact_ms) {
-    /* bytes moved at the least: elements in and out, and the keys or flags read once */
-    double gbs = (double)c->n * (2.0 * (double)c->elem_size + 1.0) / (r->median_ms * 1e6);
+    /* bytes moved at the least: the keys or flags read once, every element in and out for a
+     * partition, every element in and the kept ones out for a compaction */
+    double out = c->kind == BENCH_PART_PARTITION ? (double)c->n : (double)r->counts[0];
+    double gbs = ((double)c->n * ((double)c->elem_size + 1.0) + out * (double)c->elem_size) /
+                 (r->median_ms * 1e6);
     char ratio[16] = "-";
     if (compact_ms > 0.0) snprintf(ratio, sizeof ratio, "%.2f", r->median_ms / compact_ms);
     printf("%-22s %11zu %4zu %4u %10.4f %10.4f %10.4f %8.1f %9s\n", name, c->n, c->elem_size,

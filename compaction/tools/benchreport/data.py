@@ -66,13 +66,17 @@ def validate(doc):
                 raise BenchDataError("record %d: \"%s\" is not a number" % (i, key))
         phases = r.get("phases", [])
         if not isinstance(phases, list) or not all(
-                isinstance(p, dict) and isinstance(p.get("name"), str) and _number(p.get("ms"))
-                for p in phases):
+                isinstance(p, dict) and isinstance(p.get("name"), str) and
+                "ms" in p and (_number(p["ms"]) or p["ms"] is None) for p in phases):
             raise BenchDataError("record %d: \"phases\" is not a list of {name, ms}" % i)
     for i, s in enumerate(doc.get("sweeps", [])):
         if not isinstance(s, dict) or not all(isinstance(s.get(k), str)
                                               for k in ("tag", "purpose", "command")):
             raise BenchDataError("sweep %d has no tag, purpose and command strings" % i)
+    # a phase whose time was not finite is written as null: it has no time to add up
+    for r in records:
+        if r.get("phases"):
+            r["phases"] = [p for p in r["phases"] if p.get("ms") is not None]
     return doc
 
 

@@ -37,6 +37,20 @@ def test_validate_names_the_fault(doc, where):
         data.validate(doc)
 
 
+def test_a_null_phase_time_is_dropped():
+    """bench_report.c writes a phase time that is not finite as null: the reader takes the file
+    and leaves that phase out."""
+    rec = dict(GOOD, phases=[{"name": "scan", "ms": None}, {"name": "scatter", "ms": 0.5}])
+    doc = data.validate({"records": [rec]})
+    assert doc["records"][0]["phases"] == [{"name": "scatter", "ms": 0.5}]
+    try:
+        data.validate({"records": [dict(GOOD, phases=[{"name": "scan", "ms": "x"}])]})
+    except data.BenchDataError:
+        pass
+    else:
+        raise AssertionError("a phase time that is a string was taken")
+
+
 def test_a_null_time_is_left_out():
     """A non-finite time is written as null: such a record is no measurement."""
     doc = data.validate({"records": [dict(GOOD, median_ms=None), dict(GOOD, median_ms=1.5)]})
