@@ -2,24 +2,13 @@
  * numbers rounded as the report states them, strings escaped, null where a value does not
  * apply, and null (valid JSON) for non-finite times. Usage: test_bench_json DIR (scratch). */
 #include "bench.h"
+#include "test_check.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static char *read_all(const char *path) {
     FILE *f = fopen(path, "rb");

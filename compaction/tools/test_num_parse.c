@@ -1,22 +1,11 @@
 /* test_num_parse.c: the strict number parser (num_parse.h) and the echo escaping (echo.h) that
  * both command-line tools share, against tables of what a person types. */
 #include "echo.h"
+#include "test_check.h"
 #include "num_parse.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static void integers(void) {
     static const struct {

@@ -3,20 +3,9 @@
  * of the middle two), min, max, percentiles, and the rotation over input sets; against values
  * worked out by hand. */
 #include "timing.h"
+#include "test_check.h"
 
 #include <stdio.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 /* Run i "takes" times[i]: warmup + runs of them through the harness, as a bench does. */
 static int harness(int warmup, int runs, const double *times, double *ms, int *slots) {

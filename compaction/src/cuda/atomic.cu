@@ -102,24 +102,9 @@ __global__ void __launch_bounds__(AT_BLOCK) append_kernel(at_args a) {
     if (threadIdx.x == 0) s_slot = slot;
     __syncthreads();
     const size_t base = s_slot;
-#pragma unroll
-    for (int k = 0; k < PREF; k++) {
-        uint32_t q = threadIdx.x + k * AT_BLOCK;
-        if (q < words) *dst_word<W>(a, base, q) = v[k];
-    }
-    for (uint32_t q0 = threadIdx.x + PREF * AT_BLOCK; q0 < words; q0 += 4 * AT_BLOCK) {
-        W u[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            uint32_t q = q0 + k * AT_BLOCK;
-            if (q < words) u[k] = __ldg(src_word<W>(a, s_list, chunk_first, q));
-        }
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            uint32_t q = q0 + k * AT_BLOCK;
-            if (q < words) *dst_word<W>(a, base, q) = u[k];
-        }
-    }
+    sc_block_copy_rest<W, PREF, AT_BLOCK>(
+        v, words, [&](uint32_t q) { return src_word<W>(a, s_list, chunk_first, q); },
+        [&](uint32_t q) { return dst_word<W>(a, base, q); });
 }
 
 template <typename W, int PREF> static sc_status launch(sc_job *job, const at_args &a) {

@@ -197,6 +197,24 @@ typedef struct pt_args {
     uint32_t *d_counts; /* where the counts go */
 } pt_args;
 
+/* One read of a look-back: key j's state of tile t into *st and *val (st 0: not ready yet; 3:
+ * nothing to wait for, nothing to add, as for a key already done; before tile 0: an empty
+ * prefix). */
+static __device__ __forceinline__ void pt_read_state(const pt_args &a, bool done, long long t,
+                                                     unsigned j, unsigned *st, uint32_t *val) {
+    *st = 3;
+    *val = 0;
+    if (!done) {
+        if (t < 0) {
+            *st = (unsigned)PT_PREFIX;
+        } else {
+            const uint64_t w = pt_load(a.status + (size_t)t * a.k + j);
+            *st = (unsigned)(w >> 32);
+            *val = (uint32_t)w;
+        }
+    }
+}
+
 /* Look-back by one warp for every key at once: lane l reads key j = l mod k' of tile
  * (window - l / k'), 32 / k' tiles a round; each key adds its aggregates up to its nearest
  * inclusive prefix (a segmented sum over the lanes of the key); the warp moves its window
@@ -212,19 +230,8 @@ static __device__ uint32_t pt_look_back(const pt_args &a, uint32_t tile) {
         const long long t = window - (long long)off;
         unsigned st;
         uint32_t val;
-        do {
-            st = 3; /* nothing to wait for, nothing to add */
-            val = 0;
-            if (!done) {
-                if (t < 0) {
-                    st = (unsigned)PT_PREFIX; /* before tile 0: an empty prefix */
-                } else {
-                    const uint64_t w = pt_load(a.status + (size_t)t * a.k + j);
-                    st = (unsigned)(w >> 32);
-                    val = (uint32_t)w;
-                }
-            }
-        } while (__any_sync(SC_FULL_MASK, st == 0));
+        do pt_read_state(a, done, t, j, &st, &val);
+        while (__any_sync(SC_FULL_MASK, st == 0));
         const uint32_t pre = __ballot_sync(SC_FULL_MASK, st == (unsigned)PT_PREFIX) & same;
         const unsigned stop = pre ? (unsigned)__ffs(pre) - 1 : SC_WARP - 1;
         uint32_t v = lane <= stop ? val : 0;
@@ -254,19 +261,8 @@ static __device__ uint32_t pt_look_back_block(const pt_args &a, uint32_t tile,
         const long long t = window - (long long)off;
         unsigned st;
         uint32_t val;
-        do {
-            st = 3; /* nothing to wait for, nothing to add */
-            val = 0;
-            if (!done) {
-                if (t < 0) {
-                    st = (unsigned)PT_PREFIX; /* before tile 0: an empty prefix */
-                } else {
-                    const uint64_t w = pt_load(a.status + (size_t)t * a.k + j);
-                    st = (unsigned)(w >> 32);
-                    val = (uint32_t)w;
-                }
-            }
-        } while (__syncthreads_or(st == 0));
+        do pt_read_state(a, done, t, j, &st, &val);
+        while (__syncthreads_or(st == 0));
         /* key j's nearest prefix: the first thread of the key that read one */
         const uint32_t pre = __ballot_sync(SC_FULL_MASK, st == (unsigned)PT_PREFIX) & same;
         if (lane < kp)
@@ -482,24 +478,9 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_gather_pass_kernel(pt_args a) {
     }
     pt_offsets<BLOCK_LB>(a, tile, group, my_total, my_seg, s_dst, s_first, s_sum);
     __syncthreads();
-#pragma unroll
-    for (int r = 0; r < PREF; r++) {
-        const uint32_t q = threadIdx.x + r * PT_BLOCK;
-        if (q < words) *pt_dst<W>(a, s_key, s_dst, q) = v[r];
-    }
-    for (uint32_t q0 = threadIdx.x + PREF * PT_BLOCK; q0 < words; q0 += 4 * PT_BLOCK) {
-        W u[4];
-#pragma unroll
-        for (int r = 0; r < 4; r++) {
-            const uint32_t q = q0 + r * PT_BLOCK;
-            if (q < words) u[r] = __ldg(pt_src<W>(a, s_src, base, q));
-        }
-#pragma unroll
-        for (int r = 0; r < 4; r++) {
-            const uint32_t q = q0 + r * PT_BLOCK;
-            if (q < words) *pt_dst<W>(a, s_key, s_dst, q) = u[r];
-        }
-    }
+    sc_block_copy_rest<W, PREF, PT_BLOCK>(
+        v, words, [&](uint32_t q) { return pt_src<W>(a, s_src, base, q); },
+        [&](uint32_t q) { return pt_dst<W>(a, s_key, s_dst, q); });
 }
 
 /* single pass, staged (elements of 1, 2, 4 or 8 bytes, E the element, pointers aligned to it):

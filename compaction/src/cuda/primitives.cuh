@@ -198,6 +198,35 @@ static __device__ __forceinline__ void sc_vec_split(uint4 w, uint4 *e) {
     e[0] = w;
 }
 
+/* ---- a block's gather-copy of words ---- */
+
+/* The tail of a block's gather-copy of `words` words (BLOCK threads; word q of the run at
+ * src(q), to dst(q)): each thread gathered its first PREF words into v before a wait (an atomic,
+ * a look-back) so their loads were in flight; store those, then move the rest four words a
+ * thread at a time, the round's loads issued before its stores. */
+template <typename W, int PREF, unsigned BLOCK, typename Src, typename Dst>
+static __device__ __forceinline__ void sc_block_copy_rest(const W (&v)[PREF], uint32_t words,
+                                                          Src src, Dst dst) {
+#pragma unroll
+    for (int k = 0; k < PREF; k++) {
+        const uint32_t q = threadIdx.x + k * BLOCK;
+        if (q < words) *dst(q) = v[k];
+    }
+    for (uint32_t q0 = threadIdx.x + PREF * BLOCK; q0 < words; q0 += 4 * BLOCK) {
+        W u[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const uint32_t q = q0 + k * BLOCK;
+            if (q < words) u[k] = __ldg(src(q));
+        }
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const uint32_t q = q0 + k * BLOCK;
+            if (q < words) *dst(q) = u[k];
+        }
+    }
+}
+
 /* ---- element copies ---- */
 
 /* Widest access (16, 8, 4, 2 or 1 bytes) that divides the element size and both addresses. */

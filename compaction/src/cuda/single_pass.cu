@@ -216,24 +216,9 @@ static __device__ __forceinline__ void compact_tile(const sp_args &a, uint32_t n
         __syncthreads();
         excl = *s_excl;
     }
-#pragma unroll
-    for (int k = 0; k < PREF; k++) {
-        uint32_t q = threadIdx.x + k * SP_BLOCK;
-        if (q < words) *dst_word<W>(a, excl, q) = v[k];
-    }
-    for (uint32_t q0 = threadIdx.x + PREF * SP_BLOCK; q0 < words; q0 += 4 * SP_BLOCK) {
-        W u[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            uint32_t q = q0 + k * SP_BLOCK;
-            if (q < words) u[k] = __ldg(src_word<W>(a, s_src, base, q));
-        }
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            uint32_t q = q0 + k * SP_BLOCK;
-            if (q < words) *dst_word<W>(a, excl, q) = u[k];
-        }
-    }
+    sc_block_copy_rest<W, PREF, SP_BLOCK>(
+        v, words, [&](uint32_t q) { return src_word<W>(a, s_src, base, q); },
+        [&](uint32_t q) { return dst_word<W>(a, excl, q); });
     /* the last live tile (tile 0 of an empty stream) writes the kept count */
     const uint32_t live = n ? (uint32_t)(((size_t)n + SP_TILE - 1) / SP_TILE) : 1u;
     if (tile == live - 1 && threadIdx.x == 0) {
