@@ -109,9 +109,15 @@ int main(int argc, char **argv) {
         sc_context *ctx = NULL;
         sc_status st = sc_context_create(SC_BACKEND_CUDA, &ctx);
         sc_context_destroy(ctx);
-        if (!rc_have_cuda_backend() || st != SC_OK) {
+        /* a skip only for missing hardware (or a build without CUDA); any other failure fails */
+        if (!rc_have_cuda_backend() || st == SC_ERR_NO_DEVICE || st == SC_ERR_UNSUPPORTED) {
             printf("view_hooks: skipped: no CUDA device\n");
             return 77;
+        }
+        if (st != SC_OK) {
+            fprintf(stderr, "view_hooks: CUDA context: %s (%s)\n", sc_status_string(st),
+                    sc_last_error_detail(NULL));
+            return 1;
         }
     }
     rc_scene s;
