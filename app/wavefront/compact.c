@@ -231,7 +231,13 @@ static sc_status compact_cuda(rc_renderer *r, rc_compactor *c, device_ref dr, ui
     /* shade appends each empty slot once, so the list is distinct and in range by construction */
     opt.trusted_list = 1;
     sc_status st;
-    if (c->input == RC_COMPACT_BOTH)
+    if (c->input == RC_COMPACT_BOTH && rc_cuda_of(r)->device_loop && bounce < RC_MAX_DEPTH &&
+        c->flags_only[bounce]) {
+        stream_ref sr = dr.sr; /* rc_compact_plan: shade wrote no list for this bounce */
+        sr.removed = NULL;
+        opt.d_k = NULL;
+        st = compact_any(c, sr, n, 0, &opt, NULL);
+    } else if (c->input == RC_COMPACT_BOTH)
         st = compact_any(c, dr.sr, n, k, &opt, NULL);
     else if (c->input == RC_COMPACT_REMOVALS)
         st = sc_remove_indices(c->ctx, (sc_algorithm)c->algo, *dr.sr.data, n, dr.sr.elem_size,
@@ -262,19 +268,45 @@ static sc_status reserve_auto(const rc_compactor *c, device_ref dr) {
     return s;
 }
 
+/* auto's choice for `bounce` of stream dr, offered flags and list, with this frame's hint; NULL
+ * if it cannot choose. */
+static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bounce) {
+    sc_options opt = c->opt;
+    opt.removed_hint = hint_count(c, bounce, dr.sr.n);
+    sc_choice ch;
+    if (sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_ANY, &opt, &ch) != SC_OK)
+        return NULL;
+    return sc_algorithm_get(ch.algo)->name;
+}
+
 /* 1 if auto, with this frame's hints, would choose another algorithm at some bounce than the
- * calls that were captured (c->chosen) did. */
+ * plan of the captured calls (c->planned, rc_compact_plan) did. */
 static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) {
     if (c->input != RC_COMPACT_BOTH) return 0;
     for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
-        sc_options opt = c->opt;
-        opt.removed_hint = hint_count(c, b, dr.sr.n);
-        sc_choice ch;
-        if (sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_ANY, &opt, &ch) != SC_OK ||
-            !c->chosen[b] || strcmp(sc_algorithm_get(ch.algo)->name, c->chosen[b]) != 0)
-            return 1;
+        const char *now = preview_any(c, dr, b);
+        if (!now || !c->planned[b] || strcmp(now, c->planned[b]) != 0) return 1;
     }
     return 0;
+}
+
+/* 1 if the call of stream dr at `bounce` needs the removal list (auto's plan takes a
+ * removal-list algorithm there, or cannot tell). */
+static int plan_needs_list(rc_compactor *c, device_ref dr, uint32_t bounce) {
+    const char *name = preview_any(c, dr, bounce);
+    c->planned[bounce] = name;
+    const sc_algorithm_info *info = name ? sc_algorithm_find(name) : NULL;
+    return !info || info->input != SC_INPUT_FLAGS;
+}
+
+rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce) {
+    rc_compact_input in = r->comp.input;
+    if (in != RC_COMPACT_BOTH || !rc_cuda_of(r)->device_loop || bounce >= RC_MAX_DEPTH) return in;
+    int list = plan_needs_list(&r->comp, path_stream_cuda(r, 0, 0), bounce);
+    if (r->nee && r->scomp.input == RC_COMPACT_BOTH)
+        list |= plan_needs_list(&r->scomp, shadow_stream_cuda(r, 0, 0), bounce);
+    r->comp.flags_only[bounce] = r->scomp.flags_only[bounce] = (uint8_t)!list;
+    return list ? in : RC_COMPACT_FLAGS;
 }
 
 int rc_compact_choice_changed(rc_renderer *r) {

@@ -33,6 +33,11 @@ typedef struct rc_compactor {
        counts (the first frame has none: -1), and the choice each bounce's call made */
     double hint[RC_MAX_DEPTH];
     const char *chosen[RC_MAX_DEPTH];
+    /* auto in the device loops, planned when shade is launched (rc_compact_plan): auto's choice
+       offered both inputs, and whether the call gets the flags only (that choice is a flag
+       algorithm, so shade writes no removal list: its atomics are not paid for nothing) */
+    const char *planned[RC_MAX_DEPTH];
+    uint8_t flags_only[RC_MAX_DEPTH];
 } rc_compactor;
 
 /* The static name of the algorithm the last call on `c` ran (auto: its choice), or c->name. */
@@ -61,6 +66,12 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
 /* compact the shadow stream of bounce `bounce`: drop the slots that hold no shadow ray (NEE
  * only; `none` leaves them for the shadow phase to skip). Its time adds to compact_ms. */
 int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);
+
+/* CUDA device loops with auto: before shade is launched for `bounce`, ask auto (offered flags
+ * and list, with this frame's hints) what each stream's call will run; when neither needs the
+ * removal list, the calls get the flags only and shade writes no list. Returns what shade must
+ * write: RC_COMPACT_FLAGS then, else r->comp.input (also for every other algorithm and loop). */
+rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce);
 
 /* After a frame's counts came back: each bounce's removed fraction becomes the next frame's
  * hint for auto (the device loops, where lengths stay on the device). */

@@ -98,10 +98,11 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
        offset and length stay on the device (sort.c), threads past it return */
     const uint32_t *groups = r->sorter ? c->groups + (size_t)bounce * RC_SORT_KEYS : NULL;
     const uint32_t launches = groups ? RC_SORT_KEYS : 1u;
+    const int input = (int)rc_compact_plan(r, bounce); /* auto: the list only where it is used */
     for (uint32_t g = 0; g < launches; g++) {
         rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
             c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->paths, c->queue,
-            c->sample_rgb, (int)r->comp.input, c->flags, c->removed, so, c->counts, groups, g);
+            c->sample_rgb, input, c->flags, c->removed, so, c->counts, groups, g);
         rc_cuda_note(r, cudaGetLastError());
     }
 }
