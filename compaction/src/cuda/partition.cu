@@ -10,8 +10,13 @@
  *     publishes its k counts, finds its per-key offsets by a decoupled look-back in which one
  *     warp reads the k states of 32/k' tiles a round (k' = k rounded up to a power of two; the
  *     whole block, 256/k' tiles a round, when the grid is a few tiles per SM), and writes each
- *     key's run contiguously. Elements of 1, 2, 4 or 8 bytes are staged: loaded in order
- *     together with the keys, put into shared memory at their slots, written out from there.
+ *     key's run contiguously. Elements of 1, 2, 4 or 8 bytes are staged: each thread loads
+ *     the elements of its 16 keys with them (16-byte loads), the ranking puts them into shared
+ *     memory at their slots, and they are written out from there. The kernels are compiled
+ *     for 2 key bits (k <= 4) and for 4, so that counting and ranking loop over the keys and
+ *     bit planes that exist at compile time (with run-time loops the histogram alone measured
+ *     67 % SM-bound, and the whole 4-key partition of 2^26 x 4 bytes took 0.59 ms; see
+ *     docs/bench/h100-kernels).
  *     Other sizes are gathered by slot (a list of source elements in shared memory), their
  *     first words before the look-back, as single_pass.cu gathers its kept elements.
  *   cub: the vendor baseline: cub::DeviceRadixSort::SortPairs of (key, index) over the few bits
@@ -36,6 +41,13 @@
 #define PT_TILE  (PT_BLOCK * PT_KEYS)
 #define PT_WARPS (PT_BLOCK / SC_WARP)
 #define PT_WORDS (SC_PARTITION_MAX_KEYS / 2) /* 16-bit counters, two keys a word */
+/* staged pass blocks per SM with up to 4 keys and elements up to 4 bytes (their 40 registers a
+ * thread and 21 KB of shared memory allow 6; Turing holds 1024 threads a SM: 4) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define PT_STAGED_BLOCKS 4
+#else
+#define PT_STAGED_BLOCKS 6
+#endif
 /* histogram blocks per SM: one wave of the grid-stride loop (no second, partial wave), two
  * 16-byte loads a thread in flight: 32 KB a SM */
 #define PT_HIST_BLOCKS 4
@@ -101,19 +113,23 @@ static __device__ __forceinline__ uint32_t pt_plane(const uint32_t w[4], unsigne
     return ((w[0] & m) | (w[1] & m) << 1 | (w[2] & m) << 2 | (w[3] & m) << 3) >> i;
 }
 
-/* The chunk's keys equal to j, as plane bits: the planes of the `nb` key bits matched. */
-static __device__ __forceinline__ uint32_t pt_match(const uint32_t p[4], unsigned nb, unsigned j,
+/* The chunk's keys equal to j, as plane bits: the planes of the NB key bits matched. NB is a
+ * template argument (keys < k <= 2^NB): with the planes and the keys' loops known at compile
+ * time, the counting and ranking below are a few instructions a key, not a loop over 16
+ * possible keys and 4 possible planes each (the histogram measured 67 % SM-bound that way). */
+template <unsigned NB>
+static __device__ __forceinline__ uint32_t pt_match(const uint32_t p[4], unsigned j,
                                                     uint32_t valid) {
     uint32_t s = valid;
 #pragma unroll
-    for (unsigned i = 0; i < 4; i++)
-        if (i < nb) s &= (j >> i & 1u) ? p[i] : ~p[i];
+    for (unsigned i = 0; i < NB; i++) s &= (j >> i & 1u) ? p[i] : ~p[i];
     return s;
 }
 
 /* histogram: count each key from 16-byte loads (a popcount of bit-plane matches a key); a key
  * >= k marks the call bad: a bit above the key bits, or (k not a power of two) a key that no
  * j < k matches, so the counts fall short of the keys seen. */
+template <unsigned NB>
 __global__ void __launch_bounds__(PT_BLOCK, PT_HIST_BLOCKS)
     pt_histogram_kernel(const uint8_t *keys, const uint32_t *d_n, uint32_t bound, unsigned k,
                         unsigned nb, pt_head *head) {
@@ -123,9 +139,9 @@ __global__ void __launch_bounds__(PT_BLOCK, PT_HIST_BLOCKS)
     const uint32_t n = sc_dev_count(d_n, bound);
     const int vec = ((uintptr_t)keys & 15) == 0;
     const size_t chunks = ((size_t)n + PT_KEYS - 1) / PT_KEYS;
-    uint32_t c[SC_PARTITION_MAX_KEYS];
+    uint32_t c[1u << NB];
 #pragma unroll
-    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++) c[j] = 0;
+    for (unsigned j = 0; j < (1u << NB); j++) c[j] = 0;
     uint32_t seen = 0, any = 0;
     const size_t stride = (size_t)gridDim.x * PT_BLOCK;
     for (size_t ch = (size_t)blockIdx.x * PT_BLOCK + threadIdx.x; ch < chunks; ch += 2 * stride) {
@@ -140,19 +156,19 @@ __global__ void __launch_bounds__(PT_BLOCK, PT_HIST_BLOCKS)
             any |= w[h][0] | w[h][1] | w[h][2] | w[h][3];
             seen += (uint32_t)__popc(valid[h]);
 #pragma unroll
-            for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w[h], i) : 0u;
+            for (unsigned i = 0; i < 4; i++) p[i] = i < NB ? pt_plane(w[h], i) : 0u;
 #pragma unroll
-            for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
-                if (j < k) c[j] += (uint32_t)__popc(pt_match(p, nb, j, valid[h]));
+            for (unsigned j = 0; j < (1u << NB); j++)
+                if (j < k) c[j] += (uint32_t)__popc(pt_match<NB>(p, j, valid[h]));
         }
     }
     uint32_t counted = 0;
 #pragma unroll
-    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++) counted += c[j];
+    for (unsigned j = 0; j < (1u << NB); j++) counted += c[j];
     const uint32_t high = 0x01010101u * (0xffu & ~((1u << nb) - 1u));
     const int bad = __syncthreads_or((any & high) || counted != seen);
 #pragma unroll
-    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+    for (unsigned j = 0; j < (1u << NB); j++)
         if (j < k) {
             const uint32_t s = sc_warp_sum(c[j]);
             if (sc_lane() == 0 && s) atomicAdd(&cnt[j], s);
@@ -192,6 +208,7 @@ typedef struct pt_args {
     unsigned wpe;   /* words per element */
     uint32_t magic; /* q / wpe == __umulhi(q, magic) for every q < 2^24 (wpe > 1) */
     int keys_vec;   /* keys is 16-byte aligned */
+    int in_vec;     /* in is 16-byte aligned */
     pt_head *head;
     uint64_t *status;   /* k states a tile: status[tile * k + j] */
     uint32_t *d_counts; /* where the counts go */
@@ -317,32 +334,32 @@ static __device__ __forceinline__ W *pt_dst(const pt_args &a, const uint8_t *s_k
  * (two keys a word), one exclusive block scan of the counters, the tile's runs by key (run j
  * starts at slot seg_j). Every element gets its slot: the thread's first slot for its key plus
  * the keys equal to it before it in the thread (a popcount of the plane bits below). w, valid:
- * the thread's keys from pt_load_keys<true>. SLOT_OF:
- * s_idx[element] = slot (the tile is staged by slot); else s_idx[slot] = element (gathered by
- * slot). s_key[slot] = the key. Publishes the tile's counts (tile 0: its prefixes); thread j < k
- * gets key j's count and run start. Returns the tile's elements (those below n). */
-template <bool SLOT_OF>
+ * the thread's keys from pt_load_keys<true>. put(e, element, slot) places the thread's key e
+ * (tile element `element`) at its slot: the element itself (staged) or its index (gathered);
+ * s_key[slot] = the key. Publishes the tile's counts (tile 0: its prefixes); thread j < k gets
+ * key j's count and run start. Returns the tile's elements (those below n). */
+template <unsigned NB, typename PUT>
 static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t tile,
-                                                   const uint32_t w[4], uint32_t valid,
-                                                   uint16_t *s_idx, uint8_t *s_key,
-                                                   uint32_t (*s_warp)[PT_WORDS], uint32_t *my_total,
-                                                   uint32_t *my_seg) {
-    const unsigned lane = sc_lane(), warp = sc_warp_id(), k = a.k, nb = a.nb;
+                                                   const uint32_t w[4], uint32_t valid, PUT put,
+                                                   uint8_t *s_key, uint32_t (*s_warp)[PT_WORDS],
+                                                   uint32_t *my_total, uint32_t *my_seg) {
+    constexpr unsigned KP = 1u << NB, NW = KP > 1 ? KP / 2 : 1; /* counter words */
+    const unsigned lane = sc_lane(), warp = sc_warp_id(), k = a.k;
     const unsigned nw = (k + 1) / 2; /* counter words in use */
     uint32_t p[4];
 #pragma unroll
-    for (unsigned i = 0; i < 4; i++) p[i] = i < nb ? pt_plane(w, i) : 0u;
-    uint32_t c[PT_WORDS]; /* key j: bits 16 (j & 1) .. of c[j >> 1] */
+    for (unsigned i = 0; i < 4; i++) p[i] = i < NB ? pt_plane(w, i) : 0u;
+    uint32_t c[NW]; /* key j: bits 16 (j & 1) .. of c[j >> 1] */
 #pragma unroll
-    for (unsigned x = 0; x < PT_WORDS; x++) c[x] = 0;
+    for (unsigned x = 0; x < NW; x++) c[x] = 0;
 #pragma unroll
-    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
-        if (j < k) c[j >> 1] += (uint32_t)__popc(pt_match(p, nb, j, valid)) << (16 * (j & 1));
+    for (unsigned j = 0; j < KP; j++)
+        if (j < k) c[j >> 1] += (uint32_t)__popc(pt_match<NB>(p, j, valid)) << (16 * (j & 1));
     /* exclusive scan of the counters over the tile's threads (each field stays <= PT_TILE):
      * inclusive warp scans, then the warps before; tot: the tile's totals */
-    uint32_t tot[PT_WORDS];
+    uint32_t tot[NW];
 #pragma unroll
-    for (unsigned x = 0; x < PT_WORDS; x++)
+    for (unsigned x = 0; x < NW; x++)
         if (x < nw) {
             uint32_t v = c[x];
 #pragma unroll
@@ -355,7 +372,7 @@ static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t ti
         }
     __syncthreads();
 #pragma unroll
-    for (unsigned x = 0; x < PT_WORDS; x++) {
+    for (unsigned x = 0; x < NW; x++) {
         uint32_t before = 0, all = 0;
         if (x < nw)
             for (unsigned v = 0; v < PT_WARPS; v++) {
@@ -369,7 +386,7 @@ static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t ti
     uint32_t seg = 0;
     *my_total = *my_seg = 0;
 #pragma unroll
-    for (unsigned j = 0; j < SC_PARTITION_MAX_KEYS; j++)
+    for (unsigned j = 0; j < KP; j++)
         if (j < k) {
             const uint32_t t = tot[j >> 1] >> (16 * (j & 1)) & 0xffffu;
             c[j >> 1] += seg << (16 * (j & 1)); /* now the slot of the thread's first key j */
@@ -390,16 +407,12 @@ static __device__ __forceinline__ uint32_t pt_rank(const pt_args &a, uint32_t ti
                 w[e & 3] >> (8 * (e >> 2)) & 0xffu; /* < k: the histogram checked */
             uint32_t word = c[0];
 #pragma unroll
-            for (unsigned x = 1; x < PT_WORDS; x++)
-                if (x < nw && (key >> 1) == x) word = c[x];
+            for (unsigned x = 1; x < NW; x++)
+                if ((key >> 1) == x) word = c[x];
             const uint32_t slot =
                 (word >> (16 * (key & 1)) & 0xffffu) +
-                (uint32_t)__popc(pt_match(p, nb, key, valid) & ((1u << bit) - 1u));
-            const unsigned elem = threadIdx.x * PT_KEYS + e;
-            if (SLOT_OF)
-                s_idx[elem] = (uint16_t)slot;
-            else
-                s_idx[slot] = (uint16_t)elem;
+                (uint32_t)__popc(pt_match<NB>(p, key, valid) & ((1u << bit) - 1u));
+            put(e, threadIdx.x * PT_KEYS + e, slot);
             s_key[slot] = (uint8_t)key;
         }
     }
@@ -451,8 +464,8 @@ static __device__ __forceinline__ bool pt_tile(const pt_args &a, uint32_t *s_ctl
  * in `in`, read through the cache), find the offsets while they arrive, copy each key's run out
  * contiguously. For any element size: W is the copy word, PREF the words per thread gathered
  * before the look-back, BLOCK_LB the look-back by the whole block (few tiles per SM). */
-template <typename W, int PREF, bool BLOCK_LB>
-__global__ void __launch_bounds__(PT_BLOCK) pt_gather_pass_kernel(pt_args a) {
+template <unsigned NB, typename W, int PREF, bool BLOCK_LB>
+__global__ void __launch_bounds__(PT_BLOCK, 4) pt_gather_pass_kernel(pt_args a) {
     __shared__ uint16_t s_src[PT_TILE]; /* tile slot s takes tile element s_src[s] */
     __shared__ uint8_t s_key[PT_TILE];  /* the key of slot s */
     __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
@@ -465,8 +478,10 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_gather_pass_kernel(pt_args a) {
     const size_t base = (size_t)tile * PT_TILE;
     uint32_t w[4], valid;
     pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
-    const uint32_t count =
-        pt_rank<false>(a, tile, w, valid, s_src, s_key, s_warp, &my_total, &my_seg);
+    const uint32_t count = pt_rank<NB>(
+        a, tile, w, valid,
+        [&](unsigned, unsigned elem, uint32_t slot) { s_src[slot] = (uint16_t)elem; }, s_key,
+        s_warp, &my_total, &my_seg);
     __syncthreads();
 
     const uint32_t words = count * a.wpe;
@@ -484,14 +499,16 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_gather_pass_kernel(pt_args a) {
 }
 
 /* single pass, staged (elements of 1, 2, 4 or 8 bytes, E the element, pointers aligned to it):
- * the tile's elements are loaded in order, coalesced, together with its keys (one latency, not
- * two one after the other), stored into shared memory at their slots once ranked, and each
- * key's run is written out contiguously from there. */
-template <typename E, bool BLOCK_LB>
-__global__ void __launch_bounds__(PT_BLOCK) pt_staged_pass_kernel(pt_args a) {
-    __shared__ E s_data[PT_TILE];        /* the tile's elements by slot */
-    __shared__ uint16_t s_slot[PT_TILE]; /* tile element i goes to slot s_slot[i] */
-    __shared__ uint8_t s_key[PT_TILE];   /* the key of slot s */
+ * each thread loads the 16 elements of its 16 keys together with them (one latency, not two one
+ * after the other; 16-byte loads when `in` is aligned to 16), the ranking puts each element into
+ * shared memory at its slot, and each key's run is written out contiguously from there. The
+ * elements follow their keys' blocked order in registers, so no element-to-slot table is kept
+ * (one shared store and one load an element less than loading them striped). */
+template <unsigned NB, typename E, bool BLOCK_LB>
+__global__ void __launch_bounds__(PT_BLOCK, NB <= 2 && sizeof(E) <= 4 ? PT_STAGED_BLOCKS : 1)
+    pt_staged_pass_kernel(pt_args a) {
+    __shared__ E s_data[PT_TILE];      /* the tile's elements by slot */
+    __shared__ uint8_t s_key[PT_TILE]; /* the key of slot s */
     __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
     __shared__ uint32_t s_dst[SC_PARTITION_MAX_KEYS];
     __shared__ uint32_t s_first[PT_WARPS][SC_PARTITION_MAX_KEYS];
@@ -500,24 +517,25 @@ __global__ void __launch_bounds__(PT_BLOCK) pt_staged_pass_kernel(pt_args a) {
     uint32_t tile, n, group, my_total, my_seg;
     if (!pt_tile(a, s_ctl, &tile, &n, &group)) return;
     const size_t base = (size_t)tile * PT_TILE;
+    const size_t first = base + threadIdx.x * PT_KEYS;
     uint32_t w[4], valid; /* the keys first: the ranks wait for them */
-    pt_load_keys<true>(a.keys, a.keys_vec, base + threadIdx.x * PT_KEYS, n, w, &valid);
-    const E *in = (const E *)a.in + base;
-    const uint32_t live = (uint32_t)min((size_t)PT_TILE, (size_t)n - base); /* elements below n */
-    E v[PT_KEYS];
+    pt_load_keys<true>(a.keys, a.keys_vec, first, n, w, &valid);
+    constexpr unsigned Q = PT_KEYS * sizeof(E) / 16; /* 16-byte words of the thread's elements */
+    union {
+        uint4 q[Q];
+        E e[PT_KEYS];
+    } v;
+    const E *in = (const E *)a.in + first;
+    if (a.in_vec && first + PT_KEYS <= n) {
 #pragma unroll
-    for (int r = 0; r < PT_KEYS; r++) {
-        const uint32_t i = threadIdx.x + r * PT_BLOCK;
-        if (i < live) v[r] = __ldg(in + i);
-    }
-    const uint32_t count =
-        pt_rank<true>(a, tile, w, valid, s_slot, s_key, s_warp, &my_total, &my_seg);
-    __syncthreads();
+        for (unsigned q = 0; q < Q; q++) v.q[q] = __ldg((const uint4 *)in + q);
+    } else {
 #pragma unroll
-    for (int r = 0; r < PT_KEYS; r++) {
-        const uint32_t i = threadIdx.x + r * PT_BLOCK;
-        if (i < live) s_data[s_slot[i]] = v[r];
+        for (unsigned e = 0; e < PT_KEYS; e++) v.e[e] = first + e < n ? __ldg(in + e) : E();
     }
+    const uint32_t count = pt_rank<NB>(
+        a, tile, w, valid, [&](unsigned e, unsigned, uint32_t slot) { s_data[slot] = v.e[e]; },
+        s_key, s_warp, &my_total, &my_seg);
     pt_offsets<BLOCK_LB>(a, tile, group, my_total, my_seg, s_dst, s_first, s_sum);
     __syncthreads();
     E *out = (E *)a.out;
@@ -574,8 +592,13 @@ static sc_status pt_histogram(sc_job *job, pt_head *head, size_t words) {
     const unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * PT_HIST_BLOCKS;
     const unsigned need = sc_cuda_blocks((job->n + PT_KEYS - 1) / PT_KEYS, PT_BLOCK);
     const unsigned grid = need < cap ? need : cap;
-    pt_histogram_kernel<<<grid, PT_BLOCK, 0, st>>>(job->keys, job->opt.d_n, (uint32_t)job->n,
-                                                   job->num_keys, pt_key_bits(job->num_keys), head);
+    const unsigned nb = pt_key_bits(job->num_keys);
+    if (nb <= 2)
+        pt_histogram_kernel<2><<<grid, PT_BLOCK, 0, st>>>(job->keys, job->opt.d_n, (uint32_t)job->n,
+                                                          job->num_keys, nb, head);
+    else
+        pt_histogram_kernel<4><<<grid, PT_BLOCK, 0, st>>>(job->keys, job->opt.d_n, (uint32_t)job->n,
+                                                          job->num_keys, nb, head);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
@@ -588,20 +611,29 @@ static unsigned pt_word_bytes(const sc_job *job) {
     return 1;
 }
 
-template <typename W, int PREF, bool STAGE>
-static sc_status pt_launch(sc_job *job, const pt_args &a, unsigned tiles) {
+/* NB: the key bits the kernels are compiled for (k <= 2^NB): 2 up to 4 keys, else 4. */
+template <typename W, int PREF, bool STAGE, unsigned NB>
+static void pt_launch_nb(sc_job *job, const pt_args &a, unsigned tiles) {
     /* the block's look-back up to 2 tiles per SM, as single_pass.cu measured for its own */
     const unsigned few = 2u * (unsigned)sc_cuda_state_of(job->ctx)->sm_count;
     cudaStream_t st = sc_cuda_stream(job);
     if constexpr (STAGE) {
         if (tiles <= few)
-            pt_staged_pass_kernel<W, true><<<tiles, PT_BLOCK, 0, st>>>(a);
+            pt_staged_pass_kernel<NB, W, true><<<tiles, PT_BLOCK, 0, st>>>(a);
         else
-            pt_staged_pass_kernel<W, false><<<tiles, PT_BLOCK, 0, st>>>(a);
+            pt_staged_pass_kernel<NB, W, false><<<tiles, PT_BLOCK, 0, st>>>(a);
     } else if (tiles <= few)
-        pt_gather_pass_kernel<W, PREF, true><<<tiles, PT_BLOCK, 0, st>>>(a);
+        pt_gather_pass_kernel<NB, W, PREF, true><<<tiles, PT_BLOCK, 0, st>>>(a);
     else
-        pt_gather_pass_kernel<W, PREF, false><<<tiles, PT_BLOCK, 0, st>>>(a);
+        pt_gather_pass_kernel<NB, W, PREF, false><<<tiles, PT_BLOCK, 0, st>>>(a);
+}
+
+template <typename W, int PREF, bool STAGE>
+static sc_status pt_launch(sc_job *job, const pt_args &a, unsigned tiles) {
+    if (a.nb <= 2)
+        pt_launch_nb<W, PREF, STAGE, 2>(job, a, tiles);
+    else
+        pt_launch_nb<W, PREF, STAGE, 4>(job, a, tiles);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
@@ -627,6 +659,7 @@ extern "C" sc_status sc_cuda_partition_single_pass(sc_job *job) {
     a.wpe = a.elem_size / wb;
     a.magic = a.wpe > 1 ? (uint32_t)(0x100000000ull / a.wpe + 1) : 0;
     a.keys_vec = ((uintptr_t)job->keys & 15) == 0;
+    a.in_vec = ((uintptr_t)job->in & 15) == 0;
     a.head = head;
     a.status = status;
     a.d_counts = pt_count_dst(job, head);
