@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""make_fixture.py: fixtures/bench_h100.json from a whole bench report (by default the H100
-run, docs/bench/h100/bench.json): the records the claims read, with the fields the report
-reads. Usage: make_fixture.py [BENCH.json] [OUT.json]"""
+"""make_fixture.py: a fixture from a whole bench report (by default docs/bench/h100/bench.json
+into fixtures/bench_h100.json; the checked-in fixture came from the first H100 run, 2026-11-22,
+and stays: test_claims.py's edits are sized to it): the records the claims read, with the
+fields the report reads. Usage: make_fixture.py [BENCH.json] [OUT.json]"""
 import json
 import os
 import sys

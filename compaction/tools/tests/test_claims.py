@@ -1,12 +1,13 @@
 """The verdicts of the bench report's claims (benchreport/claims.py) on the checked-in fixture
-(the H100 run of docs/bench/h100, the records the claims read), and on copies of it edited so
+(the first H100 run of the report, 2026-11-22, the records the claims read; docs/bench/h100
+now holds a later run), and on copies of it edited so
 that the data says otherwise: each edit must move its claim's verdict, to the verdict the
 rule gives, and no other claim's unless the test names it."""
 import pytest
 
 from benchreport import claims, data
 
-# What the report says about the H100 run (docs/bench/h100/README.md).
+# What the report said about that run (docs/bench/h100/README.md of 2026-11-22).
 REAL = {
     "claim_jj": "partly",
     "claim_bt": "partly",
