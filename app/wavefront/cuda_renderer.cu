@@ -128,6 +128,10 @@ static int alloc_stream(rc_renderer *r, rc_error *err) {
         e = cudaMemcpy(c->d_camera, &r->view.camera, sizeof(rc_camera), cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
         e = cudaMallocHost(&c->h_counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
+    /* The scene's uploads and the clears and copies above ran on the legacy default stream (a
+     * copy from pageable memory may even return before its last bytes land); the renderer's
+     * stream is non-blocking and would not wait for them. Once, at setup: */
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return rc_fail(err, "CUDA backend: %s", cudaGetErrorString(e));

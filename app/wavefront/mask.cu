@@ -19,7 +19,10 @@ __global__ void rc_mask_kernel(const rc_cuda_counts *counts, uint32_t bounce, ui
 extern "C" int rc_cuda_mask_alloc(rc_renderer *r, rc_error *err) {
     void *m = NULL;
     cudaError_t e = cudaMalloc(&m, r->num_pixels);
-    if (e == cudaSuccess) e = cudaMemset(m, 0, r->num_pixels);
+    /* cleared on the renderer's stream, which its kernels use (a plain cudaMemset runs on the
+       legacy stream, which that non-blocking stream does not wait for) */
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(m, 0, r->num_pixels, (cudaStream_t)rc_cuda_of(r)->stream);
     if (e != cudaSuccess) {
         cudaFree(m);
         (void)cudaGetLastError();

@@ -429,11 +429,14 @@ static sc_status gpu_alloc(bench_backend *b, size_t n, size_t es, size_t k, int 
     return SC_OK;
 }
 
-/* Set 0 from the host, the others from set 0 on the device. */
+/* Set 0 from the host, the others from set 0 on the device. Every copy goes on the bench's
+ * stream: a cudaMemcpy from pageable memory may return before its last bytes reach the device,
+ * and b->stream (non-blocking) would not wait for it, so the copies of set 0 into the other
+ * sets could read a stale tail (a removal list so read sent scatter-limit out of bounds). */
 static sc_status gpu_load(bench_backend *b, const bench_input *in) {
     gpu_set s0 = set_of(b, 0);
-    TRY(cudaMemcpy(s0.in, in->data, b->n * b->es, cudaMemcpyHostToDevice));
-    TRY(cudaMemcpy((void *)s0.flags, in->flags, b->n, cudaMemcpyHostToDevice));
+    TRY(cudaMemcpyAsync(s0.in, in->data, b->n * b->es, cudaMemcpyHostToDevice, b->stream));
+    TRY(cudaMemcpyAsync((void *)s0.flags, in->flags, b->n, cudaMemcpyHostToDevice, b->stream));
     for (int i = 1; i < b->num_sets; i++) {
         gpu_set s = set_of(b, i);
         TRY(cudaMemcpyAsync(s.in, s0.in, b->n * b->es, cudaMemcpyDeviceToDevice, b->stream));
@@ -447,7 +450,7 @@ static sc_status gpu_load_list(bench_backend *b, const uint32_t *removed) {
     size_t bytes = b->k * sizeof(uint32_t);
     if (bytes == 0) return SC_OK;
     gpu_set s0 = set_of(b, 0);
-    TRY(cudaMemcpy((void *)s0.list, removed, bytes, cudaMemcpyHostToDevice));
+    TRY(cudaMemcpyAsync((void *)s0.list, removed, bytes, cudaMemcpyHostToDevice, b->stream));
     for (int i = 1; i < b->num_sets; i++)
         TRY(cudaMemcpyAsync((void *)set_of(b, i).list, s0.list, bytes, cudaMemcpyDeviceToDevice,
                             b->stream));

@@ -58,6 +58,8 @@ extern "C" int bench_part_time_cuda(const bench_part_case *c, int sets, bench_pa
         PTRY(cudaMemcpy(d_in + (size_t)s * stride, c->in, bytes, cudaMemcpyHostToDevice));
     PTRY(cudaMemcpy(d_sel, c->kind == BENCH_PART_PARTITION ? c->keys : c->flags, c->n,
                     cudaMemcpyHostToDevice));
+    /* those copies may still be landing (pageable memory) and `stream` does not wait for them */
+    PTRY(cudaDeviceSynchronize());
     for (int i = 0; i < 2 * c->runs; i++) PTRY(cudaEventCreate(&ev[i]));
     if ((st = sc_context_create(SC_BACKEND_CUDA, &ctx)) != SC_OK) {
         snprintf(why, cap, "sc_context_create: %s", sc_status_string(st));
