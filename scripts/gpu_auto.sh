@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# gpu_auto.sh OUTDIR [tune|render|partition|all]: on a CUDA machine, the measurements behind
+# gpu_auto.sh OUTDIR [tune|eval|render|partition|all]: on a CUDA machine, the measurements behind
 # `auto` and the multi-way partition, each into OUTDIR:
-#   tune:      compact bench --tune over n 2^16..2^24, elements 4/16/64, 1-99 % removed, with
-#              and without removal lists: sm_90.json (the table), tune_fixed.json (every fixed
-#              algorithm's times); then auto on the same grid with that table (auto.json) and
-#              compaction/tools/auto_eval.py: auto against the best fixed algorithm per point.
+#   tune:      compact bench --tune over n 2^12..2^24 (every 2^2), elements 4/16/64, 1-99 %
+#              removed, with and without removal lists: sm_90.json (the table), tune_fixed.json
+#              (every fixed algorithm's times); then auto on the same grid with that table
+#              (auto.json) and compaction/tools/auto_eval.py: auto against the best fixed
+#              algorithm per point.
+#   eval:      auto (with OUTDIR/sm_90.json when the tune wrote one, else the built-in table)
+#              and every fixed algorithm in one process, on points the tune did not see (n
+#              2^13, 2^17, 2^21, 2^25; 10, 35, 65 % removed): same.json and auto_eval.py on it.
 #   render:    raycompact bench of every shipped scene at its default size, both modes, every
 #              fixed algorithm and auto (graph loop, one sample per wave, depth 16), and the
 #              Cornell box at 1920x1080, depth 8, payload: compaction time of auto against
@@ -13,7 +17,7 @@
 # Builds into build-gpu (sm_90) with scripts/gpu_deps.sh's packages. Logs: OUTDIR/*.log.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
-out=${1:?usage: gpu_auto.sh OUTDIR [tune|render|partition|all]}
+out=${1:?usage: gpu_auto.sh OUTDIR [tune|eval|render|partition|all]}
 what=${2:-all}
 mkdir -p "$out"
 args=()
@@ -24,10 +28,10 @@ c=$b/compaction/tools/compact
 rc=$b/app/raycompact
 
 if [ "$what" = tune ] || [ "$what" = all ]; then
-    grid=(--backend cuda --n 2^16,2^20,2^24 --elem 4,16,64 --removed 0.01,0.05,0.2,0.5,0.8,0.99
-        --runs 5 --warmup 1)
+    grid=(--backend cuda --n 2^12,2^14,2^16,2^18,2^20,2^22,2^24 --elem 4,16,64
+        --removed 0.01,0.05,0.2,0.5,0.8,0.99 --runs 5 --warmup 1)
     t=$SECONDS
-    timeout 240 $c bench --tune "${grid[@]}" --tile 64,256,1024 --quiet --out "$out/sm_90.json" \
+    timeout 330 $c bench --tune "${grid[@]}" --tile 64,256,1024 --quiet --out "$out/sm_90.json" \
         --json "$out/tune_fixed.json" >"$out/tune.log" 2>&1
     echo "== tune rc=$? in $((SECONDS - t)) s"
     tail -3 "$out/tune.log"
@@ -37,6 +41,17 @@ if [ "$what" = tune ] || [ "$what" = all ]; then
         echo "== auto on the tuned table rc=$?"
         python3 compaction/tools/auto_eval.py "$out/tune_fixed.json" "$out/auto.json" --worst 12
     fi
+fi
+
+if [ "$what" = eval ] || [ "$what" = all ]; then
+    policy=()
+    [ -s "$out/sm_90.json" ] && policy=(env SC_POLICY="$out/sm_90.json")
+    t=$SECONDS
+    timeout 240 "${policy[@]}" $c bench --backend cuda --algos all --n 2^13,2^17,2^21,2^25 \
+        --elem 4,16,64 --removed 0.1,0.35,0.65 --runs 5 --warmup 1 --quiet \
+        --json "$out/same.json" >"$out/same.log" 2>&1
+    echo "== auto beside every fixed algorithm, one process, unseen points rc=$? in $((SECONDS - t)) s"
+    python3 compaction/tools/auto_eval.py "$out/same.json" "$out/same.json" --worst 12
 fi
 
 if [ "$what" = render ] || [ "$what" = all ]; then
