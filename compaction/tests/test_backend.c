@@ -125,7 +125,10 @@ void test_upload(sc_backend b, void *dst, const void *src, size_t bytes) {
         return;
     }
 #ifdef SC_HAVE_CUDA
+    /* a copy from pageable memory may return before its last bytes land, and the calls under
+       test may run on a non-blocking stream, which does not wait for the legacy stream */
     CUDA_OK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaDeviceSynchronize());
 #else
     no_cuda("test_upload");
 #endif
@@ -151,7 +154,8 @@ void test_fill(sc_backend b, void *dst, int byte, size_t bytes) {
         return;
     }
 #ifdef SC_HAVE_CUDA
-    CUDA_OK(cudaMemset(dst, byte, bytes));
+    CUDA_OK(cudaMemset(dst, byte, bytes)); /* asynchronous: done before the next call runs */
+    CUDA_OK(cudaDeviceSynchronize());
 #else
     no_cuda("test_fill");
 #endif

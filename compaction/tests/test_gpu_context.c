@@ -175,6 +175,7 @@ static int make_stream(device_stream *d, size_t n) {
     CUDA_OK(cudaMalloc((void **)&d->d_flags, n));
     CUDA_OK(cudaMemcpy(d->d_in, in, n * MAX_ES, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d->d_flags, flags, n, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaDeviceSynchronize()); /* pageable copies may still be landing */
     free(in);
     free(flags);
     return 1;

@@ -138,6 +138,7 @@ static void upload(bufs *b, int in_place) {
         CUDA_OK(cudaMemcpy(b->d_out, b->d_in, bytes, cudaMemcpyDeviceToDevice));
     else
         CUDA_OK(cudaMemset(b->d_out, POISON, bytes));
+    CUDA_OK(cudaDeviceSynchronize()); /* the calls run on a non-blocking stream */
 }
 
 /* Call i of the configuration; kept != NULL reads the count back on the host. */
