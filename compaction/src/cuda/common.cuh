@@ -141,4 +141,19 @@ static inline unsigned sc_cuda_blocks(size_t n, size_t per_block) {
     return (unsigned)(b ? b : 1);
 }
 
+/* The widest copy word (16, 8, 4, 2 or 1 bytes) that divides the element size and both the
+ * input and the output pointer: the kernels that move whole elements as words use it. */
+static inline unsigned sc_cuda_word_bytes(const sc_job *job) {
+    uintptr_t a = (uintptr_t)job->in | (uintptr_t)job->out | job->elem_size;
+    for (unsigned w = 16; w > 1; w >>= 1)
+        if (!(a & (w - 1))) return w;
+    return 1;
+}
+
+/* The multiplier that divides by `wpe` words per element on the device without a division:
+ * q / wpe == __umulhi(q, magic) for every q < 2^24 (0 for wpe 1, where q is the element). */
+static inline uint32_t sc_cuda_word_magic(unsigned wpe) {
+    return wpe > 1 ? (uint32_t)(0x100000000ull / wpe + 1) : 0;
+}
+
 #endif /* SC_CUDA_COMMON_CUH */

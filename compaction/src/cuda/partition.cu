@@ -593,22 +593,11 @@ static sc_status pt_histogram(sc_job *job, pt_head *head, size_t words) {
     const unsigned need = sc_cuda_blocks((job->n + PT_KEYS - 1) / PT_KEYS, PT_BLOCK);
     const unsigned grid = need < cap ? need : cap;
     const unsigned nb = pt_key_bits(job->num_keys);
-    if (nb <= 2)
-        pt_histogram_kernel<2><<<grid, PT_BLOCK, 0, st>>>(job->keys, job->opt.d_n, (uint32_t)job->n,
-                                                          job->num_keys, nb, head);
-    else
-        pt_histogram_kernel<4><<<grid, PT_BLOCK, 0, st>>>(job->keys, job->opt.d_n, (uint32_t)job->n,
-                                                          job->num_keys, nb, head);
+    auto kernel = nb <= 2 ? pt_histogram_kernel<2> : pt_histogram_kernel<4>;
+    kernel<<<grid, PT_BLOCK, 0, st>>>(job->keys, job->opt.d_n, (uint32_t)job->n, job->num_keys, nb,
+                                      head);
     SC_CUDA_LAUNCHED();
     return SC_OK;
-}
-
-/* Widest word that divides the element size and both pointers. */
-static unsigned pt_word_bytes(const sc_job *job) {
-    uintptr_t a = (uintptr_t)job->in | (uintptr_t)job->out | job->elem_size;
-    for (unsigned w = 16; w > 1; w >>= 1)
-        if (!(a & (w - 1))) return w;
-    return 1;
 }
 
 /* NB: the key bits the kernels are compiled for (k <= 2^NB): 2 up to 4 keys, else 4. */
@@ -655,9 +644,9 @@ extern "C" sc_status sc_cuda_partition_single_pass(sc_job *job) {
     a.nb = pt_key_bits(a.k);
     a.lk = a.nb; /* k' = 2^nb */
     a.elem_size = (unsigned)job->elem_size;
-    const unsigned wb = pt_word_bytes(job);
+    const unsigned wb = sc_cuda_word_bytes(job);
     a.wpe = a.elem_size / wb;
-    a.magic = a.wpe > 1 ? (uint32_t)(0x100000000ull / a.wpe + 1) : 0;
+    a.magic = sc_cuda_word_magic(a.wpe);
     a.keys_vec = ((uintptr_t)job->keys & 15) == 0;
     a.in_vec = ((uintptr_t)job->in & 15) == 0;
     a.head = head;

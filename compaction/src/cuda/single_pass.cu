@@ -259,14 +259,6 @@ template <typename W, int PREF> static sc_status launch(sc_job *job, const sp_ar
     return SC_OK;
 }
 
-/* Widest word that divides the element size and both pointers. */
-static unsigned word_bytes(const sc_job *job) {
-    uintptr_t a = (uintptr_t)job->in | (uintptr_t)job->out | job->elem_size;
-    for (unsigned w = 16; w > 1; w >>= 1)
-        if (!(a & (w - 1))) return w;
-    return 1;
-}
-
 extern "C" sc_status sc_cuda_single_pass(sc_job *job) {
     sp_args a;
     a.in = (const char *)job->in;
@@ -275,9 +267,9 @@ extern "C" sc_status sc_cuda_single_pass(sc_job *job) {
     a.n = (uint32_t)job->n;
     a.d_n = job->opt.d_n;
     a.elem_size = (unsigned)job->elem_size;
-    unsigned w = word_bytes(job);
+    unsigned w = sc_cuda_word_bytes(job);
     a.wpe = a.elem_size / w;
-    a.magic = a.wpe > 1 ? (uint32_t)(0x100000000ull / a.wpe + 1) : 0;
+    a.magic = sc_cuda_word_magic(a.wpe);
     a.flags_vec = ((uintptr_t)job->flags & 15) == 0;
     a.tiles = sc_cuda_blocks(job->n, SP_TILE);
     sc_status s = sc_cuda_lookback_begin(job, a.tiles, &a.lb);
