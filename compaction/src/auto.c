@@ -230,10 +230,14 @@ void sc_auto_record(sc_job *job, int automatic) {
     c->tile = job->tile;
     c->scan = job->scan;
     ctx->has_choice = 1;
-    /* the next auto call's density, when this call's count reached the host */
-    ctx->prev_known = ctx->backend == SC_BACKEND_CPU || job->host_kept;
-    ctx->prev_n = job->n;
-    ctx->prev_kept = job->kept;
+    /* The next auto call's density: this call's when its count reached the host. A count left
+     * on the device keeps the last one that did (a loop of device-count calls on a stream of
+     * one density keeps choosing for that density, instead of falling back to the default). */
+    if (ctx->backend == SC_BACKEND_CPU || job->host_kept) {
+        ctx->prev_known = 1;
+        ctx->prev_n = job->n;
+        ctx->prev_kept = job->kept;
+    }
 }
 
 sc_status sc_last_choice(const sc_context *ctx, sc_choice *out) {

@@ -282,7 +282,8 @@ sc_status sc_compact_any(sc_context *ctx, sc_algorithm algo, void *data, const u
 /* ---- auto: one policy table per GPU ----
  * Per call auto takes the removed fraction: exact from a removal list (CUDA: not with opt.d_k,
  * where k is only a bound; give opt.removed_hint against the bound n), else opt.removed_hint,
- * else the previous call's on this context (when its count reached the host), else on the CPU
+ * else that of the latest call on this context whose count reached the host (a call that
+ * leaves its count on the device, opt.d_kept, does not change it), else on the CPU
  * backend an estimate from a sample of the flags, else the table's "unknown_removed" (CUDA
  * never reads device data back inside a call). The first rule of the table whose conditions
  * (n, elem_size, removed fraction, list available, stability required) hold and whose
@@ -292,7 +293,7 @@ sc_status sc_compact_any(sc_context *ctx, sc_algorithm algo, void *data, const u
 typedef enum sc_density_source {
     SC_DENSITY_EXACT = 0, /* removal list: k / n */
     SC_DENSITY_HINT,      /* opt.removed_hint */
-    SC_DENSITY_PREVIOUS,  /* the previous call on this context */
+    SC_DENSITY_PREVIOUS,  /* the latest call on this context whose count reached the host */
     SC_DENSITY_SAMPLED,   /* a sample of the flags (CPU backend) */
     SC_DENSITY_DEFAULT    /* the policy's "unknown_removed" */
 } sc_density_source;
