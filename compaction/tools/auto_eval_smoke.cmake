@@ -10,6 +10,15 @@ execute_process(COMMAND ${COMPACT} bench --tune ${grid} --tile 256 --out ${OUT_D
 if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT_DIR}/table.json OR NOT EXISTS ${OUT_DIR}/fixed.json)
   message(FATAL_ERROR "compact bench --tune --json exited with ${rc}\n${err}")
 endif()
+# the measurements it kept derive the same table again, byte for byte (--tune --from)
+file(REMOVE ${OUT_DIR}/again.json)
+execute_process(COMMAND ${COMPACT} bench --tune --from ${OUT_DIR}/fixed.json
+    --out ${OUT_DIR}/again.json --quiet RESULT_VARIABLE rc ERROR_VARIABLE err)
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT_DIR}/table.json
+    ${OUT_DIR}/again.json RESULT_VARIABLE diff)
+if(NOT rc EQUAL 0 OR NOT diff EQUAL 0)
+  message(FATAL_ERROR "--tune --from the tune's own measurements: exit ${rc}, differs ${diff}\n${err}")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env SC_POLICY=${OUT_DIR}/table.json
     ${COMPACT} bench --algos auto ${grid} --json ${OUT_DIR}/auto.json
     RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)

@@ -24,6 +24,7 @@ static void bench_usage(FILE *f) {
             "       compact bench --tune [--out FILE] [--backend cpu|cuda] [--n LIST]\n"
             "                     [--elem LIST] [--removed LIST] [--tile LIST] [--scan LIST]\n"
             "                     [--algos LIST] [--runs N] [--warmup N] [--json FILE] [--quiet]\n"
+            "       compact bench --tune --from FILE [--out FILE] [--quiet]\n"
             "\n"
             "Times compaction algorithms through the public API, one configuration or a sweep\n"
             "(the cartesian product of the lists; LIST is comma-separated), against baselines\n"
@@ -120,6 +121,9 @@ static void bench_usage(FILE *f) {
             "  --out FILE      with --tune: the table's file (written to FILE.tmp, renamed;\n"
             "                  default stdout). SC_POLICY=FILE or sc_options.policy uses it;\n"
             "                  --json FILE also keeps the measurements the table came from\n"
+            "  --from FILE     with --tune: measure nothing; derive the table from the\n"
+            "                  measurements an earlier --tune --json FILE kept (its grid, its\n"
+            "                  backend and device)\n"
             "\n"
             "Parameters an algorithm does not read (tile, scan, order) are not swept for it.\n"
             "JSON and CSV are written to FILE.tmp, then renamed over FILE; a sweep that stopped\n"
@@ -350,12 +354,14 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
         o->report = v;
     else if (!strcmp(a, "--out"))
         o->tune_out = v;
+    else if (!strcmp(a, "--from"))
+        o->tune_from = v;
     else {
         echo_line(stderr,
                   "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
                   "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
                   "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --tune, "
-                  "--out, --quiet, --graph, --help)",
+                  "--out, --from, --quiet, --graph, --help)",
                   a);
         return -1;
     }
@@ -393,6 +399,10 @@ static int check_tune(const bench_opts *o) {
         fprintf(stderr, "compact bench: --out goes with --tune\n");
         return -1;
     }
+    if (o->tune_from && !o->tune) {
+        fprintf(stderr, "compact bench: --from goes with --tune\n");
+        return -1;
+    }
     return 0;
 }
 
@@ -406,7 +416,8 @@ static int is_sweep_option(const char *a) {
 }
 
 static int is_option(const char *a) {
-    static const char *const k[] = {"--backend", "--seed", "--max-seconds", "--report", "--out"};
+    static const char *const k[] = {"--backend", "--seed", "--max-seconds",
+                                    "--report",  "--out",  "--from"};
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (!strcmp(a, k[i])) return 1;
     return is_sweep_option(a);
@@ -471,6 +482,13 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         if (parse_option(o, a, argv[++i])) return -1;
     }
     if (check_report(o, sweep_option) || check_tune(o)) return -1;
+    if (o->tune_from && sweep_option) {
+        echo_line(stderr,
+                  "compact bench: --tune --from FILE takes the grid and the times from FILE; "
+                  "%s does not go with it (valid: --out, --quiet)",
+                  sweep_option);
+        return -1;
+    }
     if (bench_graph_calls && (o->backend != SC_BACKEND_CUDA || o->report)) {
         fprintf(stderr, "compact bench: --graph needs --backend cuda and no --report\n");
         return -1;

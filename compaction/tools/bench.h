@@ -156,10 +156,11 @@ typedef struct bench_opts {
     double budget_ms; /* > 0: fewer runs (at least 3) where runs would take longer than this */
     size_t seed;
     const char *json, *csv;
-    const char *report;   /* --report DIR: the fixed set of sweeps (bench_suite.c) */
-    double max_seconds;   /* > 0: start no measurement after this long; write what was measured */
-    int tune;             /* --tune: measure the grid and write auto's policy table */
-    const char *tune_out; /* --out FILE for the table (NULL: stdout) */
+    const char *report;    /* --report DIR: the fixed set of sweeps (bench_suite.c) */
+    double max_seconds;    /* > 0: start no measurement after this long; write what was measured */
+    int tune;              /* --tune: measure the grid and write auto's policy table */
+    const char *tune_out;  /* --out FILE for the table (NULL: stdout) */
+    const char *tune_from; /* --from FILE: the measurements of an earlier --tune --json */
 } bench_opts;
 
 #define BENCH_PHASE_PASSES  5 /* the phase breakdown is the median of these timed passes */

@@ -8,13 +8,14 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The best measured configuration among records that pass `want`. */
+/* The best configuration among records that pass `want`. */
 typedef struct best {
     const bench_record *rec;
     const sc_algorithm_info *info;
@@ -22,20 +23,97 @@ typedef struct best {
 
 enum { WANT_FLAGS_ANY, WANT_FLAGS_STABLE, WANT_LIST };
 
-static best find_best(const bench_report *r, size_t n, size_t elem, double removed, int want) {
-    best b = {NULL, NULL};
+/* The algorithm of a measured, checked, non-auto record that passes `want`; NULL otherwise. */
+static const sc_algorithm_info *candidate(const bench_record *rec, int want) {
+    if (rec->baseline || strcmp(rec->check, "ok")) return NULL;
+    const sc_algorithm_info *info = sc_algorithm_find(rec->algorithm);
+    if (!info || info->id == SC_ALGO_AUTO) return NULL;
+    int list = info->input == SC_INPUT_REMOVAL_LIST;
+    if (want == WANT_LIST ? !list : list) return NULL;
+    if (want == WANT_FLAGS_STABLE && !info->stable) return NULL;
+    return info;
+}
+
+static int at(const bench_record *rec, size_t n, size_t elem, double removed) {
+    return rec->n == n && rec->elem_size == elem && rec->removed == removed;
+}
+
+static int same_config(const bench_record *a, const bench_record *b) {
+    return !strcmp(a->algorithm, b->algorithm) && a->tile == b->tile &&
+           (a->scan == b->scan || (a->scan && b->scan && !strcmp(a->scan, b->scan)));
+}
+
+/* The fastest record passing `want` at one grid point (NULL if none). */
+static const bench_record *fastest(const bench_report *r, size_t n, size_t elem, double removed,
+                                   int want) {
+    const bench_record *b = NULL;
     for (size_t i = 0; i < r->count; i++) {
         const bench_record *rec = &r->records[i];
-        if (rec->baseline || rec->n != n || rec->elem_size != elem || rec->removed != removed)
-            continue;
-        const sc_algorithm_info *info = sc_algorithm_find(rec->algorithm);
-        if (!info || info->id == SC_ALGO_AUTO || strcmp(rec->check, "ok")) continue;
-        int list = info->input == SC_INPUT_REMOVAL_LIST;
-        if (want == WANT_LIST ? !list : list) continue;
-        if (want == WANT_FLAGS_STABLE && !info->stable) continue;
-        if (!b.rec || rec->median_ms < b.rec->median_ms) {
+        if (at(rec, n, elem, removed) && candidate(rec, want) &&
+            (!b || rec->median_ms < b->median_ms))
+            b = rec;
+    }
+    return b;
+}
+
+/* The grid point a rule is written for, and its neighbours along each axis. */
+typedef struct grid_at {
+    const size_t *ns, *es;
+    const double *rs;
+    int mn, me, mr, in, ie, ir;
+} grid_at;
+
+/* A rule decides its whole cell, which reaches half-way to the neighbouring grid points, and
+ * those edges are where a choice measured at the point alone goes wrong most. So each
+ * configuration is scored by its worst ratio to the fastest over the point itself and the
+ * cell's edges, an edge's ratio taken as the geometric mean of the ratios at the point and at
+ * the neighbour (a neighbour where it was not measured counts as the point); the lowest score
+ * wins, ties to the faster at the point. A configuration that wins by 1 % at the point but is
+ * 1.5x the fastest one grid step away loses to one within a few percent at both. */
+static best find_best(const bench_report *r, const grid_at *g, int want) {
+    best b = {NULL, NULL};
+    size_t n = g->ns[g->in], elem = g->es[g->ie];
+    double removed = g->rs[g->ir];
+    const bench_record *top = fastest(r, n, elem, removed, want);
+    if (!top) return b;
+    struct {
+        size_t n, elem;
+        double removed;
+        const bench_record *top;
+    } nb[6];
+    int m = 0;
+    for (int d = -1; d <= 1; d += 2) {
+        if (g->in + d >= 0 && g->in + d < g->mn)
+            nb[m++].n = g->ns[g->in + d], nb[m - 1].elem = elem, nb[m - 1].removed = removed;
+        if (g->ie + d >= 0 && g->ie + d < g->me)
+            nb[m++].n = n, nb[m - 1].elem = g->es[g->ie + d], nb[m - 1].removed = removed;
+        if (g->ir + d >= 0 && g->ir + d < g->mr)
+            nb[m++].n = n, nb[m - 1].elem = elem, nb[m - 1].removed = g->rs[g->ir + d];
+    }
+    for (int j = 0; j < m; j++) nb[j].top = fastest(r, nb[j].n, nb[j].elem, nb[j].removed, want);
+    double best_score = 0.0;
+    for (size_t i = 0; i < r->count; i++) {
+        const bench_record *rec = &r->records[i];
+        const sc_algorithm_info *info = at(rec, n, elem, removed) ? candidate(rec, want) : NULL;
+        if (!info || !(top->median_ms > 0.0)) continue;
+        double here = rec->median_ms / top->median_ms, score = here;
+        for (int j = 0; j < m; j++) {
+            if (!nb[j].top || !(nb[j].top->median_ms > 0.0)) continue;
+            for (size_t k = 0; k < r->count; k++) {
+                const bench_record *o = &r->records[k];
+                if (!at(o, nb[j].n, nb[j].elem, nb[j].removed) || !candidate(o, want) ||
+                    !same_config(o, rec))
+                    continue;
+                double edge = sqrt(here * (o->median_ms / nb[j].top->median_ms));
+                if (edge > score) score = edge;
+                break;
+            }
+        }
+        if (!b.rec || score < best_score ||
+            (score == best_score && rec->median_ms < b.rec->median_ms)) {
             b.rec = rec;
             b.info = info;
+            best_score = score;
         }
     }
     return b;
@@ -171,9 +249,10 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
             point pt[BENCH_MAX_LIST];
             for (int i = 0; i < c.mr; i++) {
                 point *p = &pt[i];
-                p->any = find_best(r, ns[c.in], es[c.ie], rs[i], WANT_FLAGS_ANY);
-                p->stable = find_best(r, ns[c.in], es[c.ie], rs[i], WANT_FLAGS_STABLE);
-                p->list = find_best(r, ns[c.in], es[c.ie], rs[i], WANT_LIST);
+                grid_at g = {ns, es, rs, c.mn, c.me, c.mr, c.in, c.ie, i};
+                p->any = find_best(r, &g, WANT_FLAGS_ANY);
+                p->stable = find_best(r, &g, WANT_FLAGS_STABLE);
+                p->list = find_best(r, &g, WANT_LIST);
                 if (!p->any.rec || !p->stable.rec) {
                     fprintf(stderr,
                             "compact bench: --tune: no stable flag algorithm measured at n=%zu "
@@ -218,39 +297,217 @@ static int write_file(const char *path, const char *text, size_t len) {
     return 0;
 }
 
-int bench_tune(bench_opts *o) {
-    /* auto cannot measure itself into its own table */
-    int m = 0;
-    for (int i = 0; i < o->num_algos; i++)
-        if (o->algos[i] != SC_ALGO_AUTO) o->algos[m++] = o->algos[i];
-    o->num_algos = m;
-    bench_session *s = bench_session_open(o->backend, o->quiet, o->max_seconds);
-    if (!s) return BENCH_EXIT_ERROR;
-    int stopped = bench_session_sweep(s, o, "tune", "tune");
-    bench_report *r = bench_session_report(s);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    int bad = !f || stopped || write_table(f, o, r) != 0;
-    if (f) fclose(f);
-    /* --json: the measurements the table came from (to check auto against the best later) */
-    if (!bad && o->json && bench_report_json(r, o->json) != 0) {
-        fprintf(stderr, "compact bench: cannot write %s: %s\n", o->json, strerror(errno));
-        bad = 1;
+/* ---- --from FILE: the measurements of an earlier --tune --json ---- */
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t cap = 0, got;
+    *len = 0;
+    do {
+        if (*len + 65536 + 1 > cap) {
+            cap = 2 * cap + 65536 + 1;
+            char *grown = (char *)realloc(buf, cap);
+            if (!grown) {
+                free(buf);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = grown;
+        }
+        got = fread(buf + *len, 1, cap - *len - 1, f);
+        *len += got;
+    } while (got > 0);
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        errno = EIO;
+        return NULL;
     }
-    int rc = bench_session_close(s);
+    buf[*len] = 0;
+    return buf;
+}
+
+static int add_size(size_t *axis, int *count, size_t v) {
+    for (int i = 0; i < *count; i++)
+        if (axis[i] == v) return 0;
+    if (*count >= BENCH_MAX_LIST) return -1;
+    axis[(*count)++] = v;
+    return 0;
+}
+
+static int add_double(double *axis, int *count, double v) {
+    for (int i = 0; i < *count; i++)
+        if (axis[i] == v) return 0;
+    if (*count >= BENCH_MAX_LIST) return -1;
+    axis[(*count)++] = v;
+    return 0;
+}
+
+/* A whole number in [0, max] from field `key` of `o`; -1 if absent, not one, or out of range. */
+static int get_size(const cJSON *o, const char *key, size_t max, size_t *out) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble > (double)max ||
+        v->valuedouble != floor(v->valuedouble))
+        return -1;
+    *out = (size_t)v->valuedouble;
+    return 0;
+}
+
+static const char *get_string(const cJSON *o, const char *key) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* One record of the file into `rec` (strings the record points at are static); 1 to skip it
+ * (a baseline, auto, a failed check), -1 with `why` if it is malformed. */
+static int load_record(const cJSON *j, bench_record *rec, char *why, size_t cap) {
+    memset(rec, 0, sizeof *rec);
+    const char *algo = get_string(j, "algorithm"), *kind = get_string(j, "kind");
+    const char *check = get_string(j, "check"), *scan = get_string(j, "scan");
+    const cJSON *removed = cJSON_GetObjectItemCaseSensitive(j, "removed");
+    const cJSON *median = cJSON_GetObjectItemCaseSensitive(j, "median_ms");
+    const cJSON *tile = cJSON_GetObjectItemCaseSensitive(j, "tile");
+    if (!algo || !kind || !check) {
+        snprintf(why, cap, "a record lacks its algorithm, kind or check");
+        return -1;
+    }
+    if (strcmp(kind, "algorithm") || strcmp(check, "ok") || !strcmp(algo, "auto")) return 1;
+    const sc_algorithm_info *info = sc_algorithm_find(algo);
+    if (!info) {
+        snprintf(why, cap, "unknown algorithm '%.40s'", algo);
+        return -1;
+    }
+    snprintf(rec->algorithm, sizeof rec->algorithm, "%s", info->name);
+    snprintf(rec->pattern, sizeof rec->pattern, "random");
+    if (get_size(j, "n", (size_t)1 << 40, &rec->n) || rec->n == 0 ||
+        get_size(j, "elem_size", SC_ELEM_MAX, &rec->elem_size) || rec->elem_size == 0 ||
+        !cJSON_IsNumber(removed) || !(removed->valuedouble >= 0 && removed->valuedouble <= 1)) {
+        snprintf(why, cap, "%s: n, elem_size or removed missing or out of range", info->name);
+        return -1;
+    }
+    rec->removed = removed->valuedouble;
+    if (!cJSON_IsNumber(median) || !(median->valuedouble > 0) || !isfinite(median->valuedouble))
+        return 1; /* measured nothing: not a candidate */
+    rec->median_ms = median->valuedouble;
+    if (tile && !cJSON_IsNull(tile) && get_size(j, "tile", SC_TILE_MAX, &rec->tile)) {
+        snprintf(why, cap, "%s: tile is not a whole number up to %d", info->name, SC_TILE_MAX);
+        return -1;
+    }
+    if (scan) {
+        static const char *const k_scans[] = {"default", "hillis-steele", "blelloch"};
+        rec->scan = NULL;
+        for (size_t i = 0; i < sizeof k_scans / sizeof *k_scans; i++)
+            if (!strcmp(scan, k_scans[i])) rec->scan = k_scans[i];
+        if (!rec->scan) {
+            snprintf(why, cap, "%s: unknown scan '%.40s'", info->name, scan);
+            return -1;
+        }
+    }
+    size_t runs = 0;
+    rec->runs = get_size(j, "runs", 1000000, &runs) ? 0 : (int)runs;
+    rec->check = "ok";
+    return 0;
+}
+
+/* The report and the grid (o's lists, o->backend, o->runs) from `path`; -1 after saying why. */
+static int load_measurements(const char *path, bench_opts *o, bench_report *r) {
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "compact bench: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    free(text);
+    char why[160] = "";
+    const cJSON *records = root ? cJSON_GetObjectItemCaseSensitive(root, "records") : NULL;
+    const char *backend = root ? get_string(root, "backend") : NULL;
+    if (!root)
+        snprintf(why, sizeof why, "not JSON");
+    else if (!cJSON_IsArray(records) || !backend)
+        snprintf(why, sizeof why, "no \"records\" array or \"backend\" (not compact bench --json)");
+    else if (!strcmp(backend, "cpu") || !strcmp(backend, "cuda"))
+        o->backend = !strcmp(backend, "cpu") ? SC_BACKEND_CPU : SC_BACKEND_CUDA;
+    else
+        snprintf(why, sizeof why, "unknown backend '%.20s'", backend);
+    memset(r, 0, sizeof *r);
+    o->num_n = o->num_elem = o->num_removed = 0;
+    o->runs = 0;
+    if (!why[0]) {
+        r->backend = sc_backend_name(o->backend);
+        const char *dev = get_string(root, "device"), *date = get_string(root, "date");
+        snprintf(r->device.name, sizeof r->device.name, "%s", dev ? dev : "unknown");
+        snprintf(r->date, sizeof r->date, "%s", date ? date : "unknown");
+        static char commit[64];
+        const char *c = get_string(root, "commit");
+        snprintf(commit, sizeof commit, "%s", c ? c : "unknown");
+        r->commit = commit;
+        const cJSON *j;
+        int i = 0;
+        cJSON_ArrayForEach(j, records) {
+            bench_record rec;
+            char what[128] = "";
+            int got = load_record(j, &rec, what, sizeof what);
+            if (got < 0) {
+                snprintf(why, sizeof why, "record %d: %s", i, what);
+                break;
+            }
+            i++;
+            if (got > 0) continue;
+            if (add_size(o->n, &o->num_n, rec.n) ||
+                add_size(o->elem, &o->num_elem, rec.elem_size) ||
+                add_double(o->removed, &o->num_removed, rec.removed)) {
+                snprintf(why, sizeof why, "more than %d distinct n, elem or removed values",
+                         BENCH_MAX_LIST);
+                break;
+            }
+            if (rec.runs > o->runs) o->runs = rec.runs;
+            if (!bench_report_add(r, &rec)) {
+                snprintf(why, sizeof why, "out of memory");
+                break;
+            }
+        }
+        if (!why[0] && !r->count) snprintf(why, sizeof why, "no checked algorithm measurement");
+    }
+    cJSON_Delete(root);
+    if (why[0]) {
+        fprintf(stderr, "compact bench: --from %s: %s\n", path, why);
+        bench_report_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+/* The table's text from `r` (malloc'ed, *text NULL when a grid point has no stable flag
+ * algorithm or memory ran out). */
+static void table_text(const bench_opts *o, const bench_report *r, char **text, size_t *len) {
+    *text = NULL;
+    *len = 0;
+    FILE *f = open_memstream(text, len);
+    if (!f) return;
+    int bad = write_table(f, o, r) != 0;
+    if (fclose(f) != 0) bad = 1;
+    if (bad) {
+        free(*text);
+        *text = NULL;
+    }
+}
+
+/* The table checked by the library, then written to --out (or stdout); frees `text`. */
+static int emit(const bench_opts *o, char *text, size_t len) {
     char why[256] = "";
-    if (!bad && !rc && sc_policy_check(text, len, o->backend, why, sizeof why) != SC_OK) {
+    int rc = 0;
+    if (!text) {
+        fprintf(stderr, "compact bench: --tune: no table could be made, so none was written\n");
+        rc = BENCH_EXIT_ERROR;
+    } else if (sc_policy_check(text, len, o->backend, why, sizeof why) != SC_OK) {
         fprintf(stderr, "compact bench: --tune wrote a table the library refuses: %s\n", why);
         rc = BENCH_EXIT_ERROR;
-    }
-    if (bad || rc) {
-        fprintf(stderr, "compact bench: --tune: %s, so no table was written\n",
-                stopped ? "the sweep stopped" : "a measurement failed");
-        free(text);
-        return rc ? rc : BENCH_EXIT_ERROR;
-    }
-    if (!o->tune_out) {
+    } else if (!o->tune_out) {
         fwrite(text, 1, len, stdout);
     } else if (write_file(o->tune_out, text, len) != 0) {
         fprintf(stderr, "compact bench: cannot write %s: %s\n", o->tune_out, strerror(errno));
@@ -261,4 +518,52 @@ int bench_tune(bench_opts *o) {
     }
     free(text);
     return rc;
+}
+
+static int tune_from(bench_opts *o) {
+    bench_report r;
+    if (load_measurements(o->tune_from, o, &r) != 0) return BENCH_EXIT_ERROR;
+    char *text;
+    size_t len;
+    table_text(o, &r, &text, &len);
+    bench_report_free(&r);
+    return emit(o, text, len);
+}
+
+int bench_tune(bench_opts *o) {
+    if (o->tune_from) return tune_from(o);
+    /* auto cannot measure itself into its own table */
+    int m = 0;
+    for (int i = 0; i < o->num_algos; i++)
+        if (o->algos[i] != SC_ALGO_AUTO) o->algos[m++] = o->algos[i];
+    o->num_algos = m;
+    bench_session *s = bench_session_open(o->backend, o->quiet, o->max_seconds);
+    if (!s) return BENCH_EXIT_ERROR;
+    int stopped = bench_session_sweep(s, o, "tune", "tune");
+    bench_report *r = bench_session_report(s);
+    /* The times as --json keeps them (to the nanosecond), so that --from on that file derives
+     * this very table. */
+    for (size_t i = 0; i < r->count; i++) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.6f", r->records[i].median_ms);
+        r->records[i].median_ms = strtod(buf, NULL);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    if (!stopped) table_text(o, r, &text, &len);
+    /* --json: the measurements the table came from (to check auto against the best later, or
+     * to derive a table again with --from) */
+    int bad = stopped;
+    if (!bad && o->json && bench_report_json(r, o->json) != 0) {
+        fprintf(stderr, "compact bench: cannot write %s: %s\n", o->json, strerror(errno));
+        bad = 1;
+    }
+    int rc = bench_session_close(s);
+    if (bad || rc) {
+        fprintf(stderr, "compact bench: --tune: %s, so no table was written\n",
+                stopped ? "the sweep stopped" : "a measurement failed");
+        free(text);
+        return rc ? rc : BENCH_EXIT_ERROR;
+    }
+    return emit(o, text, len);
 }

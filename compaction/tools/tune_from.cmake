@@ -1,0 +1,88 @@
+# tune_from.cmake: `compact bench --tune --from FILE` derives a table from measurements kept by
+# an earlier --tune --json, and a grid point's rule is the configuration whose worst ratio to
+# the fastest over the point and its cell's edges is least: one that wins at its point by 1 %
+# but is 1.5x the fastest one grid step away loses; one that wins by 30 % keeps its point.
+# Malformed files are refused with one line and exit 1. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
+file(REMOVE_RECURSE ${OUT_DIR})
+file(MAKE_DIRECTORY ${OUT_DIR})
+# records: algorithm, n, ms (element size 4, 50 % removed)
+function(measurements file)
+  set(recs "")
+  set(sep "")
+  foreach(triple IN LISTS ARGN)
+    string(REPLACE ":" ";" t "${triple}")
+    list(GET t 0 algo)
+    list(GET t 1 n)
+    list(GET t 2 ms)
+    string(APPEND recs "${sep}{\"algorithm\": \"${algo}\", \"kind\": \"algorithm\", \"n\": ${n}, "
+           "\"elem_size\": 4, \"removed\": 0.5, \"tile\": null, \"scan\": null, \"runs\": 5, "
+           "\"median_ms\": ${ms}, \"check\": \"ok\"}")
+    set(sep ",\n")
+  endforeach()
+  file(WRITE ${file} "{\"backend\": \"cpu\", \"device\": \"test\", \"commit\": \"c\", "
+       "\"date\": \"d\", \"records\": [\n${recs}\n]}\n")
+endfunction()
+function(first_rule_algo file out)
+  file(READ ${file} json)
+  string(JSON algo GET "${json}" rules 0 algo)
+  set(${out} ${algo} PARENT_SCOPE)
+endfunction()
+function(derive in out)
+  execute_process(COMMAND ${COMPACT} bench --tune --from ${in} --out ${out} --quiet
+      RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "--tune --from ${in}: exit ${rc}\n${err}")
+  endif()
+endfunction()
+
+# serial wins at 1024 by 1 %, but is 1.5x scan-scatter at 4096: scan-scatter takes 1024 too
+measurements(${OUT_DIR}/edge.json serial:1024:1.00 scan-scatter:1024:1.01
+             serial:4096:3.0 scan-scatter:4096:2.0)
+derive(${OUT_DIR}/edge.json ${OUT_DIR}/edge_table.json)
+first_rule_algo(${OUT_DIR}/edge_table.json a)
+if(NOT a STREQUAL "scan-scatter")
+  message(FATAL_ERROR "near edge: the rule for n 1024 names ${a}, want scan-scatter")
+endif()
+# serial wins at 1024 by 30 % and is 1.2x at 4096 (edge ~1.1x): it keeps 1024
+measurements(${OUT_DIR}/keep.json serial:1024:1.00 scan-scatter:1024:1.30
+             serial:4096:2.4 scan-scatter:4096:2.0)
+derive(${OUT_DIR}/keep.json ${OUT_DIR}/keep_table.json)
+first_rule_algo(${OUT_DIR}/keep_table.json a)
+if(NOT a STREQUAL "serial")
+  message(FATAL_ERROR "clear win: the rule for n 1024 names ${a}, want serial")
+endif()
+execute_process(COMMAND ${COMPACT} policy check ${OUT_DIR}/keep_table.json --backend cpu
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the derived table does not check: ${out}")
+endif()
+
+# malformed inputs: one line, exit 1, no table left behind
+file(WRITE ${OUT_DIR}/truncated.json "{\"backend\": \"cpu\", \"records\": [{\"algorithm\": \"ser")
+file(WRITE ${OUT_DIR}/nonum.json "{\"backend\": \"cpu\", \"records\": [{\"algorithm\": \"serial\", "
+     "\"kind\": \"algorithm\", \"check\": \"ok\", \"n\": \"many\", \"elem_size\": 4, "
+     "\"removed\": 0.5, \"median_ms\": 1}]}")
+file(WRITE ${OUT_DIR}/unknown.json "{\"backend\": \"cpu\", \"records\": [{\"algorithm\": \"quick\", "
+     "\"kind\": \"algorithm\", \"check\": \"ok\", \"n\": 1, \"elem_size\": 4, \"removed\": 0.5, "
+     "\"median_ms\": 1}]}")
+file(WRITE ${OUT_DIR}/gpu.json "{\"backend\": \"tpu\", \"records\": []}")
+file(WRITE ${OUT_DIR}/empty.json "{\"backend\": \"cpu\", \"records\": []}")
+file(WRITE ${OUT_DIR}/range.json "{\"backend\": \"cpu\", \"records\": [{\"algorithm\": \"serial\", "
+     "\"kind\": \"algorithm\", \"check\": \"ok\", \"n\": 1024, \"elem_size\": 4, \"removed\": 1.5, "
+     "\"median_ms\": 1}]}")
+foreach(case truncated:not\ JSON nonum:out\ of\ range unknown:unknown\ algorithm
+        gpu:unknown\ backend empty:no\ checked range:out\ of\ range missing:cannot\ read)
+  string(REPLACE ":" ";" c "${case}")
+  list(GET c 0 name)
+  list(GET c 1 want)
+  file(REMOVE ${OUT_DIR}/t.json)
+  execute_process(COMMAND ${COMPACT} bench --tune --from ${OUT_DIR}/${name}.json
+      --out ${OUT_DIR}/t.json RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX MATCHALL "\n" lines "${err}")
+  list(LENGTH lines nl)
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "^compact bench: --from .*${name}.json: .*${want}"
+     AND NOT err MATCHES "^compact bench: cannot read .*${name}.json"
+     OR NOT nl EQUAL 1 OR EXISTS ${OUT_DIR}/t.json)
+    message(FATAL_ERROR "--from ${name}.json: exit ${rc}, ${nl} lines: ${err}")
+  endif()
+endforeach()
