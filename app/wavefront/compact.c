@@ -314,6 +314,10 @@ int rc_compact_choice_changed(rc_renderer *r) {
            (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, 0, 0)));
 }
 
+int rc_compact_has_hints(const rc_renderer *r) {
+    return r->comp.hint[0] >= 0.0;
+}
+
 int rc_compact_warm(rc_renderer *r, rc_error *err) {
     if (r->comp.input == RC_COMPACT_NOTHING) return 0;
     uint32_t wave_now = r->wave_now;

@@ -61,6 +61,7 @@ typedef struct rc_cuda {
     int capturing;      /* this frame's launches are being captured */
     int replay;         /* this frame replays graph_exec */
     int choice_streak;  /* frames in a row whose auto choice differs from the captured one */
+    int graph_blind;    /* the captured frame's auto plan had no densities (the first frame) */
     int device_loop;    /* frame_loop graph or stream: lengths read on the device */
     uint32_t grid_cap;  /* blocks of a device-loop launch: enough to fill the GPU once; the
                            threads stride over the stream */
@@ -83,6 +84,8 @@ int rc_compact_warm(rc_renderer *r, rc_error *err);
  * algorithm at some bounce (tiles are not compared) than the captured graph runs; no device work,
  * no sync (sc_auto_preview). */
 int rc_compact_choice_changed(rc_renderer *r);
+/* 1 once a frame's densities have been learned (rc_compact_learn): auto plans from them. */
+int rc_compact_has_hints(const rc_renderer *r);
 /* Upload the scene and allocate the device stream; needs r->comp set up. */
 int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *err);
 void rc_cuda_destroy(rc_renderer *r);

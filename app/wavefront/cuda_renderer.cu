@@ -243,8 +243,12 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
          * make auto choose another algorithm at some bounce, the frame is captured again. */
         int same = c->graph_exec && c->graph_wave == r->wave_now && c->graph_mask == r->mask_bounce;
         /* a density near a rule's edge flips auto's choice from frame to frame: recapture only
-         * once the new choice has held for RC_RECAPTURE_FRAMES frames in a row */
-        c->choice_streak = same && rc_compact_choice_changed(r) ? c->choice_streak + 1 : 0;
+         * once the new choice has held for RC_RECAPTURE_FRAMES frames in a row; but a frame
+         * captured before any density was known planned blind, and is replaced at once */
+        int changed = same && rc_compact_choice_changed(r);
+        c->choice_streak = changed ? c->choice_streak + 1 : 0;
+        if (changed && c->graph_blind && rc_compact_has_hints(r))
+            c->choice_streak = RC_RECAPTURE_FRAMES;
         if (same && c->choice_streak < RC_RECAPTURE_FRAMES) {
             c->replay = 1;
             return;
@@ -256,6 +260,7 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
         c->capturing = e == cudaSuccess;
         c->graph_wave = r->wave_now;
         c->graph_mask = r->mask_bounce;
+        c->graph_blind = !rc_compact_has_hints(r);
     }
     c->num_timed = 0;
     rc_cuda_note(r, cudaMemsetAsync(c->counts, 0, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts),
