@@ -209,15 +209,20 @@ static device_ref shadow_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t n
     return dr;
 }
 
-/* auto's density hint for `bounce` as a count against the bound n, or SC_UNKNOWN_COUNT. */
-static size_t hint_count(const rc_compactor *c, uint32_t bounce, size_t n) {
-    if (bounce >= RC_MAX_DEPTH || c->hint[bounce] < 0.0) return SC_UNKNOWN_COUNT;
-    return (size_t)(c->hint[bounce] * (double)n + 0.5);
+/* auto's hints for `bounce` of a call bounded by n: the stream length the previous frame had
+ * there (opt->n_hint) and the removed count as a fraction of it (opt->removed_hint); unknown
+ * before the first frame. */
+static void set_hints(const rc_compactor *c, uint32_t bounce, size_t n, sc_options *opt) {
+    opt->n_hint = opt->removed_hint = SC_UNKNOWN_COUNT;
+    if (bounce >= RC_MAX_DEPTH || c->hint[bounce] < 0.0) return;
+    size_t live = c->live[bounce] && c->live[bounce] < n ? c->live[bounce] : n;
+    opt->n_hint = live;
+    opt->removed_hint = (size_t)(c->hint[bounce] * (double)live + 0.5);
 }
 
 /* One library call on a device stream. In the device loops auto cannot see the lengths (they
- * stay on the device): it gets the removed fraction of this bounce in the previous frame as a
- * count against the bound (c->hint, rc_compact_learn); the first frame has none. */
+ * stay on the device): it gets this bounce's length and removed fraction in the previous frame
+ * (c->live, c->hint, rc_compact_learn; set_hints); the first frame has none. */
 static sc_status compact_cuda(rc_renderer *r, rc_compactor *c, device_ref dr, uint32_t bounce) {
     sc_options opt = c->opt;
     opt.d_kept = dr.d_kept;
@@ -226,7 +231,7 @@ static sc_status compact_cuda(rc_renderer *r, rc_compactor *c, device_ref dr, ui
         opt.d_n = dr.d_n;
         opt.d_k = dr.d_k;
         k = n;
-        opt.removed_hint = hint_count(c, bounce, n);
+        set_hints(c, bounce, n, &opt);
     }
     /* shade appends each empty slot once, so the list is distinct and in range by construction */
     opt.trusted_list = 1;
@@ -272,7 +277,7 @@ static sc_status reserve_auto(const rc_compactor *c, device_ref dr) {
  * if it cannot choose. */
 static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bounce) {
     sc_options opt = c->opt;
-    opt.removed_hint = hint_count(c, bounce, dr.sr.n);
+    set_hints(c, bounce, dr.sr.n, &opt);
     sc_choice ch;
     if (sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_ANY, &opt, &ch) != SC_OK)
         return NULL;
@@ -456,5 +461,7 @@ void rc_compact_learn(rc_renderer *r, const rc_frame_stats *st) {
         const rc_bounce_stats *o = &st->bounce[b];
         r->comp.hint[b] = fraction(o->stream, o->kept);
         r->scomp.hint[b] = fraction(o->shadow_in, o->shadow_kept);
+        r->comp.live[b] = o->stream;
+        r->scomp.live[b] = o->shadow_in;
     }
 }

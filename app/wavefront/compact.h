@@ -32,6 +32,9 @@ typedef struct rc_compactor {
     /* auto in the device loops: the removed fraction per bounce from the previous frame's
        counts (the first frame has none: -1), and the choice each bounce's call made */
     double hint[RC_MAX_DEPTH];
+    /* ... and the stream's length there (the call's bound is the whole wave; auto chooses for
+       this length instead: sc_options.n_hint); 0 before the first frame */
+    uint32_t live[RC_MAX_DEPTH];
     const char *chosen[RC_MAX_DEPTH];
     /* auto in the device loops, planned when shade is launched (rc_compact_plan): auto's choice
        offered both inputs, and whether the call gets the flags only (that choice is a flag

@@ -116,18 +116,26 @@ static double sample_removed(const uint8_t *flags, size_t n) {
     return (double)zeros / (double)m;
 }
 
+/* The element count the choice is made for: the bound n, or on CUDA with a run-time count
+ * (opt.d_n, or a preview, which has no data) the caller's expectation opt.n_hint. */
+static size_t expected_n(const sc_job *job, int preview) {
+    const size_t h = job->opt.n_hint;
+    if (job->ctx->backend != SC_BACKEND_CUDA || h == SC_UNKNOWN_COUNT || h >= job->n) return job->n;
+    return job->opt.d_n || preview ? h : job->n;
+}
+
 /* The removed fraction this call assumes, and where it comes from. */
-static double removed_fraction(const sc_job *job, unsigned offer, const sc_policy *p,
-                               sc_density_source *src) {
+static double removed_fraction(const sc_job *job, size_t n_expected, unsigned offer,
+                               const sc_policy *p, sc_density_source *src) {
     const sc_context *ctx = job->ctx;
-    const double n = (double)job->n;
+    const double n = (double)n_expected;
     /* CUDA with opt.d_k: k is only the bound (the count is on the device), not the density */
     const int k_bound = (ctx->backend == SC_BACKEND_CUDA && job->opt.d_k) || job->k_unknown;
     if ((offer & SC_OFFER_LIST) && job->n && !k_bound) {
         *src = SC_DENSITY_EXACT;
         return (double)job->k / n;
     }
-    if (job->opt.removed_hint != SC_UNKNOWN_COUNT && job->n) {
+    if (job->opt.removed_hint != SC_UNKNOWN_COUNT && n_expected) {
         *src = SC_DENSITY_HINT;
         double r = (double)job->opt.removed_hint / n;
         return r > 1.0 ? 1.0 : r;
@@ -153,9 +161,9 @@ static int usable(const sc_job *job, sc_algorithm algo, unsigned offer) {
     return (offer & SC_OFFER_LIST) != 0;
 }
 
-static int matches(const sc_rule *r, const sc_job *job, unsigned offer, double removed) {
+static int matches(const sc_rule *r, const sc_job *job, size_t n, unsigned offer, double removed) {
     const int list = (offer & SC_OFFER_LIST) != 0, stable = job->opt.require_stable != 0;
-    return job->n >= r->n_min && job->n <= r->n_max && job->elem_size >= r->elem_min &&
+    return n >= r->n_min && n <= r->n_max && job->elem_size >= r->elem_min &&
            job->elem_size <= r->elem_max && removed >= r->removed_min &&
            removed <= r->removed_max && (r->list < 0 || r->list == list) &&
            (r->stable < 0 || r->stable == stable);
@@ -165,7 +173,7 @@ static int matches(const sc_rule *r, const sc_job *job, unsigned offer, double r
 static const sc_algorithm k_fallback[] = {SC_ALGO_SINGLE_PASS, SC_ALGO_SCAN_SCATTER, SC_ALGO_SERIAL,
                                           SC_ALGO_REDZONE};
 
-sc_status sc_auto_choose(sc_job *job, unsigned offer, sc_impl_fn *fn) {
+static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview) {
     const sc_policy *p = NULL;
     sc_status s = get_policy(job, &p);
     if (s != SC_OK) return s;
@@ -173,14 +181,15 @@ sc_status sc_auto_choose(sc_job *job, unsigned offer, sc_impl_fn *fn) {
     sc_choice *c = &a->pending;
     memset(c, 0, sizeof *c);
     c->automatic = 1;
-    c->removed = removed_fraction(job, offer, p, &c->source);
+    c->n = expected_n(job, preview);
+    c->removed = removed_fraction(job, c->n, offer, p, &c->source);
     c->rule = -1;
     c->algo = SC_ALGO_COUNT;
     size_t tile = 0;
     sc_scan scan = SC_SCAN_DEFAULT;
     for (size_t i = 0; i < p->num_rules; i++) {
         const sc_rule *r = &p->rules[i];
-        if (!matches(r, job, offer, c->removed) || !usable(job, r->algo, offer)) continue;
+        if (!matches(r, job, c->n, offer, c->removed) || !usable(job, r->algo, offer)) continue;
         c->rule = (int)i;
         c->algo = r->algo;
         tile = r->tile;
@@ -203,9 +212,13 @@ sc_status sc_auto_choose(sc_job *job, unsigned offer, sc_impl_fn *fn) {
     return SC_OK;
 }
 
+sc_status sc_auto_choose(sc_job *job, unsigned offer, sc_impl_fn *fn) {
+    return choose(job, offer, fn, 0);
+}
+
 sc_status sc_auto_peek(sc_job *job, unsigned offer, sc_choice *out) {
     sc_impl_fn fn;
-    sc_status s = sc_auto_choose(job, offer, &fn);
+    sc_status s = choose(job, offer, &fn, 1);
     if (s != SC_OK) return s;
     *out = job->ctx->autos->pending;
     out->algo = job->info->id;
@@ -221,6 +234,7 @@ void sc_auto_record(sc_job *job, int automatic) {
         *c = ctx->autos->pending;
     } else {
         memset(c, 0, sizeof *c);
+        c->n = job->n;
         c->rule = -2;
         c->removed = -1.0;
         c->source = SC_DENSITY_DEFAULT;

@@ -170,6 +170,7 @@ void sc_options_init(sc_options *opt) {
     memset(opt, 0, sizeof *opt);
     opt->tile = SC_TILE_DEFAULT;
     opt->removed_hint = SC_UNKNOWN_COUNT;
+    opt->n_hint = SC_UNKNOWN_COUNT;
 }
 
 size_t sc_max_elements(sc_backend backend) {

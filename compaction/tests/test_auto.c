@@ -487,9 +487,9 @@ static void test_builtin(sc_context *ctx, bufs *b, size_t n) {
                         "any: %s left its result elsewhere", a->name);
             ASSERT_TRUE(result_ok(b, where, kept, stable || a->stable), "any k=%zu: %s result", k,
                         a->name);
-            /* the H100 table takes Redzone for 1 % of a large stream offered a list */
-            if (!strcmp(want_policy, "sm_90") && n >= (1u << 22) && k == n / 100 && !stable)
-                ASSERT_TRUE(c.algo == SC_ALGO_REDZONE, "sm_90, 1 %% of %zu: %s", n, a->name);
+            /* the choice was made for the list's exact density */
+            ASSERT_TRUE(c.removed == (double)k / (double)n, "any k=%zu: chose for %g, want %g", k,
+                        c.removed, (double)k / (double)n);
         }
     /* a device-side list length (opt.d_k): k is only the bound, so the hint decides */
     size_t k = n / 100;
@@ -536,6 +536,42 @@ static void expect_gpu(sc_context *ctx, bufs *b, size_t n, size_t k, int list, i
                 k, list, stable, algo_name(c.algo), c.rule, algo_name(want), rule);
     ASSERT_TRUE(result_ok(b, where, kept, stable || sc_algorithm_get(c.algo)->stable),
                 "gpu-synthetic %s: result", algo_name(c.algo));
+}
+
+/* opt.n_hint with a run-time count (opt.d_n): auto chooses for the expected count, not the
+ * bound, and its result is that of the run-time count; without d_n the hint is ignored. */
+static void test_n_hint(sc_context *ctx, bufs *b, size_t bound) {
+    const size_t live = 500;
+    uint32_t h_live = (uint32_t)live, *d_live = test_alloc(backend, 4),
+             *d_kept = test_alloc(backend, 4);
+    test_upload(backend, d_live, &h_live, 4);
+    for (int hinted = 0; hinted < 3; hinted++) {
+        sc_options opt;
+        sc_options_init(&opt);
+        opt.policy = GPU_SYNTH_PATH;
+        opt.d_kept = d_kept;
+        opt.d_n = hinted < 2 ? d_live : NULL;
+        if (hinted) opt.n_hint = live; /* 2: a hint without d_n */
+        opt.removed_hint = live / 2;
+        make(b, hinted < 2 ? live : bound, live / 2, 40 + (uint64_t)hinted);
+        sc_status st = sc_compact_flagged(ctx, SC_ALGO_AUTO, b->d_in, b->d_flags, b->d_out, bound,
+                                          4, &opt, hinted < 2 ? NULL : &(size_t){0});
+        sc_choice c = choice(ctx);
+        uint32_t got = 0;
+        test_download(backend, &got, d_kept, 4);
+        checks++;
+        ASSERT_STATUS(st, SC_OK, "n_hint case %d", hinted);
+        if (st != SC_OK) continue;
+        const int want_small = hinted == 1;
+        ASSERT_TRUE((c.algo == SC_ALGO_HORN) == want_small && c.n == (want_small ? live : bound),
+                    "n_hint case %d: %s for n %zu", hinted, algo_name(c.algo), c.n);
+        if (hinted < 2)
+            ASSERT_TRUE(result_ok(b, b->d_out, got, sc_algorithm_get(c.algo)->stable),
+                        "n_hint case %d: %s result (%u kept, want %zu)", hinted, algo_name(c.algo),
+                        got, b->want);
+    }
+    test_free(backend, d_live);
+    test_free(backend, d_kept);
 }
 
 static void test_gpu_synthetic(sc_context *ctx, bufs *b, size_t n) {
@@ -631,6 +667,7 @@ int main(int argc, char **argv) {
 #ifdef SC_HAVE_CUDA
         test_builtin(ctx, &b, n); /* first: it checks a fresh context's first call */
         test_gpu_synthetic(ctx, &b, n);
+        test_n_hint(ctx, &b, n);
 #endif
     } else {
         test_density_sources(&b);

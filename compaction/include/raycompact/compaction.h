@@ -171,6 +171,11 @@ typedef struct sc_options {
     int require_stable;  /* 1: keep input order: auto chooses among stable algorithms only, and
                             a fixed unstable algorithm is refused (SC_ERR_UNSUPPORTED) */
     const char *policy;  /* path of a policy table (JSON); NULL: $SC_POLICY, else built-in */
+    size_t n_hint;       /* CUDA with opt.d_n: the element count the call is expected to see at
+                            run time (say the same call's in the previous frame); auto chooses
+                            for it (at most n) instead of the bound n, and removed_hint then
+                            counts against it. SC_UNKNOWN_COUNT (sc_options_init): the bound.
+                            Ignored without d_n and on the CPU (the count is known there). */
 } sc_options;
 
 #define SC_UNKNOWN_COUNT SIZE_MAX
@@ -306,6 +311,7 @@ typedef struct sc_choice {
     int rule;                 /* the policy rule that decided (0-based); -1: none matched, the
                                  built-in fallback order decided; -2: not auto */
     double removed;           /* the removed fraction the choice assumed */
+    size_t n;                 /* the element count it assumed (opt.n_hint, else n) */
     sc_density_source source; /* where that fraction came from */
     const char *policy;       /* the table's "name" (owned by the context), NULL if not auto */
 } sc_choice;
