@@ -153,9 +153,11 @@ static double removed_fraction(const sc_job *job, size_t n_expected, unsigned of
 }
 
 /* 1 if `algo` can run this call: on this backend, with an offered input, stable if asked. */
-static int usable(const sc_job *job, sc_algorithm algo, unsigned offer) {
+static int usable(const sc_job *job, sc_algorithm algo, unsigned offer, size_t n_expected) {
     const sc_algorithm_info *info = sc_algorithm_get(algo);
     if (!info || algo == SC_ALGO_AUTO || !sc_impl_for(algo, job->ctx->backend)) return 0;
+    /* CUB has no device-side length: it costs the bound, not the count chosen for */
+    if (algo == SC_ALGO_CUB && n_expected < job->n) return 0;
     if (job->opt.require_stable && !info->stable) return 0;
     if (info->input == SC_INPUT_FLAGS) return (offer & SC_OFFER_FLAGS) != 0;
     return (offer & SC_OFFER_LIST) != 0;
@@ -189,7 +191,8 @@ static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview
     sc_scan scan = SC_SCAN_DEFAULT;
     for (size_t i = 0; i < p->num_rules; i++) {
         const sc_rule *r = &p->rules[i];
-        if (!matches(r, job, c->n, offer, c->removed) || !usable(job, r->algo, offer)) continue;
+        if (!matches(r, job, c->n, offer, c->removed) || !usable(job, r->algo, offer, c->n))
+            continue;
         c->rule = (int)i;
         c->algo = r->algo;
         tile = r->tile;
@@ -197,7 +200,7 @@ static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview
         break;
     }
     for (size_t i = 0; c->algo == SC_ALGO_COUNT && i < sizeof k_fallback / sizeof *k_fallback; i++)
-        if (usable(job, k_fallback[i], offer)) c->algo = k_fallback[i];
+        if (usable(job, k_fallback[i], offer, c->n)) c->algo = k_fallback[i];
     /* a list alone with stability asked: no removal-list algorithm is stable */
     if (c->algo == SC_ALGO_COUNT) return SC_ERR_UNSUPPORTED;
     job->info = sc_algorithm_get(c->algo);

@@ -174,7 +174,8 @@ typedef struct sc_options {
     size_t n_hint;       /* CUDA with opt.d_n: the element count the call is expected to see at
                             run time (say the same call's in the previous frame); auto chooses
                             for it (at most n) instead of the bound n, and removed_hint then
-                            counts against it. SC_UNKNOWN_COUNT (sc_options_init): the bound.
+                            counts against it; below the bound auto skips CUB, which runs over
+                            the bound. SC_UNKNOWN_COUNT (sc_options_init): the bound.
                             Ignored without d_n and on the CPU (the count is known there). */
 } sc_options;
 
