@@ -183,6 +183,11 @@ int bench_suite(const bench_opts *o);
  * the run that measures it and writes the table (bench_tune.c). Returns the exit code. */
 void bench_tune_defaults(bench_opts *o);
 int bench_tune(bench_opts *o);
+/* --tune --from: the measurements in `json` (the text of file `name`, for messages) as a policy
+ * table (malloc'ed into *table; NULL when no table can be made); sets o's grid and backend from
+ * them. -1 (after a one-line message) if they are not a --tune --json file. */
+int bench_tune_derive(bench_opts *o, const char *name, const char *json, size_t json_len,
+                      char **table, size_t *table_len);
 /* ---- results and reports ---- */
 #define BENCH_GBPS_DEFINITION                                                                      \
     "GB/s = (n*elem_size read + n flag bytes read + kept*elem_size written) / median time, "       \

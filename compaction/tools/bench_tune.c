@@ -393,8 +393,11 @@ static int load_record(const cJSON *j, bench_record *rec, char *why, size_t cap)
     if (!cJSON_IsNumber(median) || !(median->valuedouble > 0) || !isfinite(median->valuedouble))
         return 1; /* measured nothing: not a candidate */
     rec->median_ms = median->valuedouble;
-    if (tile && !cJSON_IsNull(tile) && get_size(j, "tile", SC_TILE_MAX, &rec->tile)) {
-        snprintf(why, cap, "%s: tile is not a whole number up to %d", info->name, SC_TILE_MAX);
+    if (tile && !cJSON_IsNull(tile) &&
+        (get_size(j, "tile", SC_TILE_MAX, &rec->tile) ||
+         (rec->tile && (rec->tile < SC_TILE_MIN || (rec->tile & (rec->tile - 1)))))) {
+        snprintf(why, cap, "%s: tile is not a power of two in [%u, %u]", info->name, SC_TILE_MIN,
+                 SC_TILE_MAX);
         return -1;
     }
     if (scan) {
@@ -413,16 +416,11 @@ static int load_record(const cJSON *j, bench_record *rec, char *why, size_t cap)
     return 0;
 }
 
-/* The report and the grid (o's lists, o->backend, o->runs) from `path`; -1 after saying why. */
-static int load_measurements(const char *path, bench_opts *o, bench_report *r) {
-    size_t len = 0;
-    char *text = read_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "compact bench: cannot read %s: %s\n", path, strerror(errno));
-        return -1;
-    }
+/* The report and the grid (o's lists, o->backend, o->runs) from the JSON `text` of `path`; -1
+ * after saying why. */
+static int parse_measurements(const char *path, const char *text, size_t len, bench_opts *o,
+                              bench_report *r) {
     cJSON *root = cJSON_ParseWithLength(text, len);
-    free(text);
     char why[160] = "";
     const cJSON *records = root ? cJSON_GetObjectItemCaseSensitive(root, "records") : NULL;
     const char *backend = root ? get_string(root, "backend") : NULL;
@@ -520,14 +518,28 @@ static int emit(const bench_opts *o, char *text, size_t len) {
     return rc;
 }
 
-static int tune_from(bench_opts *o) {
+int bench_tune_derive(bench_opts *o, const char *name, const char *json, size_t json_len,
+                      char **table, size_t *table_len) {
     bench_report r;
-    if (load_measurements(o->tune_from, o, &r) != 0) return BENCH_EXIT_ERROR;
-    char *text;
-    size_t len;
-    table_text(o, &r, &text, &len);
+    *table = NULL;
+    *table_len = 0;
+    if (parse_measurements(name, json, json_len, o, &r) != 0) return -1;
+    table_text(o, &r, table, table_len);
     bench_report_free(&r);
-    return emit(o, text, len);
+    return 0;
+}
+
+static int tune_from(bench_opts *o) {
+    size_t len = 0;
+    char *json = read_file(o->tune_from, &len);
+    if (!json) {
+        fprintf(stderr, "compact bench: cannot read %s: %s\n", o->tune_from, strerror(errno));
+        return BENCH_EXIT_ERROR;
+    }
+    char *text;
+    int bad = bench_tune_derive(o, o->tune_from, json, len, &text, &len);
+    free(json);
+    return bad ? BENCH_EXIT_ERROR : emit(o, text, len);
 }
 
 int bench_tune(bench_opts *o) {
