@@ -3,7 +3,8 @@
 # `auto` and the multi-way partition, each into OUTDIR:
 #   tune:      compact bench --tune over n 2^12..2^24 (every 2^2), elements 4/16/64, 1-99 %
 #              removed, with and without removal lists: sm_90.json (the table), tune_fixed.json
-#              (every fixed algorithm's times); then auto on the same grid with that table
+#              (every fixed algorithm's times: `compact bench --tune --from tune_fixed.json`
+#              derives the table again without a GPU); then auto on the same grid with that table
 #              (auto.json) and compaction/tools/auto_eval.py: auto against the best fixed
 #              algorithm per point.
 #   eval:      auto (with OUTDIR/sm_90.json when the tune wrote one, else the built-in table)
@@ -48,7 +49,7 @@ if [ "$what" = eval ] || [ "$what" = all ]; then
     [ -s "$out/sm_90.json" ] && policy=(env SC_POLICY="$out/sm_90.json")
     t=$SECONDS
     timeout 240 "${policy[@]}" $c bench --backend cuda --algos all --n 2^13,2^17,2^21,2^25 \
-        --elem 4,16,64 --removed 0.1,0.35,0.65 --runs 5 --warmup 1 --quiet \
+        --elem 4,16,64 --removed 0.1,0.35,0.65 --runs 15 --warmup 3 --quiet \
         --json "$out/same.json" >"$out/same.log" 2>&1
     echo "== auto beside every fixed algorithm, one process, unseen points rc=$? in $((SECONDS - t)) s"
     python3 compaction/tools/auto_eval.py "$out/same.json" "$out/same.json" --worst 12
