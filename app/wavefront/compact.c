@@ -304,14 +304,22 @@ static int plan_needs_list(rc_compactor *c, device_ref dr, uint32_t bounce) {
     return !info || info->input != SC_INPUT_FLAGS;
 }
 
-rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce) {
-    rc_compact_input in = r->comp.input;
-    if (in != RC_COMPACT_BOTH || !rc_cuda_of(r)->device_loop || bounce >= RC_MAX_DEPTH) return in;
-    int list = plan_needs_list(&r->comp, path_stream_cuda(r, 0, 0), bounce);
-    if (r->nee && r->scomp.input == RC_COMPACT_BOTH)
-        list |= plan_needs_list(&r->scomp, shadow_stream_cuda(r, 0, 0), bounce);
-    r->comp.flags_only[bounce] = r->scomp.flags_only[bounce] = (uint8_t)!list;
-    return list ? in : RC_COMPACT_FLAGS;
+rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_input *shadow_in) {
+    rc_compact_input in = r->comp.input, sin = r->nee ? r->scomp.input : in;
+    if (rc_cuda_of(r)->device_loop && bounce < RC_MAX_DEPTH) {
+        if (in == RC_COMPACT_BOTH) {
+            int list = plan_needs_list(&r->comp, path_stream_cuda(r, 0, 0), bounce);
+            r->comp.flags_only[bounce] = (uint8_t)!list;
+            if (!list) in = RC_COMPACT_FLAGS;
+        }
+        if (r->nee && sin == RC_COMPACT_BOTH) {
+            int list = plan_needs_list(&r->scomp, shadow_stream_cuda(r, 0, 0), bounce);
+            r->scomp.flags_only[bounce] = (uint8_t)!list;
+            if (!list) sin = RC_COMPACT_FLAGS;
+        }
+    }
+    *shadow_in = sin;
+    return in;
 }
 
 int rc_compact_choice_changed(rc_renderer *r) {

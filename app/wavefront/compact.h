@@ -71,10 +71,11 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
 int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);
 
 /* CUDA device loops with auto: before shade is launched for `bounce`, ask auto (offered flags
- * and list, with this frame's hints) what each stream's call will run; when neither needs the
- * removal list, the calls get the flags only and shade writes no list. Returns what shade must
- * write: RC_COMPACT_FLAGS then, else r->comp.input (also for every other algorithm and loop). */
-rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce);
+ * and list, with this frame's hints) what each stream's call will run; a stream whose call does
+ * not need the removal list gets the flags only, and shade writes no list for it. Returns what
+ * shade must write for the path stream (RC_COMPACT_FLAGS then, else r->comp.input, as for every
+ * other algorithm and loop), and in *shadow_in the same for the shadow stream. */
+rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_input *shadow_in);
 
 /* After a frame's counts came back: each bounce's removed fraction becomes the next frame's
  * hint for auto (the device loops, where lengths stay on the device). */

@@ -24,6 +24,7 @@ typedef struct rc_shadow_out {
     uint32_t *squeue;
     uint8_t *sflags;
     uint32_t *sremoved;
+    int input; /* what the shadow stream's compaction reads (an rc_compact_input) */
 } rc_shadow_out;
 
 /* shade: emission or background, a light sample, scatter, roulette; then the flags or the
@@ -66,14 +67,14 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
                 ray = (sh.slot & RC_PATH_ALIVE) != 0;
                 if (ray)
                     so.shadows[i] = sh;
-                else if (input == RC_COMPACT_NOTHING)
+                else if (so.input == RC_COMPACT_NOTHING)
                     so.shadows[i].slot = 0u; /* the shadow phase walks this slot */
                 if (so.squeue) so.squeue[i] = i;
-                if (RC_WANTS_FLAGS(input)) so.sflags[i] = (uint8_t)ray;
+                if (RC_WANTS_FLAGS(so.input)) so.sflags[i] = (uint8_t)ray;
             }
         }
         if (RC_WANTS_REMOVALS(input)) rc_append_removed(in && !kept, i, removed, &cnt->removed);
-        if (so.shadows && RC_WANTS_REMOVALS(input))
+        if (so.shadows && RC_WANTS_REMOVALS(so.input))
             rc_append_removed(in && !ray, i, so.sremoved, &cnt->shadow_removed);
         block_live += (uint32_t)__syncthreads_count(live);
         block_kept += (uint32_t)__syncthreads_count(kept);
@@ -83,9 +84,9 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
     if (threadIdx.x == 0 && block_kept) atomicAdd(&cnt->kept, block_kept);
     if (threadIdx.x == 0 && block_shadows) atomicAdd(&cnt->shadows, block_shadows);
     /* `none`: the next bounce walks the same stream, the shadow phase every slot of this one */
-    if (input == RC_COMPACT_NOTHING && blockIdx.x == 0 && threadIdx.x == 0) {
-        cnt[1].stream = n;
-        cnt->shadow_stream = n;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        if (input == RC_COMPACT_NOTHING) cnt[1].stream = n;
+        if (so.input == RC_COMPACT_NOTHING) cnt->shadow_stream = n;
     }
 }
 
@@ -93,12 +94,15 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
-    rc_shadow_out so = {c->shadows, c->squeue, c->sflags, c->sremoved};
+    rc_shadow_out so = {c->shadows, c->squeue, c->sflags, c->sremoved, 0};
     /* --sort-materials: one launch per material group, each over the bound; the group's
        offset and length stay on the device (sort.c), threads past it return */
     const uint32_t *groups = r->sorter ? c->groups + (size_t)bounce * RC_SORT_KEYS : NULL;
     const uint32_t launches = groups ? RC_SORT_KEYS : 1u;
-    const int input = (int)rc_compact_plan(r, bounce); /* auto: the list only where it is used */
+    /* auto: each stream's removal list only where its call uses it */
+    rc_compact_input sinput;
+    const int input = (int)rc_compact_plan(r, bounce, &sinput);
+    so.input = (int)sinput;
     for (uint32_t g = 0; g < launches; g++) {
         rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
             c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->paths, c->queue,
