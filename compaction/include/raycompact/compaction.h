@@ -176,7 +176,8 @@ typedef struct sc_options {
                             for it (at most n) instead of the bound n, and removed_hint then
                             counts against it; below the bound auto skips CUB, which runs over
                             the bound. SC_UNKNOWN_COUNT (sc_options_init): the bound.
-                            Ignored without d_n and on the CPU (the count is known there). */
+                            sc_auto_preview takes it too. Ignored otherwise (without d_n the
+                            count is n) and on the CPU (the count is known there). */
 } sc_options;
 
 #define SC_UNKNOWN_COUNT SIZE_MAX
