@@ -403,6 +403,19 @@ static void test_density_sources(bufs *b) {
     ASSERT_TRUE(s == SC_OK && sc_last_choice(ctx, &c) == SC_OK && c.policy &&
                     !strcmp(c.policy, "cpu"),
                 "built-in table: %s", c.policy ? c.policy : "NULL");
+    /* the CPU knows a run-time count (opt.d_n, a host pointer): opt.n_hint does not override it,
+     * and the choice reports the count it was made for */
+    uint32_t live = 700;
+    want = make(b, live, live / 2, 9);
+    opt.policy = SYNTH_PATH;
+    opt.d_n = &live;
+    opt.n_hint = 100;
+    s = sc_compact_flagged(ctx, SC_ALGO_AUTO, b->in, b->flags, b->out, N, 4, &opt, &kept);
+    checks++;
+    ASSERT_TRUE(s == SC_OK && sc_last_choice(ctx, &c) == SC_OK && c.n == live && kept == want &&
+                    test_same_elements(b->out, b->ref, kept, 4, 0),
+                "CPU d_n with n_hint: %s, chose for n %zu, kept %zu want %zu", sc_status_string(s),
+                c.n, kept, want);
     sc_context_destroy(ctx);
 }
 
