@@ -274,13 +274,16 @@ static sc_status reserve_auto(const rc_compactor *c, device_ref dr) {
 }
 
 /* auto's choice for `bounce` of stream dr, offered flags and list, with this frame's hint; NULL
- * if it cannot choose. */
-static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bounce) {
+ * if it cannot choose. *gain: the table's measured gain of a removal-list choice (0: none). */
+static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bounce,
+                               double *gain) {
     sc_options opt = c->opt;
     set_hints(c, bounce, dr.sr.n, &opt);
     sc_choice ch;
+    *gain = 0.0;
     if (sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_ANY, &opt, &ch) != SC_OK)
         return NULL;
+    *gain = ch.gain;
     return sc_algorithm_get(ch.algo)->name;
 }
 
@@ -289,18 +292,29 @@ static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bo
 static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) {
     if (c->input != RC_COMPACT_BOTH) return 0;
     for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
-        const char *now = preview_any(c, dr, b);
+        double gain;
+        const char *now = preview_any(c, dr, b, &gain);
         if (!now || !c->planned[b] || strcmp(now, c->planned[b]) != 0) return 1;
     }
     return 0;
 }
 
-/* 1 if the call of stream dr at `bounce` needs the removal list (auto's plan takes a
- * removal-list algorithm there, or cannot tell). */
+/* A removal list is not free here: shade appends every ended slot to it with a warp atomic,
+ * which on the Cornell box's first bounces (160000 paths) cost 1-3 us against a 19 us
+ * compaction, and a table's gain, measured at its grid point, shrinks between points (Redzone's
+ * 1.30x at 2^18 x 64 B was 1.05x in that frame). So the list is written only where the table
+ * measured its algorithm at least this many times faster than the fastest flag algorithm. */
+#define RC_LIST_MIN_GAIN 1.5
+
+/* 1 if the call of stream dr at `bounce` gets the removal list: auto's plan takes a
+ * removal-list algorithm there with a gain of RC_LIST_MIN_GAIN or more (or one the table gives
+ * no gain for), or it cannot tell. */
 static int plan_needs_list(rc_compactor *c, device_ref dr, uint32_t bounce) {
-    const char *name = preview_any(c, dr, bounce);
+    double gain;
+    const char *name = preview_any(c, dr, bounce, &gain);
     c->planned[bounce] = name;
     const sc_algorithm_info *info = name ? sc_algorithm_find(name) : NULL;
+    if (info && info->input != SC_INPUT_FLAGS && gain > 0.0 && gain < RC_LIST_MIN_GAIN) return 0;
     return !info || info->input != SC_INPUT_FLAGS;
 }
 

@@ -195,6 +195,7 @@ static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview
             continue;
         c->rule = (int)i;
         c->algo = r->algo;
+        c->gain = r->gain;
         tile = r->tile;
         scan = r->scan;
         break;

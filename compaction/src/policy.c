@@ -18,8 +18,10 @@
  * offered), stable (the caller requires a stable order). The first rule whose conditions hold
  * and whose algorithm can run the call decides (an unstable one is passed over when
  * stability is required, a list one when no list is offered). "tile" and "scan" only for the
- * algorithms that read them. Anything else (an unknown key, a key twice, a wrong type, a
- * value out of range, an algorithm the backend lacks) is an error: a table is never half
+ * algorithms that read them. "gain" (removal-list rules, optional): how many times faster than
+ * the fastest flag algorithm the tune measured it at its point; auto reports it (sc_choice.gain)
+ * for callers who pay to produce the list. Anything else (an unknown key, a key twice, a wrong
+ * type, a value out of range, an algorithm the backend lacks) is an error: a table is never half
  * read. */
 #include "policy.h"
 
@@ -118,7 +120,7 @@ static sc_status parse_when(parse_ctx *pc, const cJSON *when, sc_rule *r) {
 }
 
 static sc_status parse_rule(parse_ctx *pc, const cJSON *obj, sc_backend backend, sc_rule *r) {
-    static const char *const keys[] = {"when", "algo", "tile", "scan", "note", "measured"};
+    static const char *const keys[] = {"when", "algo", "tile", "scan", "gain", "note", "measured"};
     memset(r, 0, sizeof *r);
     r->n_max = r->elem_max = SIZE_MAX;
     r->removed_max = 1.0;
@@ -154,6 +156,14 @@ static sc_status parse_rule(parse_ctx *pc, const cJSON *obj, sc_backend backend,
             r->scan = SC_SCAN_BLELLOCH;
         else if (strcmp(v, "default"))
             return fail(pc, "'scan' must be \"hillis-steele\", \"blelloch\" or \"default\"");
+    }
+    const cJSON *gain = cJSON_GetObjectItemCaseSensitive(obj, "gain");
+    if (gain) {
+        if (info->input != SC_INPUT_REMOVAL_LIST)
+            return fail(pc, "'gain' goes with a removal-list algorithm, not '%s'", info->name);
+        if (!cJSON_IsNumber(gain) || !(gain->valuedouble > 0.0) || !isfinite(gain->valuedouble))
+            return fail(pc, "'gain' must be a number above 0");
+        r->gain = gain->valuedouble;
     }
     const cJSON *note = cJSON_GetObjectItemCaseSensitive(obj, "note");
     if (note && !cJSON_IsString(note)) return fail(pc, "'note' must be a string");

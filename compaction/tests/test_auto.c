@@ -29,7 +29,8 @@ static const char k_synthetic[] =
     "{\"format\": \"raycompact-policy\", \"version\": 1, \"name\": \"synthetic\",\n"
     " \"backend\": \"%s\", \"source\": \"test_auto.c\", \"unknown_removed\": 0.25,\n"
     " \"rules\": [\n"
-    "  {\"when\": {\"list\": true, \"removed_max\": 0.05}, \"algo\": \"redzone\"},\n"
+    "  {\"when\": {\"list\": true, \"removed_max\": 0.05}, \"algo\": \"redzone\", "
+    "\"gain\": 2.5},\n"
     "  {\"when\": {\"n_max\": 1000}, \"algo\": \"horn\", \"tile\": 64, \"scan\": "
     "\"hillis-steele\"},\n"
     "  {\"when\": {\"elem_min\": 32}, \"algo\": \"billeter\", \"note\": \"vector IO\"},\n"
@@ -200,17 +201,17 @@ static void test_lists(sc_context *ctx, bufs *b) {
     c = choice(ctx);
     checks++;
     ASSERT_TRUE(s == SC_OK && c.algo == SC_ALGO_REDZONE && c.rule == 0 &&
-                    c.source == SC_DENSITY_EXACT && c.removed == 0.02,
-                "list 2%%: %s algo %d rule %d source %d", sc_status_string(s), c.algo, c.rule,
-                c.source);
+                    c.source == SC_DENSITY_EXACT && c.removed == 0.02 && c.gain == 2.5,
+                "list 2%%: %s algo %d rule %d source %d gain %g", sc_status_string(s), c.algo,
+                c.rule, c.source, c.gain);
     ASSERT_TRUE(result_ok(b, b->d_in, kept, 0), "list 2%% result");
     /* 30 % with only a list: no rule names a list algorithm there, the fallback takes Redzone */
     make(b, N, N * 3 / 10, 10);
     s = sc_remove_indices(ctx, SC_ALGO_AUTO, b->d_in, N, 4, b->d_list, N * 3 / 10, &opt, &kept);
     c = choice(ctx);
     checks++;
-    ASSERT_TRUE(s == SC_OK && c.algo == SC_ALGO_REDZONE && c.rule == -1,
-                "list 30%%: algo %d rule %d", c.algo, c.rule);
+    ASSERT_TRUE(s == SC_OK && c.algo == SC_ALGO_REDZONE && c.rule == -1 && c.gain == 0.0,
+                "list 30%%: algo %d rule %d gain %g", c.algo, c.rule, c.gain);
     ASSERT_TRUE(result_ok(b, b->d_in, kept, 0), "list 30%% result");
     /* flags and list: Redzone in place at 2 %, a flag algorithm into out at 50 % */
     void *where = NULL;

@@ -16,6 +16,7 @@ static const char k_good[] =
     " \"rules\": [{\"when\": {\"n_min\": 0, \"n_max\": 100, \"elem_min\": 1, \"elem_max\": 8,\n"
     "   \"removed_min\": 0, \"removed_max\": 0.5, \"list\": false, \"stable\": true},\n"
     "   \"algo\": \"horn\", \"tile\": 32, \"scan\": \"blelloch\", \"note\": \"x\"},\n"
+    "  {\"when\": {\"list\": true}, \"algo\": \"redzone\", \"gain\": 1.25},\n"
     "  {\"algo\": \"serial\"}]}\n";
 
 #define HEAD "{\"format\": \"raycompact-policy\", \"version\": 1, \"name\": \"t\", "
@@ -67,6 +68,9 @@ static const char *const k_bad[] = {
     CPU "\"rules\": [{\"when\": {\"n_max\": 1e999}, \"algo\": \"serial\"}]}", /* infinite */
     CPU "\"rules\": [{\"when\": {\"n_max\": 5, \"n_max\": 6}, \"algo\": \"serial\"}]}",
     CPU "\"rules\": [{\"algo\": \"serial\", \"note\": 5}]}",             /* note not a string */
+    CPU "\"rules\": [{\"algo\": \"serial\", \"gain\": 2}]}",             /* gain of a flag rule */
+    CPU "\"rules\": [{\"algo\": \"redzone\", \"gain\": 0}]}",            /* gain not above 0 */
+    CPU "\"rules\": [{\"algo\": \"redzone\", \"gain\": \"2\"}]}",        /* gain a string */
     CPU "\"unknown_removed\": 2, \"rules\": [{\"algo\": \"serial\"}]}",  /* out of [0, 1] */
     CPU "\"name\": \"u\", \"rules\": [{\"algo\": \"serial\"}]}",         /* name twice */
     HEAD "\"backend\": \"cpu\", \"rules\": [{\"algo\": \"serial\"}]} x", /* trailing text */

@@ -195,7 +195,9 @@ static int same_point(const point *a, const point *b) {
            same_choice(a->any, b->any) && same_choice(a->stable, b->stable);
 }
 
-static void rule(FILE *f, const cell *c, const char *extra, best b, const char *note, int *count) {
+/* One rule; gain > 0 (removal-list rules): the fastest flag algorithm's time over this one's. */
+static void rule(FILE *f, const cell *c, const char *extra, best b, double gain, const char *note,
+                 int *count) {
     int first = 1;
     fprintf(f, "%s    {\"when\": {", *count ? ",\n" : "");
     size_bounds(f, "n", c->ns, c->mn, c->in, &first);
@@ -207,6 +209,7 @@ static void rule(FILE *f, const cell *c, const char *extra, best b, const char *
         fprintf(f, ", \"tile\": %zu", b.rec->tile);
     if (b.rec->scan && (b.info->tunables & SC_TUNE_SCAN) && strcmp(b.rec->scan, "default"))
         fprintf(f, ", \"scan\": \"%s\"", b.rec->scan);
+    if (gain > 0.0) fprintf(f, ", \"gain\": %.3g", gain);
     fprintf(f, ", \"note\": \"%s %.4g ms at %.3g removed", note, b.rec->median_ms, c->rs[c->ir]);
     if (c->ir_hi > c->ir) fprintf(f, ", alike to %.3g", c->rs[c->ir_hi]);
     fprintf(f, "\"}");
@@ -268,10 +271,11 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
                 while (c.ir_hi + 1 < c.mr && same_point(&pt[c.ir], &pt[c.ir_hi + 1])) c.ir_hi++;
                 const point *p = &pt[c.ir];
                 if (p->use_list)
-                    rule(f, &c, "\"list\": true, \"stable\": false", p->list, "list", &count);
+                    rule(f, &c, "\"list\": true, \"stable\": false", p->list,
+                         p->any.rec->median_ms / p->list.rec->median_ms, "list", &count);
                 if (!same_choice(p->any, p->stable))
-                    rule(f, &c, "\"stable\": false", p->any, "fastest", &count);
-                rule(f, &c, NULL, p->stable, "fastest stable", &count);
+                    rule(f, &c, "\"stable\": false", p->any, 0.0, "fastest", &count);
+                rule(f, &c, NULL, p->stable, 0.0, "fastest stable", &count);
             }
         }
     fprintf(f, "\n  ]\n}\n");

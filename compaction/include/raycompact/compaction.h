@@ -309,11 +309,14 @@ typedef struct sc_choice {
     sc_algorithm algo; /* what ran (a fixed algorithm reports itself) */
     size_t tile;       /* resolved tile and scan it ran with */
     sc_scan scan;
-    int automatic;            /* 1 if auto chose it */
-    int rule;                 /* the policy rule that decided (0-based); -1: none matched, the
-                                 built-in fallback order decided; -2: not auto */
-    double removed;           /* the removed fraction the choice assumed */
-    size_t n;                 /* the element count it assumed (opt.n_hint, else n) */
+    int automatic;  /* 1 if auto chose it */
+    int rule;       /* the policy rule that decided (0-based); -1: none matched, the
+                       built-in fallback order decided; -2: not auto */
+    double removed; /* the removed fraction the choice assumed */
+    size_t n;       /* the element count it assumed (opt.n_hint, else n) */
+    double gain;    /* a removal-list choice: how many times faster than the fastest flag algorithm
+                       the table measured it ("gain"; 0: not given). A caller that pays to write
+                       the list can offer flags only where the gain does not cover that cost */
     sc_density_source source; /* where that fraction came from */
     const char *policy;       /* the table's "name" (owned by the context), NULL if not auto */
 } sc_choice;
