@@ -299,22 +299,14 @@ static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) 
     return 0;
 }
 
-/* A removal list is not free here: shade appends every ended slot to it with a warp atomic,
- * which on the Cornell box's first bounces (160000 paths) cost 1-3 us against a 19 us
- * compaction, and a table's gain, measured at its grid point, shrinks between points (Redzone's
- * 1.30x at 2^18 x 64 B was 1.05x in that frame). So the list is written only where the table
- * measured its algorithm at least this many times faster than the fastest flag algorithm. */
-#define RC_LIST_MIN_GAIN 1.5
-
-/* 1 if the call of stream dr at `bounce` gets the removal list: auto's plan takes a
- * removal-list algorithm there with a gain of RC_LIST_MIN_GAIN or more (or one the table gives
- * no gain for), or it cannot tell. */
+/* 1 if the call of stream dr at `bounce` needs the removal list (auto's plan takes a
+ * removal-list algorithm there, or cannot tell). The table's gain of that choice
+ * (sc_choice.gain) is not weighed against the list's cost in shade yet. */
 static int plan_needs_list(rc_compactor *c, device_ref dr, uint32_t bounce) {
     double gain;
     const char *name = preview_any(c, dr, bounce, &gain);
     c->planned[bounce] = name;
     const sc_algorithm_info *info = name ? sc_algorithm_find(name) : NULL;
-    if (info && info->input != SC_INPUT_FLAGS && gain > 0.0 && gain < RC_LIST_MIN_GAIN) return 0;
     return !info || info->input != SC_INPUT_FLAGS;
 }
 
