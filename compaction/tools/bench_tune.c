@@ -209,7 +209,7 @@ static void rule(FILE *f, const cell *c, const char *extra, best b, double gain,
         fprintf(f, ", \"tile\": %zu", b.rec->tile);
     if (b.rec->scan && (b.info->tunables & SC_TUNE_SCAN) && strcmp(b.rec->scan, "default"))
         fprintf(f, ", \"scan\": \"%s\"", b.rec->scan);
-    if (gain > 0.0) fprintf(f, ", \"gain\": %.3g", gain);
+    if (gain > 0.0 && isfinite(gain)) fprintf(f, ", \"gain\": %.3g", gain);
     fprintf(f, ", \"note\": \"%s %.4g ms at %.3g removed", note, b.rec->median_ms, c->rs[c->ir]);
     if (c->ir_hi > c->ir) fprintf(f, ", alike to %.3g", c->rs[c->ir_hi]);
     fprintf(f, "\"}");
