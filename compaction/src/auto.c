@@ -131,9 +131,10 @@ static double removed_fraction(const sc_job *job, size_t n_expected, unsigned of
     const double n = (double)n_expected;
     /* CUDA with opt.d_k: k is only the bound (the count is on the device), not the density */
     const int k_bound = (ctx->backend == SC_BACKEND_CUDA && job->opt.d_k) || job->k_unknown;
-    if ((offer & SC_OFFER_LIST) && job->n && !k_bound) {
+    if ((offer & SC_OFFER_LIST) && n_expected && !k_bound) {
         *src = SC_DENSITY_EXACT;
-        return (double)job->k / n;
+        double r = (double)job->k / n; /* against n_hint, k may exceed it */
+        return r > 1.0 ? 1.0 : r;
     }
     if (job->opt.removed_hint != SC_UNKNOWN_COUNT && n_expected) {
         *src = SC_DENSITY_HINT;
@@ -248,10 +249,11 @@ void sc_auto_record(sc_job *job, int automatic) {
     c->tile = job->tile;
     c->scan = job->scan;
     ctx->has_choice = 1;
-    /* The next auto call's density: this call's when its count reached the host. A count left
-     * on the device keeps the last one that did (a loop of device-count calls on a stream of
-     * one density keeps choosing for that density, instead of falling back to the default). */
-    if (ctx->backend == SC_BACKEND_CPU || job->host_kept) {
+    /* The next auto call's density: this call's when its count reached the host (and, on CUDA,
+     * its n was not a bound: with opt.d_n the true count stays on the device). Any other call
+     * keeps the last known one (a loop of device-count calls on a stream of one density keeps
+     * choosing for that density, instead of falling back to the default). */
+    if (ctx->backend == SC_BACKEND_CPU || (job->host_kept && !job->opt.d_n)) {
         ctx->prev_known = 1;
         ctx->prev_n = job->n;
         ctx->prev_kept = job->kept;

@@ -18,9 +18,9 @@
  * offered), stable (the caller requires a stable order). The first rule whose conditions hold
  * and whose algorithm can run the call decides (an unstable one is passed over when
  * stability is required, a list one when no list is offered). "tile" and "scan" only for the
- * algorithms that read them. "gain" (removal-list rules, optional): how many times faster than
- * the fastest flag algorithm the tune measured it at its point; auto reports it (sc_choice.gain)
- * for callers who pay to produce the list. Anything else (an unknown key, a key twice, a wrong
+ * algorithms that read them. "gain" (removal-list rules, optional): how many times faster the
+ * tune measured it at its point than the flag algorithm the table takes there without a list;
+ * auto reports it (sc_choice.gain) for callers who pay to produce the list. Anything else (an unknown key, a key twice, a wrong
  * type, a value out of range, an algorithm the backend lacks) is an error: a table is never half
  * read. */
 #include "policy.h"

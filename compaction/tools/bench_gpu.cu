@@ -567,17 +567,16 @@ static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, in
     if (job->op == BENCH_OP_AUTO_LIST) {
         stale = (unsigned char *)calloc((size_t)b->num_sets, 1);
         if (!stale) return SC_ERR_OUT_OF_MEMORY;
-        for (int i = 0; i < b->num_sets; i++) {
+        sc_status e = SC_OK;
+        for (int i = 0; e == SC_OK && i < b->num_sets; i++) {
             gpu_set si = set_of(b, i);
-            sc_status e = refill_buffers(b, job, &si);
-            if (e != SC_OK) {
-                free(stale);
-                return e;
-            }
+            e = refill_buffers(b, job, &si);
         }
-        if (cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream) != cudaSuccess) {
+        if (e == SC_OK) e = status_of(cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream));
+        if (e != SC_OK) {
             free(stale);
-            return SC_ERR_CUDA;
+            (void)cudaStreamSynchronize(b->stream); /* nothing queued outlives the failure */
+            return e;
         }
     }
     timing_runs t;
@@ -597,7 +596,10 @@ static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, in
         if (stale && b->result == s.out) stale[idx] = 1;
     }
     free(stale);
-    TRY_SC(st);
+    if (st != SC_OK) {
+        (void)cudaStreamSynchronize(b->stream);
+        return st;
+    }
     TRY(cudaStreamSynchronize(b->stream));
     for (int r = 0; r < runs; r++) {
         float t = 0.f;

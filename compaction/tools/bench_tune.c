@@ -195,7 +195,8 @@ static int same_point(const point *a, const point *b) {
            same_choice(a->any, b->any) && same_choice(a->stable, b->stable);
 }
 
-/* One rule; gain > 0 (removal-list rules): the fastest flag algorithm's time over this one's. */
+/* One rule; gain > 0 (removal-list rules): the time of the flag algorithm the table takes at
+ * this point otherwise (p->any) over this one's. */
 static void rule(FILE *f, const cell *c, const char *extra, best b, double gain, const char *note,
                  int *count) {
     int first = 1;
@@ -216,6 +217,19 @@ static void rule(FILE *f, const cell *c, const char *extra, best b, double gain,
     (*count)++;
 }
 
+/* `s` inside a JSON string: quotes, backslashes and control bytes escaped (the device name and
+ * the --from file's fields are not ours). */
+static void json_text(FILE *f, const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+}
+
 static void list_json(FILE *f, const char *key, const size_t *v, int m) {
     fprintf(f, "\"%s\": [", key);
     for (int i = 0; i < m; i++) fprintf(f, "%s%zu", i ? ", " : "", v[i]);
@@ -234,12 +248,19 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     c.mn = axis_size(o->n, o->num_n, ns);
     c.me = axis_size(o->elem, o->num_elem, es);
     c.mr = axis_double(o->removed, o->num_removed, rs);
+    int runs = 0; /* as the records say (a --budget-ms sweep may have taken fewer than --runs) */
+    for (size_t i = 0; i < r->count; i++)
+        if (r->records[i].runs > runs) runs = r->records[i].runs;
     fprintf(f,
             "{\n  \"format\": \"raycompact-policy\", \"version\": 1,\n"
-            "  \"name\": \"tuned-%s\", \"backend\": \"%s\",\n  \"device\": \"%s\",\n"
-            "  \"source\": \"compact bench --tune, %s, commit %s, median of %d runs\",\n"
-            "  \"unknown_removed\": 0.5,\n  \"grid\": {",
-            r->backend, r->backend, r->device.name, r->date, r->commit, o->runs);
+            "  \"name\": \"tuned-%s\", \"backend\": \"%s\",\n  \"device\": \"",
+            r->backend, r->backend);
+    json_text(f, r->device.name);
+    fprintf(f, "\",\n  \"source\": \"compact bench --tune, ");
+    json_text(f, r->date);
+    fprintf(f, ", commit ");
+    json_text(f, r->commit);
+    fprintf(f, ", median of %d runs\",\n  \"unknown_removed\": 0.5,\n  \"grid\": {", runs);
     list_json(f, "n", ns, c.mn);
     fprintf(f, ", ");
     list_json(f, "elem", es, c.me);
@@ -548,6 +569,13 @@ static int tune_from(bench_opts *o) {
 
 int bench_tune(bench_opts *o) {
     if (o->tune_from) return tune_from(o);
+    /* the fractions as --json keeps them (6 significant digits), so that --from on that file
+     * sees the same grid */
+    for (int i = 0; i < o->num_removed; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.6g", o->removed[i]);
+        o->removed[i] = strtod(buf, NULL);
+    }
     /* auto cannot measure itself into its own table */
     int m = 0;
     for (int i = 0; i < o->num_algos; i++)

@@ -51,7 +51,7 @@ first_rule_algo(${OUT_DIR}/keep_table.json a)
 if(NOT a STREQUAL "serial")
   message(FATAL_ERROR "clear win: the rule for n 1024 names ${a}, want serial")
 endif()
-# a removal list twice as fast as the fastest flag algorithm: a list rule first, with its gain
+# a removal list twice as fast as the flag choice: a list rule first, with its gain
 measurements(${OUT_DIR}/list.json serial:1024:1.00 scan-scatter:1024:1.30 redzone:1024:0.50
              serial:4096:2.4 scan-scatter:4096:2.0 redzone:4096:1.0)
 derive(${OUT_DIR}/list.json ${OUT_DIR}/list_table.json)
@@ -65,6 +65,19 @@ execute_process(COMMAND ${COMPACT} policy check ${OUT_DIR}/keep_table.json --bac
     RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the derived table does not check: ${out}")
+endif()
+
+# the file's own text (device, date, commit) reaches the table escaped: quotes, backslashes and
+# control characters do not break its JSON
+file(READ ${OUT_DIR}/keep.json keep)
+string(REPLACE "\"device\": \"test\"" "\"device\": \"a\\\"b\\\\c\\td\"" odd "${keep}")
+string(REPLACE "\"commit\": \"c\"" "\"commit\": \"\\u0001\\\"\"" odd "${odd}")
+file(WRITE ${OUT_DIR}/odd.json "${odd}")
+derive(${OUT_DIR}/odd.json ${OUT_DIR}/odd_table.json)
+file(READ ${OUT_DIR}/odd_table.json json)
+string(JSON device GET "${json}" device)
+if(NOT device STREQUAL "a\"b\\c\td")
+  message(FATAL_ERROR "device name not kept through the table: '${device}'")
 endif()
 
 # malformed inputs: one line, exit 1, no table left behind

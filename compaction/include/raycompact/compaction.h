@@ -314,9 +314,10 @@ typedef struct sc_choice {
                        built-in fallback order decided; -2: not auto */
     double removed; /* the removed fraction the choice assumed */
     size_t n;       /* the element count it assumed (opt.n_hint, else n) */
-    double gain;    /* a removal-list choice: how many times faster than the fastest flag algorithm
-                       the table measured it ("gain"; 0: not given). A caller that pays to write
-                       the list can offer flags only where the gain does not cover that cost */
+    double gain;    /* a removal-list choice: how many times faster the table measured it than
+                       the flag algorithm it takes there when no list is offered ("gain"; 0: not
+                       given). A caller that pays to write the list can offer flags only where
+                       the gain does not cover that cost */
     sc_density_source source; /* where that fraction came from */
     const char *policy;       /* the table's "name" (owned by the context), NULL if not auto */
 } sc_choice;
