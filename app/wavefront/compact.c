@@ -274,16 +274,13 @@ static sc_status reserve_auto(const rc_compactor *c, device_ref dr) {
 }
 
 /* auto's choice for `bounce` of stream dr, offered flags and list, with this frame's hint; NULL
- * if it cannot choose. *gain: the table's measured gain of a removal-list choice (0: none). */
-static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bounce,
-                               double *gain) {
+ * if it cannot choose. */
+static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bounce) {
     sc_options opt = c->opt;
     set_hints(c, bounce, dr.sr.n, &opt);
     sc_choice ch;
-    *gain = 0.0;
     if (sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_ANY, &opt, &ch) != SC_OK)
         return NULL;
-    *gain = ch.gain;
     return sc_algorithm_get(ch.algo)->name;
 }
 
@@ -292,8 +289,7 @@ static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bo
 static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) {
     if (c->input != RC_COMPACT_BOTH) return 0;
     for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
-        double gain;
-        const char *now = preview_any(c, dr, b, &gain);
+        const char *now = preview_any(c, dr, b);
         if (!now || !c->planned[b] || strcmp(now, c->planned[b]) != 0) return 1;
     }
     return 0;
@@ -303,8 +299,7 @@ static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) 
  * removal-list algorithm there, or cannot tell). The table's gain of that choice
  * (sc_choice.gain) is not weighed against the list's cost in shade yet. */
 static int plan_needs_list(rc_compactor *c, device_ref dr, uint32_t bounce) {
-    double gain;
-    const char *name = preview_any(c, dr, bounce, &gain);
+    const char *name = preview_any(c, dr, bounce);
     c->planned[bounce] = name;
     const sc_algorithm_info *info = name ? sc_algorithm_find(name) : NULL;
     return !info || info->input != SC_INPUT_FLAGS;

@@ -7,6 +7,7 @@
  * neighbours (geometric mean for n and element size, arithmetic for the fraction). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
+#include "read_file.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -324,38 +325,6 @@ static int write_file(const char *path, const char *text, size_t len) {
 
 /* ---- --from FILE: the measurements of an earlier --tune --json ---- */
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t cap = 0, got;
-    *len = 0;
-    do {
-        if (*len + 65536 + 1 > cap) {
-            cap = 2 * cap + 65536 + 1;
-            char *grown = (char *)realloc(buf, cap);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
-            }
-            buf = grown;
-        }
-        got = fread(buf + *len, 1, cap - *len - 1, f);
-        *len += got;
-    } while (got > 0);
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    buf[*len] = 0;
-    return buf;
-}
-
 static int add_size(size_t *axis, int *count, size_t v) {
     for (int i = 0; i < *count; i++)
         if (axis[i] == v) return 0;
@@ -556,7 +525,7 @@ int bench_tune_derive(bench_opts *o, const char *name, const char *json, size_t 
 
 static int tune_from(bench_opts *o) {
     size_t len = 0;
-    char *json = read_file(o->tune_from, &len);
+    char *json = read_file(o->tune_from, (size_t)-1, &len);
     if (!json) {
         fprintf(stderr, "compact bench: cannot read %s: %s\n", o->tune_from, strerror(errno));
         return BENCH_EXIT_ERROR;

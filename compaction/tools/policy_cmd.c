@@ -1,5 +1,6 @@
 /* policy_cmd.c: `compact policy`: print a built-in policy table of auto, or check one. */
 #include "cli.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,29 +20,6 @@ static void policy_usage(FILE *f) {
                "  check FILE     read FILE as the library does: 'ok' or the first error\n"
                "  --backend B    the backend the table must be for (default cuda in a CUDA\n"
                "                 build, else cpu)\n");
-}
-
-/* The whole file, NUL-terminated; NULL with errno set (EFBIG over 1 MiB). */
-static char *read_all(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = (1u << 20) + 1;
-    char *buf = malloc(cap + 1);
-    if (!buf) {
-        fclose(f);
-        errno = ENOMEM;
-        return NULL;
-    }
-    *len = fread(buf, 1, cap, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || *len == cap) {
-        free(buf);
-        errno = bad ? EIO : EFBIG;
-        return NULL;
-    }
-    buf[*len] = 0;
-    return buf;
 }
 
 int cmd_policy(int argc, char **argv) {
@@ -94,7 +72,7 @@ int cmd_policy(int argc, char **argv) {
         return 0;
     }
     size_t len = 0;
-    char *text = read_all(arg, &len);
+    char *text = read_file(arg, (size_t)1 << 20, &len);
     if (!text) {
         fprintf(stderr, "compact policy: cannot read %s: %s\n", arg,
                 errno == EFBIG ? "larger than 1 MiB" : strerror(errno));

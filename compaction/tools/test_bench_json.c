@@ -2,6 +2,7 @@
  * numbers rounded as the report states them, strings escaped, null where a value does not
  * apply, and null (valid JSON) for non-finite times. Usage: test_bench_json DIR (scratch). */
 #include "bench.h"
+#include "read_file.h"
 #include "test_check.h"
 
 #include <cjson/cJSON.h>
@@ -9,26 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *read_all(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-    do {
-        if (len + 4096 + 1 > cap) {
-            cap = 2 * cap + 8192;
-            char *grown = realloc(buf, cap);
-            if (!grown) break;
-            buf = grown;
-        }
-        got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-    } while (got > 0);
-    fclose(f);
-    if (buf) buf[len] = 0;
-    return buf;
-}
 
 static const cJSON *field(const cJSON *o, const char *key) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -170,7 +151,8 @@ int main(int argc, char **argv) {
     char path[4096];
     snprintf(path, sizeof path, "%s/bench.json", argv[1]);
     CHECK(bench_report_json(&r, path) == 0, "cannot write %s", path);
-    char *text = read_all(path);
+    size_t text_len = 0;
+    char *text = read_file(path, (size_t)-1, &text_len);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     CHECK(root, "%s does not parse as JSON", path);
     if (root) {
