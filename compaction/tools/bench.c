@@ -83,6 +83,10 @@ static void bench_usage(FILE *f) {
             "  --order LIST    removal list order: random (default) | slot (ascending index)\n"
             "  --runs N        timed runs per measurement (default 21): median, min, max\n"
             "  --warmup N      untimed runs first (default 3)\n"
+            "  --settle-ms MS  CUDA: keep every SM busy for MS milliseconds (default %g; 0: off)\n"
+            "                  before each measurement's warm-up runs, so that a GPU that\n"
+            "                  lowered its clock while the host checked the last result is\n"
+            "                  back at speed when timing starts\n"
             "  --budget-ms MS  fewer runs (at least 3, after one probe run) where warmup + runs\n"
             "                  would take longer than MS; the records say how many ran\n"
             "  --seed S        input seed (default 1)\n"
@@ -162,7 +166,7 @@ static void bench_usage(FILE *f) {
             "      auto's policy table for this GPU, measured\n"
             "  compact bench --report docs/bench/h100\n"
             "      every sweep, the plots and the verdicts (about 5 minutes on an H100)\n",
-            BENCH_PHASE_PASSES);
+            BENCH_PHASE_PASSES, BENCH_SETTLE_MS);
 }
 
 /* ---- option parsing ---- */
@@ -297,6 +301,7 @@ static int parse_int(const char *opt, const char *v, int min, int *out) {
 
 static void set_defaults(bench_opts *o) {
     bench_graph_calls = 0;
+    bench_settle_ms = BENCH_SETTLE_MS;
     memset(o, 0, sizeof *o);
 #ifdef SC_HAVE_CUDA
     o->backend = SC_BACKEND_CUDA;
@@ -345,6 +350,11 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
     if (!strcmp(a, "--budget-ms"))
         return num_parse_double(v, &o->budget_ms) || !(o->budget_ms > 0)
                    ? bad_value(a, v, "milliseconds > 0")
+                   : 0;
+    if (!strcmp(a, "--settle-ms"))
+        return num_parse_double(v, &bench_settle_ms) || !(bench_settle_ms >= 0) ||
+                       bench_settle_ms > 1000
+                   ? bad_value(a, v, "milliseconds 0..1000")
                    : 0;
     if (!strcmp(a, "--json"))
         o->json = v;
@@ -407,9 +417,9 @@ static int check_tune(const bench_opts *o) {
 }
 
 static int is_sweep_option(const char *a) {
-    static const char *const k[] = {"--algos", "--n",      "--removed",  "--pattern", "--elem",
-                                    "--tile",  "--scan",   "--order",    "--json",    "--csv",
-                                    "--runs",  "--warmup", "--budget-ms"};
+    static const char *const k[] = {"--algos", "--n",      "--removed",   "--pattern",  "--elem",
+                                    "--tile",  "--scan",   "--order",     "--json",     "--csv",
+                                    "--runs",  "--warmup", "--budget-ms", "--settle-ms"};
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (!strcmp(a, k[i])) return 1;
     return 0;
@@ -499,6 +509,7 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
 }
 
 int bench_graph_calls = 0;
+double bench_settle_ms = BENCH_SETTLE_MS;
 
 int cmd_bench(int argc, char **argv) {
     static bench_opts o; /* large (patterns hold paths): not on the stack */

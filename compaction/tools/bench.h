@@ -267,6 +267,10 @@ int bench_session_close(bench_session *s);
  * it). Each timed run is then one replay of a graph of that many back-to-back calls. */
 #define BENCH_GRAPH_CALLS 100
 extern int bench_graph_calls;
+/* --settle-ms: CUDA keeps every SM busy this long before each measurement's warm-up runs
+ * (bench.c sets it, bench_gpu.cu reads it; 0: off). */
+#define BENCH_SETTLE_MS 5.0
+extern double bench_settle_ms;
 
 #ifdef __cplusplus
 }

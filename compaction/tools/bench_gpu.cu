@@ -37,6 +37,7 @@ struct bench_backend {
     unsigned char *d_alt; /* auto-list's output when auto takes a flag algorithm */
     size_t alt_bytes;
     void *result; /* where auto-list's last result lies: a set's out, or d_alt */
+    int sm_count; /* --settle-ms launches one block per SM */
 };
 
 typedef struct gpu_set {
@@ -204,6 +205,27 @@ static sc_status run_scatter(bench_backend *b, const gpu_set *s) {
     if (b->es % 4 == 0) return launch_scatter<uint32_t>(b, s);
     if (b->es % 2 == 0) return launch_scatter<uint16_t>(b, s);
     return launch_scatter<uint8_t>(b, s);
+}
+
+/* ---- --settle-ms: the GPU at speed when a measurement starts ---- */
+
+/* Spins until the device's global timer has advanced by `ns`. */
+__global__ void settle_kernel(unsigned long long ns) {
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < ns);
+}
+
+/* Between measurements the host checks results and builds inputs while the GPU idles, and an
+ * idle GPU lowers its clock; launch-bound runs are too short to raise it again. A few
+ * milliseconds of every SM busy first put each measurement at the same clock. */
+static sc_status settle(bench_backend *b) {
+    if (!(bench_settle_ms > 0.0)) return SC_OK;
+    settle_kernel<<<b->sm_count, 32, 0, b->stream>>>((unsigned long long)(bench_settle_ms * 1e6));
+    TRY(cudaGetLastError());
+    return SC_OK;
 }
 
 /* ---- thrust-remove-list: Redzone §5.1's phase 1 for its competitors, then thrust ---- */
@@ -384,6 +406,9 @@ static sc_status open_state(bench_backend *b, bench_device *dev) {
     TRY(cudaMalloc(&b->d_kept, sizeof(uint32_t)));
     TRY(cudaMalloc(&b->d_len, 2 * sizeof(uint32_t)));
     TRY_SC(describe(dev));
+    int device = 0;
+    TRY(cudaGetDevice(&device));
+    TRY(cudaDeviceGetAttribute(&b->sm_count, cudaDevAttrMultiProcessorCount, device));
     b->flush_bytes = 2 * dev->cache_bytes;
     TRY(cudaMalloc(&b->d_flush, b->flush_bytes));
     return SC_OK;
@@ -526,6 +551,10 @@ static sc_status graph_time(bench_backend *b, const bench_job *job, int warmup, 
     e = cudaGraphInstantiate(&exec, graph, 0);
     cudaGraphDestroy(graph);
     TRY(e);
+    if (settle(b) != SC_OK) {
+        cudaGraphExecDestroy(exec);
+        return SC_ERR_CUDA;
+    }
     timing_runs t;
     timing_begin(&t, warmup, runs, ms);
     while (e == cudaSuccess && timing_next(&t)) {
@@ -579,9 +608,9 @@ static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, in
             return e;
         }
     }
+    sc_status st = settle(b);
     timing_runs t;
     timing_begin(&t, warmup, runs, ms);
-    sc_status st = SC_OK;
     while (st == SC_OK && timing_next(&t)) {
         int slot = timing_slot(&t);
         int idx = timing_rotate(&b->next, b->num_sets);

@@ -4,7 +4,8 @@
  * (compaction/src/policy.c). Per grid point the table says: the fastest algorithm; the fastest
  * stable one where they differ; Redzone (or its one-block form) where a removal list is offered
  * and it beats both. Each point's rule covers the cell around it, bounded half-way to its
- * neighbours (geometric mean for n and element size, arithmetic for the fraction). */
+ * neighbours in n and element size (geometric mean), and in the fraction where the times of
+ * the choices on either side cross (linear between the two points; else half-way). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
 #include "read_file.h"
@@ -167,14 +168,14 @@ static void size_bounds(FILE *f, const char *key, const size_t *ax, int m, int i
     }
 }
 
-/* Points lo..hi of the fraction axis, which share one choice, as one range. */
-static void removed_bounds(FILE *f, const double *ax, int m, int lo, int hi, int *first) {
-    if (lo > 0) {
-        fprintf(f, "%s\"removed_min\": %.6g", *first ? "" : ", ", (ax[lo - 1] + ax[lo]) / 2);
+/* The fraction bounds of a rule: lo < 0 or hi < 0 leaves that side open. */
+static void removed_bounds(FILE *f, double lo, double hi, int *first) {
+    if (lo >= 0.0) {
+        fprintf(f, "%s\"removed_min\": %.6g", *first ? "" : ", ", lo);
         *first = 0;
     }
-    if (hi + 1 < m) {
-        fprintf(f, "%s\"removed_max\": %.6g", *first ? "" : ", ", (ax[hi] + ax[hi + 1]) / 2);
+    if (hi >= 0.0) {
+        fprintf(f, "%s\"removed_max\": %.6g", *first ? "" : ", ", hi);
         *first = 0;
     }
 }
@@ -183,6 +184,7 @@ typedef struct cell {
     const size_t *ns, *es;
     const double *rs;
     int mn, me, mr, in, ie, ir, ir_hi; /* ir..ir_hi: the fractions one rule covers */
+    double lo, hi;                     /* its fraction bounds (< 0: open) */
 } cell;
 
 /* What a grid point decides: with a list (when it beats both), fastest, fastest stable. */
@@ -191,9 +193,58 @@ typedef struct point {
     int use_list;
 } point;
 
-static int same_point(const point *a, const point *b) {
-    return a->use_list == b->use_list && (!a->use_list || same_choice(a->list, b->list)) &&
-           same_choice(a->any, b->any) && same_choice(a->stable, b->stable);
+/* The three kinds of rule a cell holds, in the order the table lists them (the first rule that
+ * matches a call decides): with a removal list, fastest (unstable), fastest stable. */
+enum { KIND_LIST, KIND_ANY, KIND_STABLE, KIND_COUNT };
+
+/* The rule of `kind` a grid point wants; NULL where it wants none (no list rule where the list
+ * does not win, no unstable rule where the fastest is stable). */
+static const best *wanted(const point *p, int kind) {
+    if (kind == KIND_LIST) return p->use_list ? &p->list : NULL;
+    if (kind == KIND_ANY) return same_choice(p->any, p->stable) ? NULL : &p->any;
+    return &p->stable;
+}
+
+/* What a call of `kind` runs at a point: its rule's choice, else the rule it falls through to
+ * (a list call to the fastest flag algorithm; an unstable call to the fastest stable one). */
+static best runs_at(const point *p, int kind) {
+    if (kind == KIND_LIST) return p->use_list ? p->list : p->any;
+    return kind == KIND_ANY ? p->any : p->stable;
+}
+
+static int same_wanted(const point *a, const point *b, int kind) {
+    const best *x = wanted(a, kind), *y = wanted(b, kind);
+    return x ? y && same_choice(*x, *y) : !y;
+}
+
+/* The median of the configuration of `cfg` at one grid point; 0 if not measured there. */
+static double time_of(const bench_report *r, size_t n, size_t elem, double removed,
+                      const bench_record *cfg) {
+    for (size_t i = 0; i < r->count; i++) {
+        const bench_record *rec = &r->records[i];
+        if (at(rec, n, elem, removed) && !rec->baseline && !strcmp(rec->check, "ok") &&
+            same_config(rec, cfg))
+            return rec->median_ms;
+    }
+    return 0.0;
+}
+
+/* Where between fractions rs[i] and rs[i+1] the choice should switch from a (taken at i) to b
+ * (taken at i+1): both costs are close to linear in the removed fraction (a flag algorithm
+ * writes the kept elements, a list algorithm moves the removed ones), so the switch is where
+ * the two lines cross. The midpoint when that is not measured or a is not faster at i and b at
+ * i+1 (the edge-aware choice may keep a configuration that is not the fastest at its point). */
+static double crossover(const bench_report *r, const cell *c, int i, best a, best b) {
+    const double x0 = c->rs[i], x1 = c->rs[i + 1], mid = (x0 + x1) / 2;
+    if (!a.rec || !b.rec || same_choice(a, b)) return mid;
+    const size_t n = c->ns[c->in], elem = c->es[c->ie];
+    double a0 = time_of(r, n, elem, x0, a.rec), a1 = time_of(r, n, elem, x1, a.rec);
+    double b0 = time_of(r, n, elem, x0, b.rec), b1 = time_of(r, n, elem, x1, b.rec);
+    if (!(a0 > 0.0 && a1 > 0.0 && b0 > 0.0 && b1 > 0.0)) return mid;
+    const double d0 = a0 - b0, d1 = a1 - b1;
+    if (!(d0 < 0.0 && d1 > 0.0)) return mid;
+    const double x = x0 + (x1 - x0) * d0 / (d0 - d1);
+    return x > x0 && x < x1 ? x : mid;
 }
 
 /* One rule; gain > 0 (removal-list rules): the time of the flag algorithm the table takes at
@@ -204,7 +255,7 @@ static void rule(FILE *f, const cell *c, const char *extra, best b, double gain,
     fprintf(f, "%s    {\"when\": {", *count ? ",\n" : "");
     size_bounds(f, "n", c->ns, c->mn, c->in, &first);
     size_bounds(f, "elem", c->es, c->me, c->ie, &first);
-    removed_bounds(f, c->rs, c->mr, c->ir, c->ir_hi, &first);
+    removed_bounds(f, c->lo, c->hi, &first);
     if (extra) fprintf(f, "%s%s", first ? "" : ", ", extra);
     fprintf(f, "}, \"algo\": \"%s\"", b.info->name);
     if (b.rec->tile && (b.info->tunables & SC_TUNE_TILE))
@@ -287,18 +338,31 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
                 }
                 p->use_list = p->list.rec && p->list.rec->median_ms < p->any.rec->median_ms;
             }
-            /* neighbouring fractions that decide alike share one rule */
-            for (c.ir = 0; c.ir < c.mr; c.ir = c.ir_hi + 1) {
-                c.ir_hi = c.ir;
-                while (c.ir_hi + 1 < c.mr && same_point(&pt[c.ir], &pt[c.ir_hi + 1])) c.ir_hi++;
-                const point *p = &pt[c.ir];
-                if (p->use_list)
-                    rule(f, &c, "\"list\": true, \"stable\": false", p->list,
-                         p->any.rec->median_ms / p->list.rec->median_ms, "list", &count);
-                if (!same_choice(p->any, p->stable))
-                    rule(f, &c, "\"stable\": false", p->any, 0.0, "fastest", &count);
-                rule(f, &c, NULL, p->stable, 0.0, "fastest stable", &count);
-            }
+            /* Per kind of rule, neighbouring fractions that want the same rule share it; its
+             * bounds lie where the costs of the choices on either side cross. */
+            for (int kind = 0; kind < KIND_COUNT; kind++)
+                for (c.ir = 0; c.ir < c.mr; c.ir = c.ir_hi + 1) {
+                    c.ir_hi = c.ir;
+                    while (c.ir_hi + 1 < c.mr && same_wanted(&pt[c.ir], &pt[c.ir_hi + 1], kind))
+                        c.ir_hi++;
+                    const point *p = &pt[c.ir];
+                    const best *w = wanted(p, kind);
+                    if (!w) continue;
+                    c.lo = c.ir > 0 ? crossover(r, &c, c.ir - 1, runs_at(&pt[c.ir - 1], kind),
+                                                runs_at(p, kind))
+                                    : -1.0;
+                    c.hi = c.ir_hi + 1 < c.mr
+                               ? crossover(r, &c, c.ir_hi, runs_at(&pt[c.ir_hi], kind),
+                                           runs_at(&pt[c.ir_hi + 1], kind))
+                               : -1.0;
+                    if (kind == KIND_LIST)
+                        rule(f, &c, "\"list\": true, \"stable\": false", *w,
+                             p->any.rec->median_ms / p->list.rec->median_ms, "list", &count);
+                    else if (kind == KIND_ANY)
+                        rule(f, &c, "\"stable\": false", *w, 0.0, "fastest", &count);
+                    else
+                        rule(f, &c, NULL, *w, 0.0, "fastest stable", &count);
+                }
         }
     fprintf(f, "\n  ]\n}\n");
     return 0;
@@ -474,14 +538,44 @@ static int parse_measurements(const char *path, const char *text, size_t len, be
     return 0;
 }
 
+/* A configuration takes no less time on more elements (same element size and fraction): a
+ * median above one the same configuration has at a larger n is a disturbed measurement (a
+ * clock dip, a stall), and one such point would steer the edge-aware choice of its neighbours.
+ * So each median is taken as the least of its own and those at every larger n: the copy of r's
+ * records the table is derived from (its notes and gains then show these times). */
+static bench_record *monotone_in_n(const bench_report *r) {
+    bench_record *m = malloc((r->count ? r->count : 1) * sizeof *m);
+    if (!m) return NULL;
+    if (r->count) memcpy(m, r->records, r->count * sizeof *m);
+    for (size_t i = 0; i < r->count; i++) {
+        const bench_record *a = &r->records[i];
+        if (a->baseline || strcmp(a->check, "ok")) continue;
+        for (size_t j = 0; j < r->count; j++) {
+            const bench_record *b = &r->records[j];
+            if (b->n > a->n && b->elem_size == a->elem_size && b->removed == a->removed &&
+                !b->baseline && !strcmp(b->check, "ok") && same_config(a, b) &&
+                b->median_ms > 0.0 && b->median_ms < m[i].median_ms)
+                m[i].median_ms = b->median_ms;
+        }
+    }
+    return m;
+}
+
 /* The table's text from `r` (malloc'ed, *text NULL when a grid point has no stable flag
  * algorithm or memory ran out). */
 static void table_text(const bench_opts *o, const bench_report *r, char **text, size_t *len) {
     *text = NULL;
     *len = 0;
+    bench_report mono = *r;
+    mono.records = monotone_in_n(r);
+    if (!mono.records) return;
     FILE *f = open_memstream(text, len);
-    if (!f) return;
-    int bad = write_table(f, o, r) != 0;
+    if (!f) {
+        free(mono.records);
+        return;
+    }
+    int bad = write_table(f, o, &mono) != 0;
+    free(mono.records);
     if (fclose(f) != 0) bad = 1;
     if (bad) {
         free(*text);
