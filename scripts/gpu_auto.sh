@@ -76,8 +76,8 @@ if [ "$what" = render ] || [ "$what" = all ]; then
         sed -n '/ frame ms /,$p' "$out/r_$name.log" >>"$out/render.txt"
     }
     for s in cornell spheres knot veach_mis many_lights; do
-        bench "$s" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 --frames 8 \
-            --warmup 2 --algos all --modes indices,payload
+        bench "$s" --scene scenes/$s.json --max-depth 16 --samples-per-wave 1 --frames 24 \
+            --warmup 4 --algos all --modes indices,payload
     done
     bench cornell1080_d8 --scene scenes/cornell.json --width 1920 --height 1080 --max-depth 8 \
         --frames 10 --warmup 2 --algos single-pass,redzone,cub,atomic,auto --modes payload,indices

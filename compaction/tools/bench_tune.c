@@ -3,9 +3,10 @@
  * backend and write auto's decision table, in the JSON format the library reads
  * (compaction/src/policy.c). Per grid point the table says: the fastest algorithm; the fastest
  * stable one where they differ; Redzone (or its one-block form) where a removal list is offered
- * and it beats both. Each point's rule covers the cell around it, bounded half-way to its
- * neighbours in n and element size (geometric mean), and in the fraction where the times of
- * the choices on either side cross (linear between the two points; else half-way). */
+ * and it beats both. Each point's rules cover the cell around it, bounded half-way to its
+ * neighbours in n and element size (geometric mean; one rule set per half of the n cell), and
+ * in the fraction where the times of the choices on either side cross (linear between the two
+ * points; else half-way). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
 #include "read_file.h"
@@ -63,10 +64,13 @@ typedef struct grid_at {
     const size_t *ns, *es;
     const double *rs;
     int mn, me, mr, in, ie, ir;
+    int side; /* the half of the n cell the rule is for: -1 below the point, +1 above */
 } grid_at;
 
 /* A rule decides its whole cell, which reaches half-way to the neighbouring grid points, and
- * those edges are where a choice measured at the point alone goes wrong most. So each
+ * those edges are where a choice measured at the point alone goes wrong most. Along n a point
+ * has two rules, one for each half of its cell, and each half looks at its own neighbour only
+ * (a configuration can fail towards smaller n and another towards larger n). So each
  * configuration is scored by its worst ratio to the fastest over the point itself and the
  * cell's edges, an edge's ratio taken as the geometric mean of the ratios at the point and at
  * the neighbour (a neighbour where it was not measured counts as the point); the lowest score
@@ -85,7 +89,7 @@ static best find_best(const bench_report *r, const grid_at *g, int want) {
     } nb[6];
     int m = 0;
     for (int d = -1; d <= 1; d += 2) {
-        if (g->in + d >= 0 && g->in + d < g->mn)
+        if (d == g->side && g->in + d >= 0 && g->in + d < g->mn)
             nb[m++].n = g->ns[g->in + d], nb[m - 1].elem = elem, nb[m - 1].removed = removed;
         if (g->ie + d >= 0 && g->ie + d < g->me)
             nb[m++].n = n, nb[m - 1].elem = g->es[g->ie + d], nb[m - 1].removed = removed;
@@ -168,6 +172,28 @@ static void size_bounds(FILE *f, const char *key, const size_t *ax, int m, int i
     }
 }
 
+/* The n bounds of half `side` of cell i: below the point, from half-way (geometric) to the
+ * lower neighbour up to the point; above it, from past the point to half-way to the upper one;
+ * the first cell is open below, the last above. */
+static void n_half_bounds(FILE *f, const size_t *ax, int m, int i, int side, int *first) {
+    if (side < 0 && i > 0) {
+        fprintf(f, "\"n_min\": %zu", (size_t)floor(sqrt((double)ax[i - 1] * (double)ax[i])) + 1);
+        *first = 0;
+    }
+    if (side > 0) {
+        fprintf(f, "%s\"n_min\": %zu", *first ? "" : ", ", ax[i] + 1);
+        *first = 0;
+    }
+    if (side < 0) {
+        fprintf(f, "%s\"n_max\": %zu", *first ? "" : ", ", ax[i]);
+        *first = 0;
+    } else if (i + 1 < m) {
+        fprintf(f, "%s\"n_max\": %zu", *first ? "" : ", ",
+                (size_t)floor(sqrt((double)ax[i] * (double)ax[i + 1])));
+        *first = 0;
+    }
+}
+
 /* The fraction bounds of a rule: lo < 0 or hi < 0 leaves that side open. */
 static void removed_bounds(FILE *f, double lo, double hi, int *first) {
     if (lo >= 0.0) {
@@ -185,6 +211,7 @@ typedef struct cell {
     const double *rs;
     int mn, me, mr, in, ie, ir, ir_hi; /* ir..ir_hi: the fractions one rule covers */
     double lo, hi;                     /* its fraction bounds (< 0: open) */
+    int side;                          /* the half of the n cell: -1 below the point, +1 above */
 } cell;
 
 /* What a grid point decides: with a list (when it beats both), fastest, fastest stable. */
@@ -253,7 +280,7 @@ static void rule(FILE *f, const cell *c, const char *extra, best b, double gain,
                  int *count) {
     int first = 1;
     fprintf(f, "%s    {\"when\": {", *count ? ",\n" : "");
-    size_bounds(f, "n", c->ns, c->mn, c->in, &first);
+    n_half_bounds(f, c->ns, c->mn, c->in, c->side, &first);
     size_bounds(f, "elem", c->es, c->me, c->ie, &first);
     removed_bounds(f, c->lo, c->hi, &first);
     if (extra) fprintf(f, "%s%s", first ? "" : ", ", extra);
@@ -321,49 +348,50 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     fprintf(f, "]},\n  \"rules\": [\n");
     int count = 0;
     for (c.in = 0; c.in < c.mn; c.in++)
-        for (c.ie = 0; c.ie < c.me; c.ie++) {
-            point pt[BENCH_MAX_LIST];
-            for (int i = 0; i < c.mr; i++) {
-                point *p = &pt[i];
-                grid_at g = {ns, es, rs, c.mn, c.me, c.mr, c.in, c.ie, i};
-                p->any = find_best(r, &g, WANT_FLAGS_ANY);
-                p->stable = find_best(r, &g, WANT_FLAGS_STABLE);
-                p->list = find_best(r, &g, WANT_LIST);
-                if (!p->any.rec || !p->stable.rec) {
-                    fprintf(stderr,
-                            "compact bench: --tune: no stable flag algorithm measured at n=%zu "
-                            "elem=%zu removed=%g\n",
-                            ns[c.in], es[c.ie], rs[i]);
-                    return -1;
+        for (c.side = -1; c.side <= 1; c.side += 2)
+            for (c.ie = 0; c.ie < c.me; c.ie++) {
+                point pt[BENCH_MAX_LIST];
+                for (int i = 0; i < c.mr; i++) {
+                    point *p = &pt[i];
+                    grid_at g = {ns, es, rs, c.mn, c.me, c.mr, c.in, c.ie, i, c.side};
+                    p->any = find_best(r, &g, WANT_FLAGS_ANY);
+                    p->stable = find_best(r, &g, WANT_FLAGS_STABLE);
+                    p->list = find_best(r, &g, WANT_LIST);
+                    if (!p->any.rec || !p->stable.rec) {
+                        fprintf(stderr,
+                                "compact bench: --tune: no stable flag algorithm measured at n=%zu "
+                                "elem=%zu removed=%g\n",
+                                ns[c.in], es[c.ie], rs[i]);
+                        return -1;
+                    }
+                    p->use_list = p->list.rec && p->list.rec->median_ms < p->any.rec->median_ms;
                 }
-                p->use_list = p->list.rec && p->list.rec->median_ms < p->any.rec->median_ms;
+                /* Per kind of rule, neighbouring fractions that want the same rule share it; its
+                 * bounds lie where the costs of the choices on either side cross. */
+                for (int kind = 0; kind < KIND_COUNT; kind++)
+                    for (c.ir = 0; c.ir < c.mr; c.ir = c.ir_hi + 1) {
+                        c.ir_hi = c.ir;
+                        while (c.ir_hi + 1 < c.mr && same_wanted(&pt[c.ir], &pt[c.ir_hi + 1], kind))
+                            c.ir_hi++;
+                        const point *p = &pt[c.ir];
+                        const best *w = wanted(p, kind);
+                        if (!w) continue;
+                        c.lo = c.ir > 0 ? crossover(r, &c, c.ir - 1, runs_at(&pt[c.ir - 1], kind),
+                                                    runs_at(p, kind))
+                                        : -1.0;
+                        c.hi = c.ir_hi + 1 < c.mr
+                                   ? crossover(r, &c, c.ir_hi, runs_at(&pt[c.ir_hi], kind),
+                                               runs_at(&pt[c.ir_hi + 1], kind))
+                                   : -1.0;
+                        if (kind == KIND_LIST)
+                            rule(f, &c, "\"list\": true, \"stable\": false", *w,
+                                 p->any.rec->median_ms / p->list.rec->median_ms, "list", &count);
+                        else if (kind == KIND_ANY)
+                            rule(f, &c, "\"stable\": false", *w, 0.0, "fastest", &count);
+                        else
+                            rule(f, &c, NULL, *w, 0.0, "fastest stable", &count);
+                    }
             }
-            /* Per kind of rule, neighbouring fractions that want the same rule share it; its
-             * bounds lie where the costs of the choices on either side cross. */
-            for (int kind = 0; kind < KIND_COUNT; kind++)
-                for (c.ir = 0; c.ir < c.mr; c.ir = c.ir_hi + 1) {
-                    c.ir_hi = c.ir;
-                    while (c.ir_hi + 1 < c.mr && same_wanted(&pt[c.ir], &pt[c.ir_hi + 1], kind))
-                        c.ir_hi++;
-                    const point *p = &pt[c.ir];
-                    const best *w = wanted(p, kind);
-                    if (!w) continue;
-                    c.lo = c.ir > 0 ? crossover(r, &c, c.ir - 1, runs_at(&pt[c.ir - 1], kind),
-                                                runs_at(p, kind))
-                                    : -1.0;
-                    c.hi = c.ir_hi + 1 < c.mr
-                               ? crossover(r, &c, c.ir_hi, runs_at(&pt[c.ir_hi], kind),
-                                           runs_at(&pt[c.ir_hi + 1], kind))
-                               : -1.0;
-                    if (kind == KIND_LIST)
-                        rule(f, &c, "\"list\": true, \"stable\": false", *w,
-                             p->any.rec->median_ms / p->list.rec->median_ms, "list", &count);
-                    else if (kind == KIND_ANY)
-                        rule(f, &c, "\"stable\": false", *w, 0.0, "fastest", &count);
-                    else
-                        rule(f, &c, NULL, *w, 0.0, "fastest stable", &count);
-                }
-        }
     fprintf(f, "\n  ]\n}\n");
     return 0;
 }

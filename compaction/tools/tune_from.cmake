@@ -1,11 +1,13 @@
 # tune_from.cmake: `compact bench --tune --from FILE` derives a table from measurements kept by
-# an earlier --tune --json, and a grid point's rule is the configuration whose worst ratio to
-# the fastest over the point and its cell's edges is least: one that wins at its point by 1 %
-# but is 1.5x the fastest one grid step away loses; one that wins by 30 % keeps its point.
-# Malformed files are refused with one line and exit 1. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
+# an earlier --tune --json. Each half of a grid point's n cell gets the configuration whose
+# worst ratio to the fastest over the point and that half's edge is least: one that wins at its
+# point by 1 % but is 1.5x the fastest one grid step up loses the upper half; one that wins by
+# 30 % keeps it. A median above the same configuration's at a larger n counts as that one (a
+# disturbed measurement). Fraction bounds lie where the two choices' times cross. Malformed files
+# are refused with one line and exit 1. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})
-# records: algorithm, n, ms (element size 4, 50 % removed)
+# records: algorithm:n:ms[:removed] (element size 4, 50 % removed unless given)
 function(measurements file)
   set(recs "")
   set(sep "")
@@ -14,8 +16,13 @@ function(measurements file)
     list(GET t 0 algo)
     list(GET t 1 n)
     list(GET t 2 ms)
+    set(removed 0.5)
+    list(LENGTH t nt)
+    if(nt GREATER 3)
+      list(GET t 3 removed)
+    endif()
     string(APPEND recs "${sep}{\"algorithm\": \"${algo}\", \"kind\": \"algorithm\", \"n\": ${n}, "
-           "\"elem_size\": 4, \"removed\": 0.5, \"tile\": null, \"scan\": null, \"runs\": 5, "
+           "\"elem_size\": 4, \"removed\": ${removed}, \"tile\": null, \"scan\": null, \"runs\": 5, "
            "\"median_ms\": ${ms}, \"check\": \"ok\"}")
     set(sep ",\n")
   endforeach()
@@ -27,6 +34,21 @@ function(first_rule_algo file out)
   string(JSON algo GET "${json}" rules 0 algo)
   set(${out} ${algo} PARENT_SCOPE)
 endfunction()
+# the algorithm of the first rule whose "when" has `key` equal to `value`
+function(rule_algo_where file key value out)
+  file(READ ${file} json)
+  string(JSON count LENGTH "${json}" rules)
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON v ERROR_VARIABLE e GET "${json}" rules ${i} when ${key})
+    if(NOT e AND v EQUAL ${value})
+      string(JSON algo GET "${json}" rules ${i} algo)
+      set(${out} ${algo} PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} "none" PARENT_SCOPE)
+endfunction()
 function(derive in out)
   execute_process(COMMAND ${COMPACT} bench --tune --from ${in} --out ${out} --quiet
       RESULT_VARIABLE rc ERROR_VARIABLE err)
@@ -35,21 +57,48 @@ function(derive in out)
   endif()
 endfunction()
 
-# serial wins at 1024 by 1 %, but is 1.5x scan-scatter at 4096: scan-scatter takes 1024 too
+# serial wins at 1024 by 1 %, but is 1.5x scan-scatter at 4096: scan-scatter takes the upper
+# half of 1024's cell (n 1025..2048); the lower half, with no neighbour below, stays serial
 measurements(${OUT_DIR}/edge.json serial:1024:1.00 scan-scatter:1024:1.01
              serial:4096:3.0 scan-scatter:4096:2.0)
 derive(${OUT_DIR}/edge.json ${OUT_DIR}/edge_table.json)
-first_rule_algo(${OUT_DIR}/edge_table.json a)
-if(NOT a STREQUAL "scan-scatter")
-  message(FATAL_ERROR "near edge: the rule for n 1024 names ${a}, want scan-scatter")
+rule_algo_where(${OUT_DIR}/edge_table.json n_min 1025 a)
+first_rule_algo(${OUT_DIR}/edge_table.json b)
+if(NOT a STREQUAL "scan-scatter" OR NOT b STREQUAL "serial")
+  message(FATAL_ERROR "near edge: n 1025..2048 names ${a} (want scan-scatter), "
+          "n ..1024 names ${b} (want serial)")
 endif()
-# serial wins at 1024 by 30 % and is 1.2x at 4096 (edge ~1.1x): it keeps 1024
+# serial wins at 1024 by 30 % and is 1.2x at 4096 (edge ~1.1x): it keeps 1024's upper half
 measurements(${OUT_DIR}/keep.json serial:1024:1.00 scan-scatter:1024:1.30
              serial:4096:2.4 scan-scatter:4096:2.0)
 derive(${OUT_DIR}/keep.json ${OUT_DIR}/keep_table.json)
-first_rule_algo(${OUT_DIR}/keep_table.json a)
+rule_algo_where(${OUT_DIR}/keep_table.json n_min 1025 a)
 if(NOT a STREQUAL "serial")
-  message(FATAL_ERROR "clear win: the rule for n 1024 names ${a}, want serial")
+  message(FATAL_ERROR "clear win: the rule for n 1025..2048 names ${a}, want serial")
+endif()
+# serial's 3.0 at 1024 is above its 1.0 at 4096, so it counts as 1.0: serial takes n ..1024
+# (scan-scatter, 1.2 there, would take it on the raw medians)
+measurements(${OUT_DIR}/mono.json serial:1024:3.0 scan-scatter:1024:1.2
+             serial:4096:1.0 scan-scatter:4096:1.3)
+derive(${OUT_DIR}/mono.json ${OUT_DIR}/mono_table.json)
+first_rule_algo(${OUT_DIR}/mono_table.json a)
+if(NOT a STREQUAL "serial")
+  message(FATAL_ERROR "disturbed median: n ..1024 names ${a}, want serial")
+endif()
+# serial 1.0 at 20 % removed and 1.5 at 50 %, scan-scatter 1.2 at both: the lines cross at
+# 0.2 + 0.3 * 0.2 / 0.5 = 0.32, not half-way (0.35)
+measurements(${OUT_DIR}/cross.json serial:1024:1.0:0.2 scan-scatter:1024:1.2:0.2
+             serial:1024:1.5:0.5 scan-scatter:1024:1.2:0.5)
+derive(${OUT_DIR}/cross.json ${OUT_DIR}/cross_table.json)
+file(READ ${OUT_DIR}/cross_table.json json)
+string(JSON a GET "${json}" rules 0 algo)
+string(JSON hi GET "${json}" rules 0 when removed_max)
+string(JSON b GET "${json}" rules 1 algo)
+string(JSON lo GET "${json}" rules 1 when removed_min)
+if(NOT a STREQUAL "serial" OR NOT hi MATCHES "^0\\.3200*1?$" OR NOT b STREQUAL "scan-scatter"
+   OR NOT lo MATCHES "^0\\.3200*1?$")
+  message(FATAL_ERROR "crossover: ${a} up to ${hi}, ${b} from ${lo}; "
+          "want serial up to 0.32, scan-scatter from 0.32")
 endif()
 # a removal list twice as fast as the flag choice: a list rule first, with its gain
 measurements(${OUT_DIR}/list.json serial:1024:1.00 scan-scatter:1024:1.30 redzone:1024:0.50
