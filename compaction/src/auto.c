@@ -50,25 +50,27 @@ static const char *builtin_of(sc_context *ctx, sc_auto *a) {
     return a->builtin;
 }
 
+/* 1 if the cached policy was loaded from this source ("file:" path or "builtin:" name). */
+static int same_source(const char *key, const char *path, const char *name) {
+    if (path) return !strncmp(key, "file:", 5) && !strcmp(key + 5, path);
+    return !strncmp(key, "builtin:", 8) && !strcmp(key + 8, name);
+}
+
 /* The policy for this call: opt.policy, else $SC_POLICY, else the built-in table. Reloaded
  * only when that source changes. */
 static sc_status get_policy(sc_job *job, const sc_policy **out) {
     sc_auto *a = auto_of(job->ctx);
     if (!a) return SC_ERR_OUT_OF_MEMORY;
-    a->error[0] = 0;
     const char *path = job->opt.policy;
     if (!path || !path[0]) path = getenv("SC_POLICY");
     if (path && !path[0]) path = NULL;
-    char key[600];
     const char *name = builtin_of(job->ctx, a);
-    if (path)
-        snprintf(key, sizeof key, "file:%s", path);
-    else
-        snprintf(key, sizeof key, "builtin:%s", name);
-    if (a->policy && a->key && !strcmp(a->key, key)) {
+    if (a->policy && a->key && same_source(a->key, path, name)) {
+        a->error[0] = 0;
         *out = a->policy;
         return SC_OK;
     }
+    a->error[0] = 0;
     sc_policy_free(a->policy);
     a->policy = NULL;
     free(a->key);
@@ -87,13 +89,15 @@ static sc_status get_policy(sc_job *job, const sc_policy **out) {
                      text ? why : "missing");
     }
     if (s != SC_OK) return s;
-    size_t len = strlen(key) + 1;
+    const char *kind = path ? "file:" : "builtin:", *src = path ? path : name;
+    size_t len = strlen(kind) + strlen(src) + 1;
     a->key = malloc(len);
     if (!a->key) {
         sc_policy_free(p);
         return SC_ERR_OUT_OF_MEMORY;
     }
-    memcpy(a->key, key, len);
+    snprintf(a->key, len, "%s%s", kind, src);
+    snprintf(a->choice_policy, SC_POLICY_NAME_MAX, "%s", p->name);
     a->policy = p;
     *out = p;
     return SC_OK;
@@ -190,7 +194,11 @@ static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview
     c->algo = SC_ALGO_COUNT;
     size_t tile = 0;
     sc_scan scan = SC_SCAN_DEFAULT;
-    for (size_t i = 0; i < p->num_rules; i++) {
+    const uint32_t *at;
+    size_t count;
+    sc_policy_rules_for(p, c->n, &at, &count);
+    for (size_t j = 0; j < count; j++) {
+        const size_t i = at ? at[j] : j;
         const sc_rule *r = &p->rules[i];
         if (!matches(r, job, c->n, offer, c->removed) || !usable(job, r->algo, offer, c->n))
             continue;
@@ -211,8 +219,7 @@ static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview
         job->scan = scan;
     else if (tile && job->opt.scan == SC_SCAN_DEFAULT)
         job->scan = job->tile < 128 ? SC_SCAN_HILLIS_STEELE : SC_SCAN_BLELLOCH;
-    snprintf(a->choice_policy, SC_POLICY_NAME_MAX, "%s", p->name);
-    c->policy = a->choice_policy;
+    c->policy = a->choice_policy; /* the name of the policy loaded (get_policy) */
     *fn = sc_impl_for(c->algo, job->ctx->backend);
     return SC_OK;
 }

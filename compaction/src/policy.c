@@ -20,9 +20,9 @@
  * stability is required, a list one when no list is offered). "tile" and "scan" only for the
  * algorithms that read them. "gain" (removal-list rules, optional): how many times faster the
  * tune measured it at its point than the flag algorithm the table takes there without a list;
- * auto reports it (sc_choice.gain) for callers who pay to produce the list. Anything else (an unknown key, a key twice, a wrong
- * type, a value out of range, an algorithm the backend lacks) is an error: a table is never half
- * read. */
+ * auto reports it (sc_choice.gain) for callers who pay to produce the list. Anything else (an
+ * unknown key, a key twice, a wrong type, a value out of range, an algorithm the backend lacks) is
+ * an error: a table is never half read. */
 #include "policy.h"
 
 #include <cjson/cJSON.h>
@@ -220,7 +220,77 @@ static sc_status parse_top(parse_ctx *pc, const cJSON *root, sc_backend backend,
 void sc_policy_free(sc_policy *p) {
     if (!p) return;
     free(p->rules);
+    free(p->cut);
+    free(p->first);
+    free(p->at);
     free(p);
+}
+
+static int cmp_size(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The n index (sc_policy.cut/first/at): every n_min and n_max + 1 starts an interval, so each
+ * rule covers whole intervals. Left out (NULL) when memory runs short or the rules overlap so
+ * much that the index would hold more than 8 entries a rule; lookup then walks every rule. */
+static void build_index(sc_policy *p) {
+    const size_t r = p->num_rules, cap = 8 * (r ? r : 1);
+    size_t *cut = malloc((2 * r + 1) * sizeof *cut);
+    size_t *first = NULL;
+    uint32_t *at = NULL;
+    if (!cut) return;
+    size_t m = 0;
+    cut[m++] = 0;
+    for (size_t i = 0; i < r; i++) {
+        cut[m++] = p->rules[i].n_min;
+        if (p->rules[i].n_max != SIZE_MAX) cut[m++] = p->rules[i].n_max + 1;
+    }
+    qsort(cut, m, sizeof *cut, cmp_size);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!u || cut[u - 1] != cut[i]) cut[u++] = cut[i];
+    first = malloc((u + 1) * sizeof *first);
+    at = malloc(cap * sizeof *at);
+    if (!first || !at) goto none;
+    size_t used = 0;
+    for (size_t j = 0; j < u; j++) {
+        first[j] = used;
+        for (size_t i = 0; i < r; i++) {
+            const sc_rule *x = &p->rules[i];
+            if (x->n_min > cut[j] || x->n_max < cut[j]) continue;
+            if (used == cap) goto none;
+            at[used++] = (uint32_t)i;
+        }
+    }
+    first[u] = used;
+    p->cut = cut;
+    p->first = first;
+    p->at = at;
+    p->num_cuts = u;
+    return;
+none:
+    free(cut);
+    free(first);
+    free(at);
+}
+
+void sc_policy_rules_for(const sc_policy *p, size_t n, const uint32_t **out, size_t *count) {
+    if (!p->cut) {
+        *out = NULL;
+        *count = p->num_rules;
+        return;
+    }
+    size_t lo = 0, hi = p->num_cuts; /* the last interval whose start is <= n (cut[0] = 0) */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->cut[mid] <= n)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *out = p->at + p->first[lo];
+    *count = p->first[lo + 1] - p->first[lo];
 }
 
 sc_status sc_policy_parse(const char *json, size_t len, sc_backend backend, sc_policy **out,
@@ -252,6 +322,7 @@ sc_status sc_policy_parse(const char *json, size_t len, sc_backend backend, sc_p
         sc_policy_free(p);
         return s;
     }
+    build_index(p);
     *out = p;
     return SC_OK;
 }

@@ -32,6 +32,13 @@ typedef struct sc_policy {
     double unknown_removed; /* the fraction assumed when nothing tells it */
     sc_rule *rules;
     size_t num_rules;
+    /* Lookup by n (sc_policy_rules_for), built at parse time: the distinct n bounds cut the
+     * range of n into num_cuts intervals, interval j starting at cut[j]; its rules, in table
+     * order, are at[first[j]] .. at[first[j + 1] - 1]. NULL when the table is too tangled for
+     * it (then every rule is walked). */
+    size_t *cut, *first;
+    uint32_t *at;
+    size_t num_cuts;
 } sc_policy;
 
 /* Parse and validate `len` bytes of JSON for `backend`. SC_OK with *out (free with
@@ -42,6 +49,9 @@ sc_status sc_policy_parse(const char *json, size_t len, sc_backend backend, sc_p
 sc_status sc_policy_load(const char *path, sc_backend backend, sc_policy **out, char *msg,
                          size_t cap);
 void sc_policy_free(sc_policy *p);
+/* The rules whose n range holds n, in table order: *count indices into p->rules at *out, or
+ * *out NULL and *count = num_rules when every rule is to be walked. */
+void sc_policy_rules_for(const sc_policy *p, size_t n, const uint32_t **out, size_t *count);
 
 #ifdef __cplusplus
 }

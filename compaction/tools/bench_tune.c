@@ -194,6 +194,12 @@ static void n_half_bounds(FILE *f, const size_t *ax, int m, int i, int side, int
     }
 }
 
+/* 1 if half `side` of cell i holds no n (neighbours one apart: half-way lies on the point). */
+static int n_half_empty(const size_t *ax, int m, int i, int side) {
+    if (side < 0 || i + 1 >= m) return 0;
+    return ax[i] + 1 > (size_t)floor(sqrt((double)ax[i] * (double)ax[i + 1]));
+}
+
 /* The fraction bounds of a rule: lo < 0 or hi < 0 leaves that side open. */
 static void removed_bounds(FILE *f, double lo, double hi, int *first) {
     if (lo >= 0.0) {
@@ -349,7 +355,7 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     int count = 0;
     for (c.in = 0; c.in < c.mn; c.in++)
         for (c.side = -1; c.side <= 1; c.side += 2)
-            for (c.ie = 0; c.ie < c.me; c.ie++) {
+            for (c.ie = 0; c.ie < c.me && !n_half_empty(ns, c.mn, c.in, c.side); c.ie++) {
                 point pt[BENCH_MAX_LIST];
                 for (int i = 0; i < c.mr; i++) {
                     point *p = &pt[i];
