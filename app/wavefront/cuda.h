@@ -62,6 +62,8 @@ typedef struct rc_cuda {
     int replay;         /* this frame replays graph_exec */
     int choice_streak;  /* frames in a row whose auto choice differs from the captured one */
     int graph_blind;    /* the captured frame's auto plan had no densities (the first frame) */
+    int changed_known;  /* changed_next holds the next frame's rc_compact_choice_changed, */
+    int changed_next;   /* worked out while the previous frame ran on the GPU */
     int device_loop;    /* frame_loop graph or stream: lengths read on the device */
     uint32_t grid_cap;  /* blocks of a device-loop launch: enough to fill the GPU once; the
                            threads stride over the stream */

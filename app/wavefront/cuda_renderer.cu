@@ -245,7 +245,8 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
         /* a density near a rule's edge flips auto's choice from frame to frame: recapture only
          * once the new choice has held for RC_RECAPTURE_FRAMES frames in a row; but a frame
          * captured before any density was known planned blind, and is replaced at once */
-        int changed = same && rc_compact_choice_changed(r);
+        int changed = same && (c->changed_known ? c->changed_next : rc_compact_choice_changed(r));
+        c->changed_known = 0;
         c->choice_streak = changed ? c->choice_streak + 1 : 0;
         if (changed && c->graph_blind && rc_compact_has_hints(r))
             c->choice_streak = RC_RECAPTURE_FRAMES;
@@ -359,6 +360,16 @@ extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *e
     size_t bytes = (rows + 1) * sizeof(rc_cuda_counts);
     rc_cuda_note(
         r, cudaMemcpyAsync(c->h_counts, c->counts, bytes, cudaMemcpyDeviceToHost, stream_of(c)));
+    /* While the GPU runs the frame: would auto's choice (with the densities known so far)
+     * differ from the captured plan? The next frame's rc_cuda_frame_begin takes the answer
+     * instead of asking before its launch, with the GPU idle (a preview per bounce and
+     * stream). A choice seen a frame later changes nothing: a recapture waits for
+     * RC_RECAPTURE_FRAMES frames of it anyway. */
+    c->changed_known = 0;
+    if (r->st.frame_loop == RC_LOOP_GRAPH && c->graph_exec && rc_compact_has_hints(r)) {
+        c->changed_next = rc_compact_choice_changed(r);
+        c->changed_known = 1;
+    }
     rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
     for (int i = 0; i < c->num_timed; i++) {
         float ms = 0.0f;
