@@ -5,13 +5,13 @@
 #include <string.h>
 
 /* H100 (sm_90): measured by `compact bench --tune` on an H100 80GB HBM3 (CUDA 13.0) with the
- * kernels of this release (scripts/gpu_auto.sh tune). Grid: n 2^12 to 2^24, every 2^2; elements
- * 4, 16, 64 bytes; 1-99 % removed; with and without removal lists; tiles 64/256/1024. Per point
- * the algorithm, the stable one where they differ, and Redzone where a list is offered and it
- * beats both (with its "gain" over the flag choice), each the configuration whose worst ratio to
- * the fastest over the point and the edges of its cell is least; each rule covers the cell
- * around its point. The text is compaction/policies/sm_90.json, embedded at build time
- * (cmake/EmbedText.cmake) as k_sm90. */
+ * kernels of this release (scripts/gpu_auto.sh tune). Grid: n 2^8 to 2^24, every 2^2; elements
+ * 4, 16, 64 bytes; 1-99 % removed; with and without removal lists; tiles 64/256/1024; median of
+ * 21 runs after 5 ms of every SM busy. Per half of each n cell the algorithm, the stable one
+ * where they differ, and Redzone where a list is offered and it beats both (with its "gain" over
+ * the flag choice), each the configuration whose worst ratio to the fastest over the point and
+ * that half's edges is least; fraction bounds where the choices' times cross. The text is
+ * compaction/policies/sm_90.json, embedded at build time (cmake/EmbedText.cmake) as k_sm90. */
 #include "policy_sm90.inc"
 
 /* Other GPUs: single-pass (no tuning needed, stable), Redzone where a list removes little. */
