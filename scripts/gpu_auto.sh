@@ -9,7 +9,7 @@
 #   eval:      auto (with OUTDIR/sm_90.json when the tune wrote one, else the built-in table)
 #              and every fixed algorithm in one process, over the target's range (n 2^16..2^28,
 #              mostly points the tune did not see; 1, 10, 35, 65, 90, 99 % removed; elements
-#              4/16/64, with 2^28 at 4 bytes only, where each check moves gigabytes):
+#              4/16/64; 2^28 at 4 bytes and 1/35/90 % only, where each check moves gigabytes):
 #              same_*.json, and compaction/tools/auto_eval.py over all of them.
 #              AUTO_EVAL_SMALL_ONLY=1: n 2^16..2^21 only.
 #   render:    raycompact bench of every shipped scene at its default size, both modes, every
@@ -55,7 +55,7 @@ if [ "$what" = eval ] || [ "$what" = all ]; then
     [ "${AUTO_EVAL_SMALL_ONLY:-0}" = 1 ] || {
         same large23 200 --n 2^23 --elem 4,16,64 --runs 15 --warmup 2
         same large25 250 --n 2^25 --elem 4,16,64 --runs 11 --warmup 2
-        same huge 200 --n 2^28 --elem 4 --runs 11 --warmup 2
+        removed=0.01,0.35,0.9 same huge 200 --n 2^28 --elem 4 --runs 11 --warmup 2
     }
     python3 - "$out"/same_*.json >"$out/same.json" <<'PY'
 import json, sys
