@@ -26,9 +26,14 @@ typedef struct best {
 
 enum { WANT_FLAGS_ANY, WANT_FLAGS_STABLE, WANT_LIST };
 
+/* 1 for a library algorithm's record whose result passed the check (not a baseline). */
+static int checked(const bench_record *rec) {
+    return !rec->baseline && !strcmp(rec->check, "ok");
+}
+
 /* The algorithm of a measured, checked, non-auto record that passes `want`; NULL otherwise. */
 static const sc_algorithm_info *candidate(const bench_record *rec, int want) {
-    if (rec->baseline || strcmp(rec->check, "ok")) return NULL;
+    if (!checked(rec)) return NULL;
     const sc_algorithm_info *info = sc_algorithm_find(rec->algorithm);
     if (!info || info->id == SC_ALGO_AUTO) return NULL;
     int list = info->input == SC_INPUT_REMOVAL_LIST;
@@ -44,6 +49,17 @@ static int at(const bench_record *rec, size_t n, size_t elem, double removed) {
 static int same_config(const bench_record *a, const bench_record *b) {
     return !strcmp(a->algorithm, b->algorithm) && a->tile == b->tile &&
            (a->scan == b->scan || (a->scan && b->scan && !strcmp(a->scan, b->scan)));
+}
+
+/* The median of the configuration of `cfg` at one grid point; 0 if not measured there. */
+static double time_of(const bench_report *r, size_t n, size_t elem, double removed,
+                      const bench_record *cfg) {
+    for (size_t i = 0; i < r->count; i++) {
+        const bench_record *rec = &r->records[i];
+        if (at(rec, n, elem, removed) && checked(rec) && same_config(rec, cfg))
+            return rec->median_ms;
+    }
+    return 0.0;
 }
 
 /* The fastest record passing `want` at one grid point (NULL if none). */
@@ -105,15 +121,9 @@ static best find_best(const bench_report *r, const grid_at *g, int want) {
         double here = rec->median_ms / top->median_ms, score = here;
         for (int j = 0; j < m; j++) {
             if (!nb[j].top || !(nb[j].top->median_ms > 0.0)) continue;
-            for (size_t k = 0; k < r->count; k++) {
-                const bench_record *o = &r->records[k];
-                if (!at(o, nb[j].n, nb[j].elem, nb[j].removed) || !candidate(o, want) ||
-                    !same_config(o, rec))
-                    continue;
-                double edge = sqrt(here * (o->median_ms / nb[j].top->median_ms));
-                if (edge > score) score = edge;
-                break;
-            }
+            double t = time_of(r, nb[j].n, nb[j].elem, nb[j].removed, rec);
+            double edge = sqrt(here * (t / nb[j].top->median_ms));
+            if (t > 0.0 && edge > score) score = edge;
         }
         if (!b.rec || score < best_score ||
             (score == best_score && rec->median_ms < b.rec->median_ms)) {
@@ -248,18 +258,6 @@ static best runs_at(const point *p, int kind) {
 static int same_wanted(const point *a, const point *b, int kind) {
     const best *x = wanted(a, kind), *y = wanted(b, kind);
     return x ? y && same_choice(*x, *y) : !y;
-}
-
-/* The median of the configuration of `cfg` at one grid point; 0 if not measured there. */
-static double time_of(const bench_report *r, size_t n, size_t elem, double removed,
-                      const bench_record *cfg) {
-    for (size_t i = 0; i < r->count; i++) {
-        const bench_record *rec = &r->records[i];
-        if (at(rec, n, elem, removed) && !rec->baseline && !strcmp(rec->check, "ok") &&
-            same_config(rec, cfg))
-            return rec->median_ms;
-    }
-    return 0.0;
 }
 
 /* Where between fractions rs[i] and rs[i+1] the choice should switch from a (taken at i) to b
@@ -583,12 +581,12 @@ static bench_record *monotone_in_n(const bench_report *r) {
     if (r->count) memcpy(m, r->records, r->count * sizeof *m);
     for (size_t i = 0; i < r->count; i++) {
         const bench_record *a = &r->records[i];
-        if (a->baseline || strcmp(a->check, "ok")) continue;
+        if (!checked(a)) continue;
         for (size_t j = 0; j < r->count; j++) {
             const bench_record *b = &r->records[j];
             if (b->n > a->n && b->elem_size == a->elem_size && b->removed == a->removed &&
-                !b->baseline && !strcmp(b->check, "ok") && same_config(a, b) &&
-                b->median_ms > 0.0 && b->median_ms < m[i].median_ms)
+                checked(b) && same_config(a, b) && b->median_ms > 0.0 &&
+                b->median_ms < m[i].median_ms)
                 m[i].median_ms = b->median_ms;
         }
     }
