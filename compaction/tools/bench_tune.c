@@ -24,7 +24,7 @@ typedef struct best {
     const sc_algorithm_info *info;
 } best;
 
-enum { WANT_FLAGS_ANY, WANT_FLAGS_STABLE, WANT_LIST };
+enum { WANT_FLAGS_ANY, WANT_FLAGS_STABLE, WANT_LIST, WANT_EITHER };
 
 /* 1 for a library algorithm's record whose result passed the check (not a baseline). */
 static int checked(const bench_record *rec) {
@@ -37,7 +37,7 @@ static const sc_algorithm_info *candidate(const bench_record *rec, int want) {
     const sc_algorithm_info *info = sc_algorithm_find(rec->algorithm);
     if (!info || info->id == SC_ALGO_AUTO) return NULL;
     int list = info->input == SC_INPUT_REMOVAL_LIST;
-    if (want == WANT_LIST ? !list : list) return NULL;
+    if (want != WANT_EITHER && (want == WANT_LIST ? !list : list)) return NULL;
     if (want == WANT_FLAGS_STABLE && !info->stable) return NULL;
     return info;
 }
@@ -133,6 +133,39 @@ static best find_best(const bench_report *r, const grid_at *g, int want) {
         }
     }
     return b;
+}
+
+/* Whether a list call should take `list` over the flag algorithm `flags` in half `g->side` of
+ * the n cell: the one with the lower worst ratio to the fastest of either input, over the point,
+ * that half's n edge and the element-size edges (each edge the geometric mean of the ratios at
+ * the point and the neighbour, as in find_best). The fraction edges are left out: the rule's
+ * fraction bounds are placed where the two cross (crossover). So where the two tie at the point
+ * (2^22 x 4 B, 1 % removed: atomic 0.01968 ms, Redzone 0.01971), the neighbour decides (2^24:
+ * 0.0580 against 0.0328). Ties go to the flags. */
+static int list_wins(const bench_report *r, const grid_at *g, best list, best flags) {
+    if (!list.rec) return 0;
+    const size_t n = g->ns[g->in], elem = g->es[g->ie];
+    const double removed = g->rs[g->ir];
+    const bench_record *top = fastest(r, n, elem, removed, WANT_EITHER);
+    if (!top || !(top->median_ms > 0.0)) return list.rec->median_ms < flags.rec->median_ms;
+    size_t nb_n[3], nb_e[3];
+    int m = 0;
+    if (g->in + g->side >= 0 && g->in + g->side < g->mn)
+        nb_n[m] = g->ns[g->in + g->side], nb_e[m++] = elem;
+    double score[2];
+    const bench_record *cfg[2] = {list.rec, flags.rec};
+    for (int c = 0; c < 2; c++) {
+        const double here = cfg[c]->median_ms / top->median_ms;
+        score[c] = here;
+        for (int j = 0; j < m; j++) {
+            const bench_record *nt = fastest(r, nb_n[j], nb_e[j], removed, WANT_EITHER);
+            const double t = time_of(r, nb_n[j], nb_e[j], removed, cfg[c]);
+            if (!nt || !(nt->median_ms > 0.0) || !(t > 0.0)) continue;
+            const double edge = sqrt(here * (t / nt->median_ms));
+            if (edge > score[c]) score[c] = edge;
+        }
+    }
+    return score[0] < score[1];
 }
 
 static int same_choice(best a, best b) {
@@ -260,6 +293,19 @@ static int same_wanted(const point *a, const point *b, int kind) {
     return x ? y && same_choice(*x, *y) : !y;
 }
 
+/* The time of `cfg` at the middle (in log n) of the half n cell: log-linear between the point
+ * and the neighbour on that side, a quarter of the way; the point's time where the neighbour is
+ * missing or not measured. 0 if not measured at the point. */
+static double cell_time(const bench_report *r, const cell *c, double removed,
+                        const bench_record *cfg) {
+    const size_t elem = c->es[c->ie];
+    const double t = time_of(r, c->ns[c->in], elem, removed, cfg);
+    const int j = c->in + c->side;
+    if (!(t > 0.0) || j < 0 || j >= c->mn) return t;
+    const double tn = time_of(r, c->ns[j], elem, removed, cfg);
+    return tn > 0.0 ? pow(t, 0.75) * pow(tn, 0.25) : t;
+}
+
 /* Where between fractions rs[i] and rs[i+1] the choice should switch from a (taken at i) to b
  * (taken at i+1): both costs are close to linear in the removed fraction (a flag algorithm
  * writes the kept elements, a list algorithm moves the removed ones), so the switch is where
@@ -268,9 +314,8 @@ static int same_wanted(const point *a, const point *b, int kind) {
 static double crossover(const bench_report *r, const cell *c, int i, best a, best b) {
     const double x0 = c->rs[i], x1 = c->rs[i + 1], mid = (x0 + x1) / 2;
     if (!a.rec || !b.rec || same_choice(a, b)) return mid;
-    const size_t n = c->ns[c->in], elem = c->es[c->ie];
-    double a0 = time_of(r, n, elem, x0, a.rec), a1 = time_of(r, n, elem, x1, a.rec);
-    double b0 = time_of(r, n, elem, x0, b.rec), b1 = time_of(r, n, elem, x1, b.rec);
+    double a0 = cell_time(r, c, x0, a.rec), a1 = cell_time(r, c, x1, a.rec);
+    double b0 = cell_time(r, c, x0, b.rec), b1 = cell_time(r, c, x1, b.rec);
     if (!(a0 > 0.0 && a1 > 0.0 && b0 > 0.0 && b1 > 0.0)) return mid;
     const double d0 = a0 - b0, d1 = a1 - b1;
     if (!(d0 < 0.0 && d1 > 0.0)) return mid;
@@ -368,7 +413,7 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
                                 ns[c.in], es[c.ie], rs[i]);
                         return -1;
                     }
-                    p->use_list = p->list.rec && p->list.rec->median_ms < p->any.rec->median_ms;
+                    p->use_list = list_wins(r, &g, p->list, p->any);
                 }
                 /* Per kind of rule, neighbouring fractions that want the same rule share it; its
                  * bounds lie where the costs of the choices on either side cross. */

@@ -3,7 +3,9 @@
 # worst ratio to the fastest over the point and that half's edge is least: one that wins at its
 # point by 1 % but is 1.5x the fastest one grid step up loses the upper half; one that wins by
 # 30 % keeps it. A median above the same configuration's at a larger n counts as that one (a
-# disturbed measurement). Fraction bounds lie where the two choices' times cross. Malformed files
+# disturbed measurement). Fraction bounds lie where the two choices' times cross, a quarter of
+# the way (in log n) to that half's neighbour; there, too, a list rule is decided where a list
+# and a flag algorithm tie at the point. Malformed files
 # are refused with one line and exit 1. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})
@@ -109,6 +111,48 @@ string(JSON a GET "${json}" rules 0 algo)
 string(JSON gain GET "${json}" rules 0 gain)
 if(NOT a STREQUAL "redzone" OR NOT gain EQUAL 2)
   message(FATAL_ERROR "list rule: ${a} with gain ${gain}, want redzone with gain 2")
+endif()
+# with a list, redzone ties serial at 1024 (1.001 against 1.00) and is half serial's time at
+# 4096: the neighbour decides, so the upper half of 1024's cell (n 1025..2048) has a list rule
+# for redzone; the lower half, with no neighbour, keeps serial
+measurements(${OUT_DIR}/tie.json serial:1024:1.00 redzone:1024:1.001
+             serial:4096:3.0 redzone:4096:1.5)
+derive(${OUT_DIR}/tie.json ${OUT_DIR}/tie_table.json)
+rule_algo_where(${OUT_DIR}/tie_table.json n_min 1025 a)
+first_rule_algo(${OUT_DIR}/tie_table.json b)
+if(NOT a STREQUAL "redzone" OR NOT b STREQUAL "serial")
+  message(FATAL_ERROR "list tie: n 1025..2048 names ${a} (want redzone), n ..1024 names ${b} "
+          "(want serial)")
+endif()
+# redzone 0.5 at 20 % removed and 2.0 at 50 %, serial 1.0 at both (n 1024): they cross at 0.3.
+# At 4096 redzone takes 2.0 and 16.0, serial 4.0. The upper half's bound uses the times a
+# quarter of the way to 4096 in log n (t^3/4 * t4096^1/4): they cross at 0.2799; the lower
+# half, with no neighbour, at 0.3
+measurements(${OUT_DIR}/mid.json serial:1024:1.0:0.2 redzone:1024:0.5:0.2 serial:1024:1.0:0.5
+             redzone:1024:2.0:0.5 serial:4096:4.0:0.2 redzone:4096:2.0:0.2
+             serial:4096:4.0:0.5 redzone:4096:16.0:0.5)
+derive(${OUT_DIR}/mid.json ${OUT_DIR}/mid_table.json)
+file(READ ${OUT_DIR}/mid_table.json json)
+string(JSON count LENGTH "${json}" rules)
+math(EXPR last "${count} - 1")
+set(lower "")
+set(upper "")
+foreach(i RANGE ${last})
+  string(JSON algo GET "${json}" rules ${i} algo)
+  string(JSON hi ERROR_VARIABLE e GET "${json}" rules ${i} when removed_max)
+  string(JSON nmin ERROR_VARIABLE e2 GET "${json}" rules ${i} when n_min)
+  if(algo STREQUAL "redzone" AND NOT e)
+    if(e2)
+      set(lower ${hi})
+    elseif(nmin EQUAL 1025)
+      set(upper ${hi})
+    endif()
+  endif()
+endforeach()
+if(lower STREQUAL "" OR upper STREQUAL "" OR lower LESS 0.29999 OR lower GREATER 0.30001
+   OR upper LESS 0.2798 OR upper GREATER 0.2799)
+  message(FATAL_ERROR "list bounds: n ..1024 up to '${lower}' (want 0.3), n 1025..2048 up to "
+          "'${upper}' (want 0.2798..)")
 endif()
 execute_process(COMMAND ${COMPACT} policy check ${OUT_DIR}/keep_table.json --backend cpu
     RESULT_VARIABLE rc OUTPUT_VARIABLE out)
