@@ -59,8 +59,8 @@ static void expect_word(sc_context *ctx, uint32_t epoch, const char *after) {
     uint64_t w = 0;
     checks += 2;
     ASSERT_STATUS(sc_cuda_lookback_control(ctx, NULL, &w), SC_OK, "read the word");
-    ASSERT_TRUE(w == (uint64_t)epoch << 32, "after %s: word epoch %u ticket %u, want epoch %u", after,
-                (unsigned)(w >> 32), (unsigned)w, epoch);
+    ASSERT_TRUE(w == (uint64_t)epoch << 32, "after %s: word epoch %u ticket %u, want epoch %u",
+                after, (unsigned)(w >> 32), (unsigned)w, epoch);
 }
 
 static uint32_t next_epoch(uint32_t e) {
@@ -74,8 +74,8 @@ static void call_host(sc_context *ctx, stream *s, uint64_t *rng, uint32_t *epoch
     sc_options_init(&opt);
     size_t kept = 0;
     checks++;
-    ASSERT_STATUS(sc_compact_flagged(ctx, SC_ALGO_SINGLE_PASS, s->d_in, s->d_flags, s->d_out, N,
-                                     ES, &opt, &kept),
+    ASSERT_STATUS(sc_compact_flagged(ctx, SC_ALGO_SINGLE_PASS, s->d_in, s->d_flags, s->d_out, N, ES,
+                                     &opt, &kept),
                   SC_OK, "host call");
     check(s, kept, "host count", (uint64_t)*epoch << 32);
     *epoch = next_epoch(*epoch);

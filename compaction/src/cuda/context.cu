@@ -179,8 +179,7 @@ sc_status sc_cuda_lookback_begin(sc_job *job, size_t tiles, sc_cuda_lookback *lb
 /* Tests only (test_gpu_epoch): the look-back's control word (epoch << 32 | ticket), read into
  * *get and then, if `set`, overwritten with *set; synchronous. SC_ERR_INVALID_ARGUMENT before
  * any look-back call has allocated it. */
-extern "C" sc_status sc_cuda_lookback_control(sc_context *ctx, const uint64_t *set,
-                                              uint64_t *get) {
+extern "C" sc_status sc_cuda_lookback_control(sc_context *ctx, const uint64_t *set, uint64_t *get) {
     sc_cuda_state *st = ctx && ctx->backend == SC_BACKEND_CUDA ? sc_cuda_state_of(ctx) : NULL;
     if (!st || !st->d_lookback || !get) return SC_ERR_INVALID_ARGUMENT;
     uint64_t *word = st->d_lookback + st->lookback_words; /* SC_LB_CTL_TICKET, SC_LB_CTL_EPOCH */
