@@ -505,7 +505,8 @@ static const char *get_string(const cJSON *o, const char *key) {
 
 /* One record of the file into `rec` (strings the record points at are static); 1 to skip it
  * (a baseline, auto, a failed check), -1 with `why` if it is malformed. */
-static int load_record(const cJSON *j, bench_record *rec, char *why, size_t cap) {
+static int load_record(const cJSON *j, sc_backend backend, bench_record *rec, char *why,
+                       size_t cap) {
     memset(rec, 0, sizeof *rec);
     const char *algo = get_string(j, "algorithm"), *kind = get_string(j, "kind");
     const char *check = get_string(j, "check"), *scan = get_string(j, "scan");
@@ -520,6 +521,12 @@ static int load_record(const cJSON *j, bench_record *rec, char *why, size_t cap)
     const sc_algorithm_info *info = sc_algorithm_find(algo);
     if (!info) {
         snprintf(why, cap, "unknown algorithm '%.40s'", algo);
+        return -1;
+    }
+    /* a table for this backend can only name what runs there (CUB on a CPU file: mixed files) */
+    if (!(info->backends & (1u << backend))) {
+        snprintf(why, cap, "'%s' does not run on the %s backend", info->name,
+                 sc_backend_name(backend));
         return -1;
     }
     snprintf(rec->algorithm, sizeof rec->algorithm, "%s", info->name);
@@ -590,7 +597,7 @@ static int parse_measurements(const char *path, const char *text, size_t len, be
         cJSON_ArrayForEach(j, records) {
             bench_record rec;
             char what[128] = "";
-            int got = load_record(j, &rec, what, sizeof what);
+            int got = load_record(j, o->backend, &rec, what, sizeof what);
             if (got < 0) {
                 snprintf(why, sizeof why, "record %d: %s", i, what);
                 break;

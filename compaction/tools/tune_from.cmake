@@ -203,12 +203,16 @@ file(WRITE ${OUT_DIR}/unknown.json "{\"backend\": \"cpu\", \"records\": [{\"algo
      "\"kind\": \"algorithm\", \"check\": \"ok\", \"n\": 1, \"elem_size\": 4, \"removed\": 0.5, "
      "\"median_ms\": 1}]}")
 file(WRITE ${OUT_DIR}/gpu.json "{\"backend\": \"tpu\", \"records\": []}")
+file(WRITE ${OUT_DIR}/mixed.json "{\"backend\": \"cpu\", \"records\": [{\"algorithm\": \"cub\", "
+     "\"kind\": \"algorithm\", \"check\": \"ok\", \"n\": 1024, \"elem_size\": 4, \"removed\": 0.5, "
+     "\"median_ms\": 1}]}")
 file(WRITE ${OUT_DIR}/empty.json "{\"backend\": \"cpu\", \"records\": []}")
 file(WRITE ${OUT_DIR}/range.json "{\"backend\": \"cpu\", \"records\": [{\"algorithm\": \"serial\", "
      "\"kind\": \"algorithm\", \"check\": \"ok\", \"n\": 1024, \"elem_size\": 4, \"removed\": 1.5, "
      "\"median_ms\": 1}]}")
 foreach(case truncated:not\ JSON nonum:out\ of\ range unknown:unknown\ algorithm
-        gpu:unknown\ backend empty:no\ checked range:out\ of\ range missing:cannot\ read)
+        gpu:unknown\ backend empty:no\ checked range:out\ of\ range missing:cannot\ read
+        mixed:does\ not\ run\ on\ the\ cpu\ backend)
   string(REPLACE ":" ";" c "${case}")
   list(GET c 0 name)
   list(GET c 1 want)
