@@ -40,8 +40,10 @@ extern "C" sc_status sc_cuda_fail(cudaError_t e, const char *what, const char *f
 #define SC_LB_AGGREGATE  1u /* value = the tile's own count */
 #define SC_LB_PREFIX     2u /* value = count of this tile and every tile before it */
 #define SC_LB_EPOCH_MAX  ((1u << 30) - 1)
-#define SC_LB_CTL_TICKET 0 /* control words after the tile states: tickets handed out this call */
-#define SC_LB_CTL_EPOCH  1 /* the epoch of the next call */
+/* control words after the tile states; the ticket and the epoch form one 64-bit word, drawn by
+ * one atomic (single_pass.cu, lb_begin) */
+#define SC_LB_CTL_TICKET 0 /* tickets handed out this call (the word's low half) */
+#define SC_LB_CTL_EPOCH  1 /* the epoch of the next call (its high half) */
 #define SC_LB_CTL_DONE   2 /* blocks finished, counted only in the call that wraps the epoch */
 #define SC_LB_CTL_WORDS  4
 
