@@ -37,9 +37,9 @@ extern "C" sc_status sc_cuda_fail(cudaError_t e, const char *what, const char *f
  * current call's reads as "not ready", so the buffer is never cleared between calls. The epoch
  * and the ticket counter live on the device (SC_LB_CTL_*), so a call's kernel arguments are the
  * same every call and a captured graph replays correctly. */
-#define SC_LB_AGGREGATE  1u /* value = the tile's own count */
-#define SC_LB_PREFIX     2u /* value = count of this tile and every tile before it */
-#define SC_LB_EPOCH_MAX  ((1u << 30) - 1)
+#define SC_LB_AGGREGATE 1u /* value = the tile's own count */
+#define SC_LB_PREFIX    2u /* value = count of this tile and every tile before it */
+#define SC_LB_EPOCH_MAX ((1u << 30) - 1)
 /* control words after the tile states; the ticket and the epoch form one 64-bit word, drawn by
  * one atomic (single_pass.cu, lb_begin) */
 #define SC_LB_CTL_TICKET 0 /* tickets handed out this call (the word's low half) */
