@@ -62,6 +62,16 @@ static double time_of(const bench_report *r, size_t n, size_t elem, double remov
     return 0.0;
 }
 
+/* The ratio of `cfg` towards a neighbouring grid point (n, elem, removed): the geometric mean of
+ * its ratio `here` at the point and its time over `top`'s there (the fastest there); 0 where
+ * either is not measured. */
+static double edge_ratio(const bench_report *r, double here, size_t n, size_t elem, double removed,
+                         const bench_record *top, const bench_record *cfg) {
+    if (!top || !(top->median_ms > 0.0)) return 0.0;
+    const double t = time_of(r, n, elem, removed, cfg);
+    return t > 0.0 ? sqrt(here * (t / top->median_ms)) : 0.0;
+}
+
 /* The fastest record passing `want` at one grid point (NULL if none). */
 static const bench_record *fastest(const bench_report *r, size_t n, size_t elem, double removed,
                                    int want) {
@@ -120,10 +130,8 @@ static best find_best(const bench_report *r, const grid_at *g, int want) {
         if (!info || !(top->median_ms > 0.0)) continue;
         double here = rec->median_ms / top->median_ms, score = here;
         for (int j = 0; j < m; j++) {
-            if (!nb[j].top || !(nb[j].top->median_ms > 0.0)) continue;
-            double t = time_of(r, nb[j].n, nb[j].elem, nb[j].removed, rec);
-            double edge = sqrt(here * (t / nb[j].top->median_ms));
-            if (t > 0.0 && edge > score) score = edge;
+            double edge = edge_ratio(r, here, nb[j].n, nb[j].elem, nb[j].removed, nb[j].top, rec);
+            if (edge > score) score = edge;
         }
         if (!b.rec || score < best_score ||
             (score == best_score && rec->median_ms < b.rec->median_ms)) {
@@ -136,34 +144,27 @@ static best find_best(const bench_report *r, const grid_at *g, int want) {
 }
 
 /* Whether a list call should take `list` over the flag algorithm `flags` in half `g->side` of
- * the n cell: the one with the lower worst ratio to the fastest of either input, over the point,
- * that half's n edge and the element-size edges (each edge the geometric mean of the ratios at
- * the point and the neighbour, as in find_best). The fraction edges are left out: the rule's
- * fraction bounds are placed where the two cross (crossover). So where the two tie at the point
- * (2^22 x 4 B, 1 % removed: atomic 0.01968 ms, Redzone 0.01971), the neighbour decides (2^24:
- * 0.0580 against 0.0328). Ties go to the flags. */
+ * the n cell: the one with the lower worst ratio to the fastest of either input, over the point
+ * and that half's n edge (edge_ratio, as in find_best). The element-size and fraction edges are
+ * left out: the fraction bounds are placed where the two cross (crossover), and a list
+ * algorithm's cost against a flag algorithm's swings with the element size by design. So where
+ * the two tie at the point (2^22 x 4 B, 1 % removed: atomic 0.01968 ms, Redzone 0.01971), the
+ * neighbour decides (2^24: 0.0580 against 0.0328). Ties go to the flags. */
 static int list_wins(const bench_report *r, const grid_at *g, best list, best flags) {
     if (!list.rec) return 0;
     const size_t n = g->ns[g->in], elem = g->es[g->ie];
     const double removed = g->rs[g->ir];
     const bench_record *top = fastest(r, n, elem, removed, WANT_EITHER);
     if (!top || !(top->median_ms > 0.0)) return list.rec->median_ms < flags.rec->median_ms;
-    size_t nb_n[3], nb_e[3];
-    int m = 0;
-    if (g->in + g->side >= 0 && g->in + g->side < g->mn)
-        nb_n[m] = g->ns[g->in + g->side], nb_e[m++] = elem;
+    const int j = g->in + g->side;
+    const bench_record *nb =
+        j >= 0 && j < g->mn ? fastest(r, g->ns[j], elem, removed, WANT_EITHER) : NULL;
     double score[2];
     const bench_record *cfg[2] = {list.rec, flags.rec};
     for (int c = 0; c < 2; c++) {
         const double here = cfg[c]->median_ms / top->median_ms;
-        score[c] = here;
-        for (int j = 0; j < m; j++) {
-            const bench_record *nt = fastest(r, nb_n[j], nb_e[j], removed, WANT_EITHER);
-            const double t = time_of(r, nb_n[j], nb_e[j], removed, cfg[c]);
-            if (!nt || !(nt->median_ms > 0.0) || !(t > 0.0)) continue;
-            const double edge = sqrt(here * (t / nt->median_ms));
-            if (edge > score[c]) score[c] = edge;
-        }
+        const double edge = nb ? edge_ratio(r, here, g->ns[j], elem, removed, nb, cfg[c]) : 0.0;
+        score[c] = edge > here ? edge : here;
     }
     return score[0] < score[1];
 }
@@ -322,9 +323,8 @@ static double crossover(const bench_report *r, const cell *c, int i, best a, bes
     double b0 = cell_time(r, c, x0, b.rec), b1 = cell_time(r, c, x1, b.rec);
     if (!(a0 > 0.0 && a1 > 0.0 && b0 > 0.0 && b1 > 0.0)) return mid;
     const double d0 = a0 - b0, d1 = a1 - b1;
-    if (d0 >= 0.0 && d1 > 0.0) return x0; /* b is at least as fast at both: a keeps its point */
-    if (d0 < 0.0 && d1 <= 0.0) return x1; /* a is at least as fast at both: b keeps its point */
-    if (!(d0 < 0.0 && d1 > 0.0)) return mid;
+    if (d0 >= 0.0) return d1 > 0.0 ? x0 : mid; /* b as fast at both: a keeps its point */
+    if (d1 <= 0.0) return x1;                  /* a as fast at both: b keeps its point */
     const double x = x0 + (x1 - x0) * d0 / (d0 - d1);
     return x > x0 && x < x1 ? x : mid;
 }
