@@ -36,36 +36,23 @@ function(first_rule_algo file out)
   string(JSON algo GET "${json}" rules 0 algo)
   set(${out} ${algo} PARENT_SCOPE)
 endfunction()
-# the algorithm of the first rule whose "when" has `key` equal to `value`
-function(rule_algo_where file key value out)
-  file(READ ${file} json)
-  string(JSON count LENGTH "${json}" rules)
-  math(EXPR last "${count} - 1")
-  foreach(i RANGE ${last})
-    string(JSON v ERROR_VARIABLE e GET "${json}" rules ${i} when ${key})
-    if(NOT e AND v EQUAL ${value})
-      string(JSON algo GET "${json}" rules ${i} algo)
-      set(${out} ${algo} PARENT_SCOPE)
-      return()
-    endif()
-  endforeach()
-  set(${out} "none" PARENT_SCOPE)
-endfunction()
-# the removed_max of the first rule for `algo` whose n_min is `nmin` ("none": no n_min) and that
-# has a removed_max; "" if there is none
-function(removed_max_where file algo nmin out)
+# a field (a path under the rule: algo, or "when;removed_max") of the first rule whose n_min is
+# `nmin` ("none": no n_min), whose algo is `algo` ("any": every one) and that has the field; ""
+# if no rule does
+function(rule_field file nmin algo field out)
   file(READ ${file} json)
   string(JSON count LENGTH "${json}" rules)
   math(EXPR last "${count} - 1")
   foreach(i RANGE ${last})
     string(JSON a GET "${json}" rules ${i} algo)
-    string(JSON hi ERROR_VARIABLE e GET "${json}" rules ${i} when removed_max)
+    string(JSON v ERROR_VARIABLE e GET "${json}" rules ${i} ${field})
     string(JSON n ERROR_VARIABLE e2 GET "${json}" rules ${i} when n_min)
     if(e2)
       set(n none)
     endif()
-    if(a STREQUAL algo AND NOT e AND n STREQUAL nmin)
-      set(${out} ${hi} PARENT_SCOPE)
+    if(NOT e AND "${n}" STREQUAL "${nmin}"
+       AND ("${algo}" STREQUAL "any" OR "${a}" STREQUAL "${algo}"))
+      set(${out} ${v} PARENT_SCOPE)
       return()
     endif()
   endforeach()
@@ -84,7 +71,7 @@ endfunction()
 measurements(${OUT_DIR}/edge.json serial:1024:1.00 scan-scatter:1024:1.01
              serial:4096:3.0 scan-scatter:4096:2.0)
 derive(${OUT_DIR}/edge.json ${OUT_DIR}/edge_table.json)
-rule_algo_where(${OUT_DIR}/edge_table.json n_min 1025 a)
+rule_field(${OUT_DIR}/edge_table.json 1025 any algo a)
 first_rule_algo(${OUT_DIR}/edge_table.json b)
 if(NOT a STREQUAL "scan-scatter" OR NOT b STREQUAL "serial")
   message(FATAL_ERROR "near edge: n 1025..2048 names ${a} (want scan-scatter), "
@@ -94,7 +81,7 @@ endif()
 measurements(${OUT_DIR}/keep.json serial:1024:1.00 scan-scatter:1024:1.30
              serial:4096:2.4 scan-scatter:4096:2.0)
 derive(${OUT_DIR}/keep.json ${OUT_DIR}/keep_table.json)
-rule_algo_where(${OUT_DIR}/keep_table.json n_min 1025 a)
+rule_field(${OUT_DIR}/keep_table.json 1025 any algo a)
 if(NOT a STREQUAL "serial")
   message(FATAL_ERROR "clear win: the rule for n 1025..2048 names ${a}, want serial")
 endif()
@@ -138,7 +125,7 @@ endif()
 measurements(${OUT_DIR}/tie.json serial:1024:1.00 redzone:1024:1.001
              serial:4096:3.0 redzone:4096:1.5)
 derive(${OUT_DIR}/tie.json ${OUT_DIR}/tie_table.json)
-rule_algo_where(${OUT_DIR}/tie_table.json n_min 1025 a)
+rule_field(${OUT_DIR}/tie_table.json 1025 any algo a)
 first_rule_algo(${OUT_DIR}/tie_table.json b)
 if(NOT a STREQUAL "redzone" OR NOT b STREQUAL "serial")
   message(FATAL_ERROR "list tie: n 1025..2048 names ${a} (want redzone), n ..1024 names ${b} "
@@ -152,8 +139,8 @@ measurements(${OUT_DIR}/mid.json serial:1024:1.0:0.2 redzone:1024:0.5:0.2 serial
              redzone:1024:2.0:0.5 serial:4096:4.0:0.2 redzone:4096:2.0:0.2
              serial:4096:4.0:0.5 redzone:4096:16.0:0.5)
 derive(${OUT_DIR}/mid.json ${OUT_DIR}/mid_table.json)
-removed_max_where(${OUT_DIR}/mid_table.json redzone none lower)
-removed_max_where(${OUT_DIR}/mid_table.json redzone 1025 upper)
+rule_field(${OUT_DIR}/mid_table.json none redzone "when;removed_max" lower)
+rule_field(${OUT_DIR}/mid_table.json 1025 redzone "when;removed_max" upper)
 if(lower STREQUAL "" OR upper STREQUAL "" OR lower LESS 0.29999 OR lower GREATER 0.30001
    OR upper LESS 0.2798 OR upper GREATER 0.2799)
   message(FATAL_ERROR "list bounds: n ..1024 up to '${lower}' (want 0.3), n 1025..2048 up to "
@@ -166,7 +153,7 @@ measurements(${OUT_DIR}/slow.json serial:1024:1.10:0.2 scan-scatter:1024:1.00:0.
              serial:1024:1.15:0.5 scan-scatter:1024:1.00:0.5 serial:4096:2.0:0.2
              scan-scatter:4096:2.6:0.2 serial:4096:4.0:0.5 scan-scatter:4096:2.0:0.5)
 derive(${OUT_DIR}/slow.json ${OUT_DIR}/slow_table.json)
-removed_max_where(${OUT_DIR}/slow_table.json serial 1025 hi)
+rule_field(${OUT_DIR}/slow_table.json 1025 serial "when;removed_max" hi)
 if(hi STREQUAL "" OR hi LESS 0.19999 OR hi GREATER 0.20001)
   message(FATAL_ERROR "slower choice: serial for n 1025..2048 up to '${hi}', want 0.2")
 endif()
