@@ -10,7 +10,8 @@
  * 21 runs after 5 ms of every SM busy. Per half of each n cell the algorithm, the stable one
  * where they differ, and Redzone where a list is offered and it beats both (with its "gain" over
  * the flag choice), each the configuration whose worst ratio to the fastest over the point and
- * that half's edges is least; fraction bounds where the choices' times cross. The text is
+ * that half's edges is least (a list rule where the list also wins at that half's n edge);
+ * fraction bounds where the choices' times cross at the half cell's middle. The text is
  * compaction/policies/sm_90.json, embedded at build time (cmake/EmbedText.cmake) as k_sm90. */
 #include "policy_sm90.inc"
 
