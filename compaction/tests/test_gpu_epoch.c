@@ -1,6 +1,7 @@
-/* test_gpu_epoch.c: single-pass across the wrap of its look-back epoch. Tile states are tagged
+/* test_gpu_epoch.c: single-pass and scan-scatter's scan across the wrap of the look-back epoch
+ * they share (one context, one control word). Tile states are tagged
  * with the call's epoch and never cleared between calls; the epoch and the ticket counter share
- * one device word (src/cuda/single_pass.cu, lb_begin). The call whose epoch is SC_LB_EPOCH_MAX
+ * one device word (src/cuda/lookback.cuh, lb_begin). The call whose epoch is SC_LB_EPOCH_MAX
  * keeps the epoch, and its last block clears every state and restarts the epochs at 0, so the
  * states of the first calls (epoch 0, 1, ...) cannot be read as those of the calls after the
  * wrap. Here the word is set just below the wrap (the 2^30 calls it takes otherwise are too
@@ -15,7 +16,7 @@
 #include <string.h>
 
 #define EPOCH_MAX ((1u << 30) - 1) /* SC_LB_EPOCH_MAX */
-#define N         100003u          /* 25 single-pass tiles: look-backs over many states */
+#define N         100003u /* 25 single-pass tiles, 13 scan-scatter ones: look-backs over many states */
 #define ES        4
 
 /* The look-back's control word (epoch << 32 | ticket): internal, declared as context.cu does. */
@@ -67,23 +68,26 @@ static uint32_t next_epoch(uint32_t e) {
     return e == EPOCH_MAX ? 0 : e + 1;
 }
 
+static const sc_algorithm k_algos[] = {SC_ALGO_SINGLE_PASS, SC_ALGO_SCAN_SCATTER};
+
 /* One call on the host count. */
-static void call_host(sc_context *ctx, stream *s, uint64_t *rng, uint32_t *epoch) {
+static void call_host(sc_context *ctx, sc_algorithm algo, stream *s, uint64_t *rng,
+                      uint32_t *epoch) {
     draw(s, rng);
     sc_options opt;
     sc_options_init(&opt);
     size_t kept = 0;
     checks++;
-    ASSERT_STATUS(sc_compact_flagged(ctx, SC_ALGO_SINGLE_PASS, s->d_in, s->d_flags, s->d_out, N, ES,
-                                     &opt, &kept),
+    ASSERT_STATUS(sc_compact_flagged(ctx, algo, s->d_in, s->d_flags, s->d_out, N, ES, &opt, &kept),
                   SC_OK, "host call");
-    check(s, kept, "host count", (uint64_t)*epoch << 32);
+    check(s, kept, sc_algorithm_get(algo)->name, (uint64_t)*epoch << 32);
     *epoch = next_epoch(*epoch);
     expect_word(ctx, *epoch, "a host call");
 }
 
 /* Calls captured once into a graph; each replay runs them with fresh flags and n = N. */
-static void call_graph(sc_context *ctx, stream *s, uint64_t *rng, uint32_t *epoch, int replays) {
+static void call_graph(sc_context *ctx, sc_algorithm algo, stream *s, uint64_t *rng,
+                       uint32_t *epoch, int replays) {
     cudaStream_t cs;
     CUDA_OK(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
     const uint32_t n = N;
@@ -96,8 +100,7 @@ static void call_graph(sc_context *ctx, stream *s, uint64_t *rng, uint32_t *epoc
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     CUDA_OK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
-    sc_status st = sc_compact_flagged(ctx, SC_ALGO_SINGLE_PASS, s->d_in, s->d_flags, s->d_out, N,
-                                      ES, &opt, NULL);
+    sc_status st = sc_compact_flagged(ctx, algo, s->d_in, s->d_flags, s->d_out, N, ES, &opt, NULL);
     CUDA_OK(cudaStreamEndCapture(cs, &graph));
     checks++;
     ASSERT_STATUS(st, SC_OK, "captured call");
@@ -108,7 +111,7 @@ static void call_graph(sc_context *ctx, stream *s, uint64_t *rng, uint32_t *epoc
         CUDA_OK(cudaStreamSynchronize(cs));
         uint32_t kept = 0;
         CUDA_OK(cudaMemcpy(&kept, s->d_kept, sizeof kept, cudaMemcpyDeviceToHost));
-        check(s, kept, "graph replay", (uint64_t)*epoch << 32);
+        check(s, kept, sc_algorithm_get(algo)->name, (uint64_t)*epoch << 32);
         *epoch = next_epoch(*epoch);
         expect_word(ctx, *epoch, "a replay");
     }
@@ -142,20 +145,29 @@ int main(void) {
 
     /* the first calls: epochs 0, 1, 2 leave states behind (the storage starts cleared) */
     uint32_t epoch = 0;
-    for (int i = 0; i < 3; i++) call_host(ctx, &st, &rng, &epoch);
+    for (int i = 0; i < 3; i++) call_host(ctx, k_algos[i % 2], &st, &rng, &epoch);
 
     /* set the word just below the wrap, then run through it: on the host count ... */
     uint64_t w = 0, set = (uint64_t)(EPOCH_MAX - 2) << 32;
     checks++;
     ASSERT_STATUS(sc_cuda_lookback_control(ctx, &set, &w), SC_OK, "set the word");
     epoch = EPOCH_MAX - 2;
-    for (int i = 0; i < 6; i++) call_host(ctx, &st, &rng, &epoch); /* ..MAX, 0, 1, 2 */
-    /* ... and in a replayed graph */
-    set = (uint64_t)(EPOCH_MAX - 3) << 32;
+    for (int i = 0; i < 6; i++)
+        call_host(ctx, k_algos[i % 2], &st, &rng, &epoch); /* ..MAX, 0, 1, 2 */
+    /* the wrap in a call of either algorithm (above: single-pass's; here: scan-scatter's) */
+    set = (uint64_t)(EPOCH_MAX - 1) << 32;
     checks++;
     ASSERT_STATUS(sc_cuda_lookback_control(ctx, &set, &w), SC_OK, "set the word");
-    epoch = EPOCH_MAX - 3;
-    call_graph(ctx, &st, &rng, &epoch, 8);
+    epoch = EPOCH_MAX - 1;
+    for (int i = 0; i < 4; i++) call_host(ctx, k_algos[i % 2], &st, &rng, &epoch);
+    /* ... and in a replayed graph of each */
+    for (size_t a = 0; a < sizeof k_algos / sizeof *k_algos; a++) {
+        set = (uint64_t)(EPOCH_MAX - 3) << 32;
+        checks++;
+        ASSERT_STATUS(sc_cuda_lookback_control(ctx, &set, &w), SC_OK, "set the word");
+        epoch = EPOCH_MAX - 3;
+        call_graph(ctx, k_algos[a], &st, &rng, &epoch, 8);
+    }
 
     /* a CPU context has no word */
     sc_context *cpu = NULL;

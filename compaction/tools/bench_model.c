@@ -23,8 +23,9 @@ static const model k_models[] = {
     {"single-pass", "one pass: flags, kept elements gathered, written; look-back words", 1, 0, 0, 1,
      1, 0, 0},
     {"scan-scatter",
-     "reduce: flags; scan: flags in, 4-byte indices out; scatter: indices, kept elements in, out",
-     2, 2, 0, 1, 1, 0, 0},
+     "scan (one pass, look-back words): flags in, 4-byte indices out; scatter: indices, kept "
+     "elements in, out",
+     1, 2, 0, 1, 1, 0, 0},
     {"horn", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0, 0, 1, 1,
      0, 0},
     {"jumping-jack", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0,

@@ -41,7 +41,7 @@ extern "C" sc_status sc_cuda_fail(cudaError_t e, const char *what, const char *f
 #define SC_LB_PREFIX    2u /* value = count of this tile and every tile before it */
 #define SC_LB_EPOCH_MAX ((1u << 30) - 1)
 /* control words after the tile states; the ticket and the epoch form one 64-bit word, drawn by
- * one atomic (single_pass.cu, lb_begin) */
+ * one atomic (lookback.cuh, lb_begin) */
 #define SC_LB_CTL_TICKET 0 /* tickets handed out this call (the word's low half) */
 #define SC_LB_CTL_EPOCH  1 /* the epoch of the next call (its high half) */
 #define SC_LB_CTL_DONE   2 /* blocks finished, counted only in the call that wraps the epoch */
@@ -119,7 +119,7 @@ uint32_t *sc_cuda_host_count(sc_job *job);
 /* Look-back state for one call over `tiles` tiles (see SC_LB_*). Each block takes its tile by
  * ticket (atomicAdd on the control word), so tiles start in launch order whatever order the blocks
  * are scheduled in; the block with the last ticket resets the counter and advances the epoch on
- * the device (single_pass.cu). Nothing here changes from call to call. Call
+ * the device (lookback.cuh). Nothing here changes from call to call. Call
  * sc_cuda_lookback_failed if the launch fails. */
 typedef struct sc_cuda_lookback {
     uint64_t *d_status;

@@ -2,25 +2,34 @@
  * scan the other three-phase algorithms share (Moreira et al. 2009 §2: compaction by the
  * all-prefix-sum of Blelloch 1990, computed by recursive doubling, Hillis & Steele 1986, or by
  * a balanced tree, Blelloch 1990).
- * Pass 1 (scan: index = exclusive prefix sum of the flags), done as reduce-then-scan:
- * (a) reduce: each tile of SS_BLOCK threads x 32 flags (two 16-byte loads a thread) writes its
- * kept count; (b) one block scans the tile counts (beyond ss_small counts, the same three steps
- * again, recursively); (c) scan: each tile re-reads its flags and scans them (each thread
- * serially over its 32 flags, then the block scan job->scan, Hillis-Steele or Blelloch, over
- * the per-thread sums), adds its tile's offset and writes the final index of every element with
- * whole 16-byte stores. No pass re-reads and re-writes the indices to add offsets, and arrays
- * up to ss_small values take one launch of one block.
+ * Pass 1 (scan: index = exclusive prefix sum of the flags), one kernel with a decoupled
+ * look-back (Merrill & Garland 2016; lookback.cuh): each block takes the next tile of SS_BLOCK
+ * threads x 32 flags (two 16-byte loads a thread, one 32-bit keep mask) by ticket, scans it
+ * (each thread serially over its 32 flags, then the block scan job->scan, Hillis-Steele or
+ * Blelloch, over the per-thread sums), publishes the tile's count, takes its offset from the
+ * tiles before it, and writes the final index of every element with whole 16-byte stores. GPU
+ * departure: the flags are read once, not twice as by a reduce-then-scan (one pass and two
+ * launches less; the prefix sums are the same).
  * Pass 2 (scatter): forall i in parallel: if flags[i], out[index[i]] = in[i]. The scan's output
  * holds the flags (element i is kept exactly when index[i + 1] != index[i], index[n] = the
  * total), so the scatter reads the indices, not the flags again (GPU departure: one array less).
- * Step (c) walks the tiles last to first and the scatter first to last, so each starts on what
- * the step before it left in L2.
- * Run-time length (opt.d_n): tiles past *d_n write a zero count and return; the levels above
- * scan the bound's few tile counts; the scatter's warps past *d_n return.
+ * The scan writes first to last and the scatter walks last to first, so it starts on the
+ * indices the scan left in L2; its loads and stores of elements up to 8 bytes are evict-first,
+ * which keeps them there longer. The scan hands the scatter the run-time count it read (a word
+ * beside the indices), so the scatter does not read *d_n again.
+ * The scan of 32-bit counts the other algorithms use (sc_cuda_scan_u32) stays reduce-then-scan:
+ * (a) reduce: each tile writes its total; (b) one block scans the tile totals (beyond ss_small,
+ * the same three steps again, recursively); (c) each tile re-reads and scans its counts, adds
+ * its tile's offset and writes them back. Arrays up to ss_small values take one launch of one
+ * block.
+ * Run-time length (opt.d_n): tiles past *d_n take their ticket and return, the last live tile
+ * writes the total and the count; the scatter's warps past the count return.
  * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
- *   2F + 8n + 2m*E (reduce: F in; scan: F in, 4n out; scatter: 4n, m*E in, m*E out).
+ *   F + 8n + 2m*E (scan: F in, 4n out; scatter: 4n, m*E in, m*E out; 8 bytes of look-back
+ * state a tile).
  */
 #include "common.cuh"
+#include "lookback.cuh"
 #include "primitives.cuh"
 
 /* Per input type of the scan, the tile shape. Flags: 32 per thread (two 16-byte loads, one
@@ -102,23 +111,7 @@ static __device__ __forceinline__ uint32_t thread_sum(const uint32_t (&w)[16]) {
     return s;
 }
 
-/* Kept flags among the 32 from `first` (the reduce step: no mask needed). */
-static __device__ __forceinline__ uint32_t thread_total(const uint8_t *in, size_t first, uint32_t n,
-                                                        int vec) {
-    if ((vec & SS_VEC_IN) && first + 32 <= n) {
-        const uint4 *p = (const uint4 *)(in + first);
-        uint4 a = __ldg(p), b = __ldg(p + 1);
-        /* __vcmpne4: 0xff per nonzero byte, so each kept flag adds 8 set bits */
-        return (uint32_t)(__popc(__vcmpne4(a.x, 0u)) + __popc(__vcmpne4(a.y, 0u)) +
-                          __popc(__vcmpne4(a.z, 0u)) + __popc(__vcmpne4(a.w, 0u)) +
-                          __popc(__vcmpne4(b.x, 0u)) + __popc(__vcmpne4(b.y, 0u)) +
-                          __popc(__vcmpne4(b.z, 0u)) + __popc(__vcmpne4(b.w, 0u))) >>
-               3;
-    }
-    uint32_t c = 0;
-    for (unsigned b = 0; b < 32; b++) c += first + b < n && in[first + b];
-    return c;
-}
+/* The sum of a thread's 16 counts (the reduce step). */
 static __device__ __forceinline__ uint32_t thread_total(const uint32_t *in, size_t first,
                                                         uint32_t n, int vec) {
     uint32_t w[16];
@@ -254,22 +247,106 @@ __global__ void __launch_bounds__(SS_ONE)
     if (threadIdx.x == 0 && total) *total = carry;
 }
 
+/* The scan's arguments, and what it leaves the scatter. */
+typedef struct ss_args {
+    const uint8_t *flags;
+    uint32_t *index;     /* index[i]: kept elements before element i */
+    uint32_t bound;      /* n, the bound */
+    const uint32_t *d_n; /* run-time count, or NULL */
+    uint32_t *live;      /* the run-time count as the scan read it, for the scatter */
+    uint32_t *d_total;   /* the kept count; the scatter's index after the last element */
+} ss_args;
+
+/* scan of the flags in one pass: each block takes its tile by ticket (lookback.cuh), scans it,
+ * publishes its count, looks back for its offset (BLOCK_LB: by the whole block, for grids of a
+ * few tiles per SM) and writes its indices. The last live tile (tile 0 of an empty stream)
+ * writes the live count and the total; tiles past the run-time count take their ticket and
+ * return. */
+template <sc_scan VARIANT, bool BLOCK_LB>
+__global__ void __launch_bounds__(SS_BLOCK)
+    scan_lookback_kernel(ss_args a, int vec, sc_cuda_lookback lb) {
+    __shared__ uint32_t smem[2 * SS_BLOCK];
+    __shared__ uint32_t s_tile, s_epoch, s_n, s_excl;
+    if (threadIdx.x == 0) {
+        s_n = sc_dev_count(a.d_n, a.bound); /* issued with the ticket: both in flight at once */
+        lb_begin(lb, &s_tile, &s_epoch);
+    }
+    __syncthreads();
+    const uint32_t tile = s_tile, epoch = s_epoch, n = s_n;
+    if ((size_t)tile * ss_tile<uint8_t>() < n || tile == 0) {
+        const size_t first = ((size_t)tile * SS_BLOCK + threadIdx.x) * ss_items<uint8_t>();
+        uint32_t w[1];
+        load_items(a.flags, first, n, vec, w);
+        uint32_t agg;
+        const uint32_t x = block_scan<VARIANT, SS_BLOCK>(thread_sum(w), smem, &agg);
+        if (threadIdx.x == 0)
+            lb_store(lb, epoch, tile, tile == 0 ? SC_LB_PREFIX : SC_LB_AGGREGATE, agg);
+        uint32_t excl = 0;
+        if (BLOCK_LB) {
+            if (tile > 0) excl = look_back_block<SS_BLOCK>(lb, epoch, tile, agg, smem);
+        } else {
+            if (threadIdx.x < SC_WARP) {
+                uint32_t e = tile == 0 ? 0 : look_back_warp(lb, epoch, tile, agg);
+                if (threadIdx.x == 0) s_excl = e;
+            }
+            __syncthreads();
+            excl = s_excl;
+        }
+        store_items(a.index, first, n, vec, excl + x, w);
+        const uint32_t live =
+            n ? (uint32_t)(((size_t)n + ss_tile<uint8_t>() - 1) / ss_tile<uint8_t>()) : 1u;
+        if (tile == live - 1 && threadIdx.x == 0) {
+            *a.live = n;
+            *a.d_total = excl + agg;
+        }
+    }
+    lb_end(lb, epoch, &s_excl);
+}
+
+template <bool BLOCK_LB>
+static void scan_lookback_launch(sc_job *job, unsigned tiles, const ss_args &a, int vec,
+                                 const sc_cuda_lookback &lb) {
+    const cudaStream_t st = sc_cuda_stream(job);
+    if (job->scan == SC_SCAN_HILLIS_STEELE)
+        scan_lookback_kernel<SC_SCAN_HILLIS_STEELE, BLOCK_LB>
+            <<<tiles, SS_BLOCK, 0, st>>>(a, vec, lb);
+    else
+        scan_lookback_kernel<SC_SCAN_BLELLOCH, BLOCK_LB><<<tiles, SS_BLOCK, 0, st>>>(a, vec, lb);
+}
+
 /* ---- scatter ---- */
 
+/* Element loads and stores of the scatter, up to 8-byte words: evict-first in L2, so the indices
+ * the scan wrote last stay there for the scatter's first warps (H100, 2^26 x 4 B: 4-6 % faster;
+ * 16-byte elements measured 0-2 % slower with them, so theirs are plain). */
+template <typename W> static __device__ __forceinline__ W elem_load(const W *p) {
+    if constexpr (sizeof(W) <= 8)
+        return __ldcs(p);
+    else
+        return __ldg(p);
+}
+template <typename W> static __device__ __forceinline__ void elem_store(W *p, W v) {
+    if constexpr (sizeof(W) <= 8)
+        __stcs(p, v);
+    else
+        *p = v;
+}
+
 /* scatter: warp w of the grid takes S rounds of 32 consecutive elements (lane l: element
- * 32k + l of its segment, so loads and stores of a round are contiguous). Keep test from the
- * indices alone: kept iff the next element's index differs (index[n] = *d_total). W: the
- * element as one word (sizeof(W) == elem_size, aligned), or char for any size. */
+ * 32k + l of its segment, so loads and stores of a round are contiguous), the grid's blocks last
+ * to first (the scan wrote the last indices most recently). Keep test from the indices alone:
+ * kept iff the next element's index differs (index[n] = *d_total). W: the element as one word
+ * (sizeof(W) == elem_size, aligned), or char for any size. */
 template <typename W, unsigned S>
 __global__ void __launch_bounds__(SS_SCATTER_BLOCK, 4)
-    scatter_kernel(const void *in, const uint32_t *index, void *out, uint32_t bound,
-                   const uint32_t *d_n, unsigned elem_size, const uint32_t *d_total) {
-    const uint32_t n = sc_dev_count(d_n, bound);
-    const size_t seg =
-        ((size_t)blockIdx.x * (SS_SCATTER_BLOCK / SC_WARP) + sc_warp_id()) * (SC_WARP * S);
+    scatter_kernel(const void *in, void *out, ss_args a, unsigned elem_size) {
+    const uint32_t n = *a.live;
+    const size_t block = gridDim.x - 1 - blockIdx.x;
+    const size_t seg = (block * (SS_SCATTER_BLOCK / SC_WARP) + sc_warp_id()) * (SC_WARP * S);
     if (seg >= n) return; /* the whole warp */
     const unsigned lane = sc_lane();
-    const uint32_t total = *d_total;
+    const uint32_t total = *a.d_total;
+    const uint32_t *index = a.index;
     uint32_t idx[S];
 #pragma unroll
     for (unsigned k = 0; k < S; k++) {
@@ -291,10 +368,10 @@ __global__ void __launch_bounds__(SS_SCATTER_BLOCK, 4)
         W v[S];
 #pragma unroll
         for (unsigned k = 0; k < S; k++)
-            if (keep >> k & 1u) v[k] = __ldg((const W *)in + seg + k * SC_WARP + lane);
+            if (keep >> k & 1u) v[k] = elem_load((const W *)in + seg + k * SC_WARP + lane);
 #pragma unroll
         for (unsigned k = 0; k < S; k++)
-            if (keep >> k & 1u) ((W *)out)[idx[k]] = v[k];
+            if (keep >> k & 1u) elem_store((W *)out + idx[k], v[k]);
     } else {
         for (unsigned k = 0; k < S; k++)
             if (keep >> k & 1u)
@@ -302,12 +379,10 @@ __global__ void __launch_bounds__(SS_SCATTER_BLOCK, 4)
     }
 }
 
-template <typename W, unsigned S>
-static sc_status scatter_launch(sc_job *job, const uint32_t *index, const uint32_t *d_total) {
+template <typename W, unsigned S> static sc_status scatter_launch(sc_job *job, const ss_args &a) {
     size_t segs = (job->n + (size_t)SC_WARP * S - 1) / ((size_t)SC_WARP * S);
     scatter_kernel<W, S><<<sc_cuda_blocks(segs, SS_SCATTER_BLOCK / SC_WARP), SS_SCATTER_BLOCK, 0,
-                           sc_cuda_stream(job)>>>(job->in, index, job->out, (uint32_t)job->n,
-                                                  job->opt.d_n, (unsigned)job->elem_size, d_total);
+                           sc_cuda_stream(job)>>>(job->in, job->out, a, (unsigned)job->elem_size);
     SC_CUDA_LAUNCHED();
     return SC_OK;
 }
@@ -374,33 +449,54 @@ sc_status sc_cuda_scan_u32(sc_job *job, sc_scan variant, uint32_t *d_data, size_
 /* ---- scan-scatter ---- */
 
 extern "C" sc_status sc_cuda_scan_scatter(sc_job *job) {
-    size_t n = job->n;
-    size_t index_bytes = round_words(n) * sizeof(uint32_t);
+    const size_t n = job->n;
+    const unsigned tiles = sc_cuda_blocks(n, ss_tile<uint8_t>()); /* 1 for n = 0 */
+    /* the indices and the live count, then the look-back states: sc_context_reserve grows both
+     * (each stops the call as reserved; the second decides) */
+    const size_t index_bytes = round_words(n) * sizeof(uint32_t);
     void *temp;
-    sc_status s = sc_cuda_temp(job, index_bytes + scan_words<uint8_t>(n) * sizeof(uint32_t), &temp);
-    if (s != SC_OK) return s;
-    uint32_t *index = (uint32_t *)temp;
-    uint32_t *d_count = sc_cuda_count_slot(job);
+    sc_cuda_lookback lb;
+    sc_status s = sc_cuda_temp(job, index_bytes + sizeof(uint32_t), &temp);
+    if (job->reserve && job->reserve_done) {
+        job->reserve_done = 0;
+        return sc_cuda_lookback_begin(job, tiles, &lb);
+    }
+    if (s != SC_OK || (s = sc_cuda_lookback_begin(job, tiles, &lb)) != SC_OK) return s;
+    ss_args a;
+    a.flags = job->flags;
+    a.index = (uint32_t *)temp;
+    a.bound = (uint32_t)n;
+    a.d_n = job->opt.d_n;
+    a.live = (uint32_t *)((char *)temp + index_bytes);
+    a.d_total = sc_cuda_count_slot(job);
     sc_cuda_timing_begin(job);
 
-    s = scan_level<uint8_t>(job, job->scan, job->flags, index, n, job->opt.d_n, d_count,
-                            (uint32_t *)((char *)temp + index_bytes));
-    if (s != SC_OK) return s;
+    const int vec = (((uintptr_t)job->flags & 15) ? 0 : SS_VEC_IN) | SS_VEC_OUT;
+    /* the block's look-back up to 2 tiles per SM, as single_pass.cu measured for its own */
+    if (tiles <= 2u * (unsigned)sc_cuda_state_of(job->ctx)->sm_count)
+        scan_lookback_launch<true>(job, tiles, a, vec, lb);
+    else
+        scan_lookback_launch<false>(job, tiles, a, vec, lb);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) {
+        sc_cuda_lookback_failed(job);
+        return sc_cuda_status(e);
+    }
     sc_cuda_timing_phase(job, "scan");
 
     if (n) {
-        uintptr_t io = (uintptr_t)job->in | (uintptr_t)job->out;
-        size_t es = job->elem_size;
+        const uintptr_t io = (uintptr_t)job->in | (uintptr_t)job->out;
+        const size_t es = job->elem_size;
         if (es == 4 && !(io & 3))
-            s = scatter_launch<uint32_t, SS_SCATTER_4>(job, index, d_count);
+            s = scatter_launch<uint32_t, SS_SCATTER_4>(job, a);
         else if (es == 8 && !(io & 7))
-            s = scatter_launch<uint2, SS_SCATTER_8>(job, index, d_count);
+            s = scatter_launch<uint2, SS_SCATTER_8>(job, a);
         else if (es == 16 && !(io & 15))
-            s = scatter_launch<uint4, SS_SCATTER_16>(job, index, d_count);
+            s = scatter_launch<uint4, SS_SCATTER_16>(job, a);
         else
-            s = scatter_launch<char, SS_SCATTER_ANY>(job, index, d_count);
+            s = scatter_launch<char, SS_SCATTER_ANY>(job, a);
         if (s != SC_OK) return s;
     }
     sc_cuda_timing_phase(job, "scatter");
-    return sc_cuda_finish_count(job, d_count);
+    return sc_cuda_finish_count(job, a.d_total);
 }
