@@ -329,6 +329,12 @@ static sc_status prepare(sc_job *job, sc_context *ctx, sc_algorithm algo, sc_inp
     job->host_kept = kept != NULL;
 #ifdef SC_HAVE_CUDA
     if (ctx->backend == SC_BACKEND_CUDA) {
+        /* the kept count must not overwrite a run-time count the call's kernels still read */
+        if (job->opt.d_kept &&
+            (ranges_overlap(job->opt.d_kept, 4, job->opt.d_n, job->opt.d_n ? 4 : 0) ||
+             (input != SC_INPUT_FLAGS &&
+              ranges_overlap(job->opt.d_kept, 4, job->opt.d_k, job->opt.d_k ? 4 : 0))))
+            return SC_ERR_INVALID_ARGUMENT;
         /* run-time counts are read by the kernels: they must be device-readable */
         if (job->opt.d_n &&
             sc_cuda_check_device_pointer(ctx, job->opt.d_n, job->opt.stream) != SC_OK)

@@ -149,7 +149,9 @@ typedef struct sc_options {
     int timing;         /* 1: record per-phase timings (CUDA: events; costs a sync per call) */
     void *stream;       /* CUDA: a cudaStream_t; NULL = the legacy default stream */
     uint32_t *d_kept;   /* CUDA: if set, the kept count is written here on the device and the
-                           call does not synchronise with the host; `kept` may then be NULL */
+                           call does not synchronise with the host; `kept` may then be NULL.
+                           Not the word of d_n or d_k (SC_ERR_INVALID_ARGUMENT): the call's
+                           kernels read those while it runs */
     int trusted_list;   /* CUDA removal lists: 1 = distinct and < n by construction, skip the
                            device check (saves an n-bit map and its atomics) */
     sc_trace_fn trace;  /* CPU: receives the algorithm's intermediate arrays, pass by pass */
