@@ -285,17 +285,8 @@ __global__ void __launch_bounds__(SS_BLOCK)
         const uint32_t x = block_scan<VARIANT, SS_BLOCK>(thread_sum(w), smem, &agg);
         if (threadIdx.x == 0)
             lb_store(lb, epoch, tile, tile == 0 ? SC_LB_PREFIX : SC_LB_AGGREGATE, agg);
-        uint32_t excl = 0;
-        if (BLOCK_LB) {
-            if (tile > 0) excl = look_back_block<SS_BLOCK>(lb, epoch, tile, agg, smem);
-        } else {
-            if (threadIdx.x < SC_WARP) {
-                uint32_t e = tile == 0 ? 0 : look_back_warp(lb, epoch, tile, agg);
-                if (threadIdx.x == 0) s_excl = e;
-            }
-            __syncthreads();
-            excl = s_excl;
-        }
+        const uint32_t excl =
+            look_back_tile<SS_BLOCK, BLOCK_LB>(lb, epoch, tile, agg, smem, &s_excl);
         store_items(a.index, first, n, vec, excl + x, w);
         const uint32_t live =
             n ? (uint32_t)(((size_t)n + ss_tile<uint8_t>() - 1) / ss_tile<uint8_t>()) : 1u;
@@ -493,8 +484,7 @@ extern "C" sc_status sc_cuda_scan_scatter(sc_job *job) {
     sc_cuda_timing_begin(job);
 
     const int vec = (((uintptr_t)job->flags & 15) ? 0 : SS_VEC_IN) | SS_VEC_OUT;
-    /* the block's look-back up to 2 tiles per SM, as single_pass.cu measured for its own */
-    if (tiles <= 2u * (unsigned)sc_cuda_state_of(job->ctx)->sm_count)
+    if (look_back_by_block(job, tiles))
         scan_lookback_launch<true>(job, tiles, a, vec, lb);
     else
         scan_lookback_launch<false>(job, tiles, a, vec, lb);

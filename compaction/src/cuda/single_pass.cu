@@ -91,17 +91,7 @@ static __device__ __forceinline__ void compact_tile(const sp_args &a, uint32_t n
         uint32_t q = threadIdx.x + k * SP_BLOCK;
         if (q < words) v[k] = __ldg(src_word<W>(a, s_src, base, q));
     }
-    size_t excl = 0;
-    if (BLOCK_LB) {
-        if (tile > 0) excl = look_back_block<SP_BLOCK>(a.lb, epoch, tile, agg, s_warp);
-    } else {
-        if (threadIdx.x < SC_WARP) {
-            uint32_t e = tile == 0 ? 0 : look_back_warp(a.lb, epoch, tile, agg);
-            if (threadIdx.x == 0) *s_excl = e;
-        }
-        __syncthreads();
-        excl = *s_excl;
-    }
+    const size_t excl = look_back_tile<SP_BLOCK, BLOCK_LB>(a.lb, epoch, tile, agg, s_warp, s_excl);
     sc_block_copy_rest<W, PREF, SP_BLOCK>(
         v, words, [&](uint32_t q) { return src_word<W>(a, s_src, base, q); },
         [&](uint32_t q) { return dst_word<W>(a, excl, q); });
@@ -132,10 +122,7 @@ __global__ void __launch_bounds__(SP_BLOCK) single_pass_kernel(sp_args a) {
 }
 
 template <typename W, int PREF> static sc_status launch(sc_job *job, const sp_args &a) {
-    /* Measured on an H100: the block's look-back wins at 2 tiles per SM (n = 2^20, 6.2 -> 5.2
-     * us per call), the warp's from 4 tiles per SM on (n = 2^21: 7.3 against 7.7 us). */
-    unsigned few = 2u * (unsigned)sc_cuda_state_of(job->ctx)->sm_count;
-    if (a.tiles <= few)
+    if (look_back_by_block(job, a.tiles))
         single_pass_kernel<W, PREF, true><<<a.tiles, SP_BLOCK, 0, sc_cuda_stream(job)>>>(a);
     else
         single_pass_kernel<W, PREF, false><<<a.tiles, SP_BLOCK, 0, sc_cuda_stream(job)>>>(a);
