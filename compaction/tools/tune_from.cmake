@@ -58,6 +58,17 @@ function(rule_field file nmin algo field out)
   endforeach()
   set(${out} "" PARENT_SCOPE)
 endfunction()
+# The table from `in`: the rule for n 1025..2048 (the upper half of 1024's cell) must name
+# `upper`, the first rule (n ..1024) `lower`; `what` names the case in the failure.
+function(expect_halves in upper lower what)
+  derive(${in} ${in}.table.json)
+  rule_field(${in}.table.json 1025 any algo a)
+  first_rule_algo(${in}.table.json b)
+  if(NOT a STREQUAL "${upper}" OR NOT b STREQUAL "${lower}")
+    message(FATAL_ERROR "${what}: n 1025..2048 names ${a} (want ${upper}), n ..1024 names ${b} "
+            "(want ${lower})")
+  endif()
+endfunction()
 function(derive in out)
   execute_process(COMMAND ${COMPACT} bench --tune --from ${in} --out ${out} --quiet
       RESULT_VARIABLE rc ERROR_VARIABLE err)
@@ -70,13 +81,7 @@ endfunction()
 # half of 1024's cell (n 1025..2048); the lower half, with no neighbour below, stays serial
 measurements(${OUT_DIR}/edge.json serial:1024:1.00 scan-scatter:1024:1.01
              serial:4096:3.0 scan-scatter:4096:2.0)
-derive(${OUT_DIR}/edge.json ${OUT_DIR}/edge_table.json)
-rule_field(${OUT_DIR}/edge_table.json 1025 any algo a)
-first_rule_algo(${OUT_DIR}/edge_table.json b)
-if(NOT a STREQUAL "scan-scatter" OR NOT b STREQUAL "serial")
-  message(FATAL_ERROR "near edge: n 1025..2048 names ${a} (want scan-scatter), "
-          "n ..1024 names ${b} (want serial)")
-endif()
+expect_halves(${OUT_DIR}/edge.json scan-scatter serial "near edge")
 # serial wins at 1024 by 30 % and is 1.2x at 4096 (edge ~1.1x): it keeps 1024's upper half
 measurements(${OUT_DIR}/keep.json serial:1024:1.00 scan-scatter:1024:1.30
              serial:4096:2.4 scan-scatter:4096:2.0)
@@ -124,13 +129,7 @@ endif()
 # for redzone; the lower half, with no neighbour, keeps serial
 measurements(${OUT_DIR}/tie.json serial:1024:1.00 redzone:1024:1.001
              serial:4096:3.0 redzone:4096:1.5)
-derive(${OUT_DIR}/tie.json ${OUT_DIR}/tie_table.json)
-rule_field(${OUT_DIR}/tie_table.json 1025 any algo a)
-first_rule_algo(${OUT_DIR}/tie_table.json b)
-if(NOT a STREQUAL "redzone" OR NOT b STREQUAL "serial")
-  message(FATAL_ERROR "list tie: n 1025..2048 names ${a} (want redzone), n ..1024 names ${b} "
-          "(want serial)")
-endif()
+expect_halves(${OUT_DIR}/tie.json redzone serial "list tie")
 # redzone 0.5 at 20 % removed and 2.0 at 50 %, serial 1.0 at both (n 1024): they cross at 0.3.
 # At 4096 redzone takes 2.0 and 16.0, serial 4.0. The upper half's bound uses the times a
 # quarter of the way to 4096 in log n (t^3/4 * t4096^1/4): they cross at 0.2799; the lower
