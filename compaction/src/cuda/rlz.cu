@@ -61,6 +61,42 @@ static __device__ __forceinline__ uint16_t *rlz_doubling(uint16_t *buf0, uint16_
     return cur;
 }
 
+/* Alg. 2 for a tile of one warp, in registers: the same rounds (RL[i] += RL[i + offset] where
+ * RL[i] = offset, every read from the previous round), with RL[i + offset] taken from this
+ * thread's own items or, by a shuffle, from the thread offset / ITEMS (or one) lanes up; past
+ * the tile it reads 0, the padding's kept elements. GPU departure: the warp's shuffles replace
+ * the double-buffered shared array and its barriers, a third of the round's instructions. */
+template <class G, unsigned TILE>
+static __device__ __forceinline__ void rlz_doubling_warp(uint32_t *rl) {
+    constexpr unsigned ITEMS = G::ITEMS;
+    const unsigned lane = sc_lane();
+    int full = 0;
+#pragma unroll
+    for (unsigned u = 0; u < ITEMS; u++) full |= rl[u] == 1;
+#pragma unroll
+    for (unsigned offset = 1; offset < TILE; offset <<= 1) {
+        if (!__any_sync(SC_FULL_MASK, full)) break;
+        const unsigned up = offset < ITEMS ? 1u : offset / ITEMS; /* lanes to the item i + offset */
+        uint32_t nb[ITEMS];
+#pragma unroll
+        for (unsigned u = 0; u < ITEMS; u++) {
+            if (offset < ITEMS && u + offset < ITEMS) {
+                nb[u] = rl[u + offset];
+            } else {
+                const unsigned w = offset < ITEMS ? u + offset - ITEMS : u; /* its item there */
+                nb[u] = __shfl_down_sync(SC_FULL_MASK, rl[w], up);
+                if (lane + up >= SC_WARP) nb[u] = 0;
+            }
+        }
+        full = 0;
+#pragma unroll
+        for (unsigned u = 0; u < ITEMS; u++) {
+            if (rl[u] == offset) rl[u] += nb[u];
+            full |= rl[u] == 2 * offset;
+        }
+    }
+}
+
 /* Alg. 3 (up-sweep): US[q][i] = US[q-1][2i] + US[q-1][2i+1] if the left child is full
  * (= offset = 2^(q-1)), else US[q-1][2i]: the run starting at each node's leftmost leaf.
  * Alg. 4 (down-sweep): DS[L][0] = 0; a left (even) child takes its right sibling's up-sweep
@@ -103,36 +139,48 @@ static __device__ __forceinline__ void rlz_tree(uint16_t *s_rl, uint16_t *us, ui
     sc_tile_sync<G>();
 }
 
-/* Alg. 1 for this thread's outputs i = u * T + tid < v: d <- prlSum[i], then d <- prlSum[i + d]
- * until it no longer changes (the paper's test prlSum[i + d] = prlSum[i + prlSum[i + d]]: d is
- * a fixed point). GPU departure: the test runs after every step, not every second one (the same
- * fixed point, found as soon as it is reached), and the ITEMS searches advance one step at a
- * time in lock step, so their dependent loads overlap. */
-template <class G>
+#define RLZ_STEPS 4u /* search steps between two tests for the end, one item per thread */
+
+/* Alg. 1 for this thread's outputs c = u * T + tid < v: d <- prlSum[c], then d <- prlSum[c + d]
+ * until it no longer changes (the paper's test prlSum[c + d] = prlSum[c + prlSum[c + d]]: d is
+ * a fixed point, and stays one). GPU departure: the warp steps every search in lock step and
+ * asks whether all have reached their fixed point every RLZ_STEPS steps (one item per thread,
+ * as at high removal) or every step (several items: their loads overlap), with no test per lane
+ * and step; outputs past v search from the tile's sentinel word (index TILE, holding 0), a
+ * fixed point. The fixed points are the paper's, so the permutation is the same. */
+template <class G, unsigned TILE>
 static __device__ __forceinline__ void rlz_search(const uint16_t *s_prl, uint32_t v, uint32_t tid,
                                                   uint32_t *src) {
     constexpr unsigned T = G::T, ITEMS = G::ITEMS;
-    uint32_t d[ITEMS], live = 0;
+    uint32_t d[ITEMS];
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) {
-        src[u] = u * T + tid;
+        const uint32_t c = u * T + tid;
+        src[u] = c < v ? c : TILE;
         d[u] = 0;
-        if (u * T < v && src[u] < v) {
-            d[u] = s_prl[src[u]];
-            live |= 1u << u;
-        }
+        if (u * T < v) d[u] = s_prl[src[u]];
     }
-    while (live) {
+    if (v <= T) { /* one item per thread searches */
+        for (;;) {
+            uint32_t before = d[0];
 #pragma unroll
-        for (unsigned u = 0; u < ITEMS; u++) {
-            if (u * T >= v) break; /* no output of this item or the next ones in the tile */
-            if (live >> u & 1u) {
-                const uint32_t nd = s_prl[src[u] + d[u]];
-                if (nd == d[u])
-                    live &= ~(1u << u);
-                else
-                    d[u] = nd;
+            for (unsigned r = 0; r < RLZ_STEPS; r++) {
+                before = d[0];
+                d[0] = s_prl[src[0] + d[0]];
             }
+            if (__all_sync(SC_FULL_MASK, d[0] == before)) break;
+        }
+    } else {
+        for (;;) {
+            int moved = 0;
+#pragma unroll
+            for (unsigned u = 0; u < ITEMS; u++) {
+                if (u * T >= v) break; /* no output of this item or the next ones in the tile */
+                const uint32_t nd = s_prl[src[u] + d[u]];
+                moved |= nd != d[u];
+                d[u] = nd;
+            }
+            if (!__any_sync(SC_FULL_MASK, moved)) break;
         }
     }
 #pragma unroll
@@ -143,9 +191,9 @@ static __device__ __forceinline__ void rlz_search(const uint16_t *s_prl, uint32_
 template <unsigned TILE, unsigned W>
 static __global__ void SC_TILE_BOUNDS(k_rlz_shape, TILE, W) rlz_kernel(sc_tile_args a) {
     typedef SC_TILE_GEOM(k_rlz_shape, TILE, W) G;
-    constexpr unsigned T = G::T, ITEMS = G::ITEMS;
-    __shared__ __align__(16) uint16_t s_buf[G::TILES][2][TILE];   /* RL (double-buffered), pRLSum */
-    __shared__ __align__(16) uint16_t s_tree[G::TILES][4 * TILE]; /* US, then DS (Alg. 3-4) */
+    constexpr unsigned ITEMS = G::ITEMS;
+    __shared__ __align__(16) uint16_t s_buf[G::TILES][2][TILE + 8]; /* RL (2 buffers), pRLSum */
+    __shared__ __align__(16) uint16_t s_tree[G::TILES][4 * TILE];   /* US, then DS (Alg. 3-4) */
     __shared__ uint32_t s_warp[G::WARPS + 1];
     const sc_tile_pos p = sc_tile_locate<G, TILE>(a);
     const uint32_t m = p.m;
@@ -156,22 +204,32 @@ static __global__ void SC_TILE_BOUNDS(k_rlz_shape, TILE, W) rlz_kernel(sc_tile_a
 
     /* run lengths: discriminate, then Alg. 2 or Alg. 3-4 */
     const uint32_t removed = ~kept & sc_tile_in_mask<ITEMS>(m, p.tid);
-    uint32_t rl[ITEMS];
+    const uint32_t first = p.tid * ITEMS;
+    uint32_t rl[ITEMS], left;
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) rl[u] = (removed >> u) & 1u;
-    sc_tile_store_u16<ITEMS>(buf0, rl, p.tid);
-    const uint16_t *s_rl;
-    if (a.rlz == SC_RLZ_BALANCED_TREE) {
-        rlz_tree<G, TILE>(buf0, s_tree[p.slot], s_tree[p.slot] + 2 * TILE, rl, p.tid);
-        s_rl = buf0;
+    uint16_t *s_prl = buf0; /* pRLSum: the buffer nobody reads any more */
+    bool in_regs = false;
+    if constexpr (G::WARPS == 1) in_regs = a.rlz != SC_RLZ_BALANCED_TREE;
+    if (in_regs) {
+        rlz_doubling_warp<G, TILE>(rl);
+        left = __shfl_up_sync(SC_FULL_MASK, rl[ITEMS - 1], 1);
+        if (p.tid == 0) left = 0;
     } else {
-        s_rl = rlz_doubling<G>(buf0, buf1, rl, m, p.tid);
+        sc_tile_store_u16<ITEMS>(buf0, rl, p.tid);
+        const uint16_t *s_rl;
+        if (a.rlz == SC_RLZ_BALANCED_TREE) {
+            rlz_tree<G, TILE>(buf0, s_tree[p.slot], s_tree[p.slot] + 2 * TILE, rl, p.tid);
+            s_rl = buf0;
+        } else {
+            s_rl = rlz_doubling<G>(buf0, buf1, rl, m, p.tid);
+        }
+        s_prl = s_rl == buf0 ? buf1 : buf0;
+        left = first == 0 ? 0 : s_rl[first - 1];
     }
-    uint16_t *s_prl = s_rl == buf0 ? buf1 : buf0; /* nobody reads it any more */
 
     /* second stage: the non-null run lengths with a null on their left; third stage: pRLSum */
-    const uint32_t first = p.tid * ITEMS;
-    uint32_t left = first == 0 ? 0 : s_rl[first - 1], starts[ITEMS], sum = 0;
+    uint32_t starts[ITEMS], sum = 0;
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) {
         starts[u] = rl[u] != 0 && left == 0 ? rl[u] : 0;
@@ -182,14 +240,14 @@ static __global__ void SC_TILE_BOUNDS(k_rlz_shape, TILE, W) rlz_kernel(sc_tile_a
 #pragma unroll
     for (unsigned u = 0; u < ITEMS; u++) starts[u] = x += starts[u];
     sc_tile_store_u16<ITEMS>(s_prl, starts, p.tid);
+    if (p.tid == 0) s_prl[TILE] = 0; /* the sentinel: a search from TILE stays there */
     sc_tile_sync<G>();
 
     /* search: forall positions i in [0, v[ in parallel */
     const uint32_t v = m - z;
     uint32_t src[ITEMS];
-    rlz_search<G>(s_prl, v, p.tid, src);
+    rlz_search<G, TILE>(s_prl, v, p.tid, src);
     sc_tile_write<G, W>(a, p, offset, v, src);
-    (void)T;
 }
 
 SC_TILE_LAUNCHER(rlz_launcher, rlz_kernel, k_rlz_shape);
