@@ -2,7 +2,8 @@
  * bytes its passes must move through device memory at the least (each array a pass reads read
  * once, each array it writes written once), from which `compact bench` derives the time floor at
  * the copy's measured bandwidth and each run's share of it ("% floor"). n elements of es bytes,
- * m kept, k = n - m removed; F = n flag bytes; indices are 4 bytes. The same lines head each
+ * m kept, k = n - m removed; F = n flag bytes; indices are 4 bytes (scan-scatter's 2: idx 1 is
+ * 2 bytes written and read again). The same lines head each
  * kernel file in compaction/src/cuda/. Synchronisation is named where it, not bytes, bounds the
  * algorithm. */
 #include "bench.h"
@@ -23,9 +24,9 @@ static const model k_models[] = {
     {"single-pass", "one pass: flags, kept elements gathered, written; look-back words", 1, 0, 0, 1,
      1, 0, 0},
     {"scan-scatter",
-     "scan (one pass, look-back words): flags in, 4-byte indices out; scatter: indices, kept "
-     "elements in, out",
-     1, 2, 0, 1, 1, 0, 0},
+     "scan (one pass, look-back words): flags in, indices out (16-bit offsets in tiles of 8192, "
+     "a 32-bit base a tile); scatter: indices, kept elements in, out",
+     1, 1, 0, 1, 1, 0, 0},
     {"horn", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0, 0, 1, 1,
      0, 0},
     {"jumping-jack", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0,

@@ -7,9 +7,12 @@
  * threads x 32 flags (two 16-byte loads a thread, one 32-bit keep mask) by ticket, scans it
  * (each thread serially over its 32 flags, then the block scan job->scan, Hillis-Steele or
  * Blelloch, over the per-thread sums), publishes the tile's count, takes its offset from the
- * tiles before it, and writes the final index of every element with whole 16-byte stores. GPU
- * departure: the flags are read once, not twice as by a reduce-then-scan (one pass and two
- * launches less; the prefix sums are the same).
+ * tiles before it, and writes the index of every element with whole 16-byte stores. GPU
+ * departures: the flags are read once, not twice as by a reduce-then-scan (one pass and two
+ * launches less; the prefix sums are the same); the index array is stored in two levels, a
+ * 16-bit offset per element inside its tile of 8192 and a 32-bit base per tile (index[i] =
+ * base[tile] + off[i], the same prefix sums in half the bytes: the scan writes and the scatter
+ * reads 2 bytes an element instead of 4).
  * Pass 2 (scatter): forall i in parallel: if flags[i], out[index[i]] = in[i]. The scan's output
  * holds the flags (element i is kept exactly when index[i + 1] != index[i], index[n] = the
  * total), so the scatter reads the indices, not the flags again (GPU departure: one array less),
@@ -28,9 +31,10 @@
  * Run-time length (opt.d_n): tiles past *d_n take their ticket and return, the last live tile
  * writes the total and the count; the scatter's warps past the count return.
  * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
- *   F + 8n + 2m*E (scan: F in, 4n out; scatter: 4n, m*E in, m*E out; 8 bytes of look-back
- * state a tile). With at most 1 in 64 kept the scatter reads F more and skips the index sectors
- * with none kept; the model keeps 8n (how many it skips depends on where the kept ones lie).
+ *   F + 4n + 2m*E (scan: F in, 2n offsets out; scatter: 2n, m*E in, m*E out; per tile of 8192
+ * a 4-byte base and 8 bytes of look-back state). With at most 1 in 64 kept the scatter reads F
+ * more and skips the offset sectors with none kept; the model keeps 4n (how many it skips
+ * depends on where the kept ones lie).
  */
 #include "common.cuh"
 #include "lookback.cuh"
@@ -123,33 +127,32 @@ static __device__ __forceinline__ uint32_t thread_total(const uint32_t *in, size
     return thread_sum(w);
 }
 
-/* Flags: write the indices of the warp's 1024 flags (lane l holds flags 32l..32l+31 of them
- * as mask, x = index of its first) as 8 rounds of whole 16-byte stores: in round s lane l
- * writes indices 128s + 4l .. +3, which belong to lane 4s + l/8, bits 4(l%8) .. +3. Every
- * lane of the warp must call it. */
-static __device__ __forceinline__ void store_items(uint32_t *out, size_t first, uint32_t n, int vec,
-                                                   uint32_t x, const uint32_t (&w)[1]) {
+/* Flags: write the tile offsets of the warp's 1024 flags (lane l holds flags 32l..32l+31 of
+ * them as mask, x = the tile offset of its first) as 4 rounds of whole 16-byte stores of 8
+ * offsets: in round s lane l writes offsets 256s + 8l .. +7, which belong to lane 8s + l/4, bits
+ * 8(l%4) .. +7. Every lane of the warp must call it. */
+static __device__ __forceinline__ void store_offsets(uint16_t *out, size_t first, uint32_t n,
+                                                     int vec, uint32_t x, uint32_t w) {
     const unsigned lane = sc_lane();
     const size_t warp_first = first - (size_t)lane * 32;
-    const unsigned b0 = (lane & 7u) * 4u;
+    const unsigned b0 = (lane & 3u) * 8u;
 #pragma unroll
-    for (unsigned s = 0; s < 8; s++) {
-        const unsigned src = s * 4u + (lane >> 3);
+    for (unsigned s = 0; s < 4; s++) {
+        const unsigned src = s * 8u + (lane >> 2);
         const uint32_t xo = __shfl_sync(SC_FULL_MASK, x, src);
-        const uint32_t mo = __shfl_sync(SC_FULL_MASK, w[0], src);
-        uint4 v;
-        v.x = xo + (uint32_t)__popc(mo & ((1u << b0) - 1u));
-        v.y = v.x + ((mo >> b0) & 1u);
-        v.z = v.y + ((mo >> (b0 + 1)) & 1u);
-        v.w = v.z + ((mo >> (b0 + 2)) & 1u);
-        const size_t p = warp_first + s * 128u + lane * 4u;
-        if ((vec & SS_VEC_OUT) && p + 4 <= n) {
-            *(uint4 *)(out + p) = v;
+        const uint32_t mo = __shfl_sync(SC_FULL_MASK, w, src);
+        uint32_t o[8];
+        o[0] = xo + (uint32_t)__popc(mo & ((1u << b0) - 1u));
+#pragma unroll
+        for (unsigned j = 1; j < 8; j++) o[j] = o[j - 1] + ((mo >> (b0 + j - 1)) & 1u);
+        const size_t p = warp_first + s * 256u + lane * 8u;
+        if ((vec & SS_VEC_OUT) && p + 8 <= n) {
+            *(uint4 *)(out + p) = make_uint4(o[0] | o[1] << 16, o[2] | o[3] << 16,
+                                             o[4] | o[5] << 16, o[6] | o[7] << 16);
         } else {
-            if (p < n) out[p] = v.x;
-            if (p + 1 < n) out[p + 1] = v.y;
-            if (p + 2 < n) out[p + 2] = v.z;
-            if (p + 3 < n) out[p + 3] = v.w;
+#pragma unroll
+            for (unsigned j = 0; j < 8; j++)
+                if (p + j < n) out[p + j] = (uint16_t)o[j];
         }
     }
 }
@@ -254,7 +257,8 @@ __global__ void __launch_bounds__(SS_ONE)
 /* The scan's arguments, and what it leaves the scatter. */
 typedef struct ss_args {
     const uint8_t *flags;
-    uint32_t *index;     /* index[i]: kept elements before element i */
+    uint16_t *off;       /* off[i]: kept elements before element i in its scan tile */
+    uint32_t *base;      /* base[t]: kept elements before scan tile t (index = base + off) */
     uint32_t bound;      /* n, the bound */
     const uint32_t *d_n; /* run-time count, or NULL */
     uint32_t *live;      /* the run-time count as the scan read it, for the scatter */
@@ -285,9 +289,10 @@ __global__ void __launch_bounds__(SS_BLOCK)
         const uint32_t x = block_scan<VARIANT, SS_BLOCK>(thread_sum(w), smem, &agg);
         if (threadIdx.x == 0)
             lb_store(lb, epoch, tile, tile == 0 ? SC_LB_PREFIX : SC_LB_AGGREGATE, agg);
+        store_offsets(a.off, first, n, vec, x, w[0]); /* needs no look-back: stored before it */
         const uint32_t excl =
             look_back_tile<SS_BLOCK, BLOCK_LB>(lb, epoch, tile, agg, smem, &s_excl);
-        store_items(a.index, first, n, vec, excl + x, w);
+        if (threadIdx.x == 0) a.base[tile] = excl;
         const uint32_t live =
             n ? (uint32_t)(((size_t)n + ss_tile<uint8_t>() - 1) / ss_tile<uint8_t>()) : 1u;
         if (tile == live - 1 && threadIdx.x == 0) {
@@ -341,8 +346,10 @@ __global__ void __launch_bounds__(SS_SCATTER_BLOCK, 4)
     const size_t seg = (block * (SS_SCATTER_BLOCK / SC_WARP) + sc_warp_id()) * (SC_WARP * S);
     if (seg >= n) return; /* the whole warp */
     const unsigned lane = sc_lane();
+    static_assert(ss_tile<uint8_t>() % (SC_WARP * S) == 0, "a segment lies in one scan tile");
     const uint32_t total = *a.d_total;
-    const uint32_t *index = a.index;
+    const uint16_t *off = a.off;
+    const uint32_t base = __ldg(a.base + seg / ss_tile<uint8_t>()); /* the segment's scan tile */
     uint32_t idx[S];
     unsigned keep = 0;
     if (64ull * total <= n) {
@@ -357,16 +364,17 @@ __global__ void __launch_bounds__(SS_SCATTER_BLOCK, 4)
             const size_t e = seg + k * SC_WARP + lane;
             const unsigned kept = e < n && __ldg(a.flags + e);
             keep |= kept << k;
-            idx[k] = kept ? __ldg(index + e) : 0u;
+            idx[k] = kept ? base + __ldg(off + e) : 0u;
         }
     } else {
 #pragma unroll
         for (unsigned k = 0; k < S; k++) {
             size_t e = seg + k * SC_WARP + lane;
-            idx[k] = e < n ? __ldg(index + e) : total;
+            idx[k] = e < n ? base + __ldg(off + e) : total;
         }
         const size_t after = seg + (size_t)S * SC_WARP;
-        const uint32_t idx_after = after < n ? __ldg(index + after) : total;
+        const uint32_t idx_after =
+            after < n ? __ldg(a.base + after / ss_tile<uint8_t>()) + __ldg(off + after) : total;
 #pragma unroll
         for (unsigned k = 0; k < S; k++) {
             uint32_t next = __shfl_down_sync(SC_FULL_MASK, idx[k], 1);
@@ -465,10 +473,11 @@ extern "C" sc_status sc_cuda_scan_scatter(sc_job *job) {
     const unsigned tiles = sc_cuda_blocks(n, ss_tile<uint8_t>()); /* 1 for n = 0 */
     /* the indices and the live count, then the look-back states: sc_context_reserve grows both
      * (each stops the call as reserved; the second decides) */
-    const size_t index_bytes = round_words(n) * sizeof(uint32_t);
+    const size_t off_bytes = round_words(n) * sizeof(uint16_t);
+    const size_t base_bytes = round_words(tiles) * sizeof(uint32_t);
     void *temp;
     sc_cuda_lookback lb;
-    sc_status s = sc_cuda_temp(job, index_bytes + sizeof(uint32_t), &temp);
+    sc_status s = sc_cuda_temp(job, off_bytes + base_bytes + sizeof(uint32_t), &temp);
     if (job->reserve && job->reserve_done) {
         job->reserve_done = 0;
         return sc_cuda_lookback_begin(job, tiles, &lb);
@@ -476,10 +485,11 @@ extern "C" sc_status sc_cuda_scan_scatter(sc_job *job) {
     if (s != SC_OK || (s = sc_cuda_lookback_begin(job, tiles, &lb)) != SC_OK) return s;
     ss_args a;
     a.flags = job->flags;
-    a.index = (uint32_t *)temp;
+    a.off = (uint16_t *)temp;
+    a.base = (uint32_t *)((char *)temp + off_bytes);
     a.bound = (uint32_t)n;
     a.d_n = job->opt.d_n;
-    a.live = (uint32_t *)((char *)temp + index_bytes);
+    a.live = (uint32_t *)((char *)temp + off_bytes + base_bytes);
     a.d_total = sc_cuda_count_slot(job);
     sc_cuda_timing_begin(job);
 
