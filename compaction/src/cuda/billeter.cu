@@ -59,25 +59,26 @@ static __device__ __forceinline__ size_t seq_end(const bl_seq &sq, size_t begin)
     return begin + sq.len < n ? begin + sq.len : n;
 }
 
-/* count: kept flags of one warp's sequence; BL_COUNT_LOADS uint4 loads (16 flags each) per lane
- * issued, then counted. */
+/* count: kept flags of one warp's sequence; LOADS uint4 loads (16 flags each) per lane issued,
+ * then counted: BL_COUNT_LOADS, or 1 where a sequence is at most 512 flags (n up to 2^20). */
+template <unsigned LOADS>
 __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
     count_kernel(const uint8_t *flags, bl_seq sq, int vec, uint32_t *counts) {
-    constexpr unsigned STEP = SC_WARP * 16 * BL_COUNT_LOADS;
+    constexpr unsigned STEP = SC_WARP * 16 * LOADS;
     const uint32_t seq = blockIdx.x * BL_WARPS + sc_warp_id();
     const size_t begin = (size_t)seq * sq.len;
     const size_t end = seq_end(sq, begin);
     uint32_t count = 0;
     for (size_t c = begin; c < end; c += STEP) {
-        uint4 f[BL_COUNT_LOADS];
+        uint4 f[LOADS];
 #pragma unroll
-        for (unsigned r = 0; r < BL_COUNT_LOADS; r++) {
+        for (unsigned r = 0; r < LOADS; r++) {
             const size_t i = c + (size_t)(r * SC_WARP + sc_lane()) * 16;
             f[r] =
                 vec && i + 16 <= end ? __ldg((const uint4 *)(flags + i)) : make_uint4(0, 0, 0, 0);
         }
 #pragma unroll
-        for (unsigned r = 0; r < BL_COUNT_LOADS; r++) {
+        for (unsigned r = 0; r < LOADS; r++) {
             const size_t i = c + (size_t)(r * SC_WARP + sc_lane()) * 16;
             if (vec && i + 16 <= end) {
                 count += __popc(sc_nonzero_bytes16(f[r]));
@@ -101,20 +102,18 @@ template <unsigned E> struct bl_step {
     typename bl_elem<E>::type e[E ? BL_SUBS : 1][E ? bl_vec<E>() : 1];
 };
 
-/* Load the lane's part of the step at c: in sub-chunk k the VEC elements from
- * i = c + (32 * k + lane) * VEC. vec: flags aligned to VEC bytes. Elements past the sequence's
- * end read as removed and are not loaded. */
+/* Load the lane's flags of the step at c: in sub-chunk k the VEC flags from
+ * i = c + (32 * k + lane) * VEC. vec: flags aligned to VEC bytes. Flags past the sequence's end
+ * read as removed. */
 template <unsigned E>
-static __device__ __forceinline__ void load_step(const void *in, const uint8_t *flags, size_t c,
-                                                 size_t end, int vec, bl_step<E> &s) {
+static __device__ __forceinline__ void load_flags(const uint8_t *flags, size_t c, size_t end,
+                                                  int vec, bl_step<E> &s) {
     constexpr unsigned VEC = bl_vec<E>();
-    typedef typename bl_elem<E>::type V;
 #pragma unroll
     for (unsigned k = 0; k < BL_SUBS; k++) {
         const size_t i = c + (size_t)(k * SC_WARP + sc_lane()) * VEC;
-        const bool whole = i + VEC <= end;
         unsigned m = 0;
-        if (vec && whole) {
+        if (vec && i + VEC <= end) {
             if constexpr (VEC == 4)
                 m = sc_nonzero_bytes(__ldg((const uint32_t *)(flags + i)));
             else if constexpr (VEC == 2)
@@ -127,18 +126,28 @@ static __device__ __forceinline__ void load_step(const void *in, const uint8_t *
                 if (i + j < end && flags[i + j]) m |= 1u << j;
         }
         s.mask[k] = m;
-        if constexpr (E != 0) {
-            if (whole) {
-                /* one element per vector (16 bytes): loaded only when kept, so a sparse step
-                 * reads only its survivors (measured at 2^20 and 2^26, 90 % removed: reading
-                 * every element cost 30 % more at 2^20 than the kept ones); smaller elements
-                 * share a vector, which is loaded whole */
-                if (VEC > 1 || m) sc_vec_split(__ldg((const uint4 *)in + i / VEC), s.e[k]);
-            } else {
+    }
+}
+
+/* Load the lane's elements of the step at c (vector paths), the same places as its flags:
+ * 16-byte elements (one a vector) only where kept, so a sparse step reads only its survivors
+ * (measured at 2^20 and 2^26, 90 % removed: reading every element cost 30 % more at 2^20 than
+ * the kept ones); smaller elements share a vector, which is loaded whole. Elements past the
+ * sequence's end are not loaded. */
+template <unsigned E>
+static __device__ __forceinline__ void load_elems(const void *in, size_t c, size_t end,
+                                                  bl_step<E> &s) {
+    constexpr unsigned VEC = bl_vec<E>();
+    typedef typename bl_elem<E>::type V;
 #pragma unroll
-                for (unsigned j = 0; j < VEC; j++)
-                    if (i + j < end) s.e[k][j] = __ldg((const V *)in + i + j);
-            }
+    for (unsigned k = 0; k < BL_SUBS; k++) {
+        const size_t i = c + (size_t)(k * SC_WARP + sc_lane()) * VEC;
+        if (i + VEC <= end) {
+            if (VEC > 1 || s.mask[k]) sc_vec_split(__ldg((const uint4 *)in + i / VEC), s.e[k]);
+        } else {
+#pragma unroll
+            for (unsigned j = 0; j < VEC; j++)
+                if (i + j < end) s.e[k][j] = __ldg((const V *)in + i + j);
         }
     }
 }
@@ -177,30 +186,39 @@ static __device__ __forceinline__ uint32_t store_step(const void *in, void *out,
     return at - slot;
 }
 
-/* move: one warp's sequence to its offset, the next two steps in flight while one is scanned
- * and stored (a warp streams 2 steps, 4-5 KB, per memory latency: with 16 warps an SM, enough to
- * keep the memory busy). E = 4, 8 or 16: aligned elements of that size as 16-byte vectors; 0: any
- * size, copied one element at a time. */
+/* move: one warp's sequence to its offset, loads ahead of the step being scanned and stored
+ * (a warp streams 2 steps, 4-5 KB, per memory latency: with 16 warps an SM, enough to keep the
+ * memory busy). E = 4 or 8: aligned elements of that size as 16-byte vectors, flags and
+ * elements two steps ahead; 16: the flags two steps ahead and the kept elements one (their
+ * loads wait for their flags, which arrived during the step before); 0: any size, copied one
+ * element at a time, the flags of one step ahead. */
 template <unsigned E>
 __global__ void __launch_bounds__(BL_WARPS *SC_WARP)
     move_kernel(const void *in, const uint8_t *flags, void *out, bl_seq sq, unsigned elem_size,
                 int vec, const uint32_t *offsets) {
     constexpr unsigned STEP = SC_WARP * BL_SUBS * bl_vec<E>();
+    constexpr bool KEPT_ONLY = E != 0 && bl_vec<E>() == 1; /* element loads need the flags */
     const uint32_t seq = blockIdx.x * BL_WARPS + sc_warp_id();
     const size_t begin = (size_t)seq * sq.len;
     const size_t end = seq_end(sq, begin);
     if (begin >= end) return; /* a warp-uniform test */
     uint32_t slot = offsets[seq];
     bl_step<E> cur, next, after;
-    load_step<E>(in, flags, begin, end, vec, cur);
-    if (E != 0 && begin + STEP < end) load_step<E>(in, flags, begin + STEP, end, vec, next);
+    load_flags<E>(flags, begin, end, vec, cur);
+    if constexpr (E != 0) load_elems<E>(in, begin, end, cur);
+    if (E != 0 && begin + STEP < end) {
+        load_flags<E>(flags, begin + STEP, end, vec, next);
+        if constexpr (!KEPT_ONLY) load_elems<E>(in, begin + STEP, end, next);
+    }
     for (size_t c = begin; c < end; c += STEP) {
-        /* vector paths: two steps ahead; any size: the flags of one step ahead (its elements
-         * load at store time) */
         if constexpr (E != 0) {
-            if (c + 2 * STEP < end) load_step<E>(in, flags, c + 2 * STEP, end, vec, after);
+            if (c + 2 * STEP < end) {
+                load_flags<E>(flags, c + 2 * STEP, end, vec, after);
+                if constexpr (!KEPT_ONLY) load_elems<E>(in, c + 2 * STEP, end, after);
+            }
+            if (KEPT_ONLY && c + STEP < end) load_elems<E>(in, c + STEP, end, next);
         } else {
-            if (c + STEP < end) load_step<E>(in, flags, c + STEP, end, vec, next);
+            if (c + STEP < end) load_flags<E>(flags, c + STEP, end, vec, next);
         }
         slot += store_step<E>(in, out, c, elem_size, slot, cur);
         cur = next;
@@ -255,8 +273,12 @@ extern "C" sc_status sc_cuda_billeter(sc_job *job) {
     const int vec_move = ((uintptr_t)job->flags & (vec_items - 1)) == 0;
     sc_cuda_timing_begin(job);
 
-    count_kernel<<<blocks, BL_WARPS * SC_WARP, 0, sc_cuda_stream(job)>>>(job->flags, sq, vec16,
-                                                                         counts);
+    if (sq.len <= SC_WARP * 16)
+        count_kernel<1>
+            <<<blocks, BL_WARPS * SC_WARP, 0, sc_cuda_stream(job)>>>(job->flags, sq, vec16, counts);
+    else
+        count_kernel<BL_COUNT_LOADS>
+            <<<blocks, BL_WARPS * SC_WARP, 0, sc_cuda_stream(job)>>>(job->flags, sq, vec16, counts);
     SC_CUDA_LAUNCHED();
     sc_cuda_timing_phase(job, "count");
 

@@ -42,9 +42,11 @@
 
 /* Per input type of the scan, the tile shape. Flags: 32 per thread (two 16-byte loads, one
  * 32-bit keep mask); 32-bit counts: 16 per thread (four 16-byte loads). Tile kernels run 256
- * threads (8 blocks per SM); the single-block scan 1024 (one SM, so as wide as it can be). */
+ * threads (8 blocks per SM); the single-block scan 1024 (one SM, so as wide as it can be), or
+ * 128 for arrays of one such tile. */
 #define SS_BLOCK 256
 #define SS_ONE   1024
+#define SS_FEW   128
 template <typename T> static __host__ __device__ constexpr unsigned ss_items() {
     return sizeof(T) == 1 ? 32u : 16u;
 }
@@ -240,17 +242,18 @@ __global__ void __launch_bounds__(SS_BLOCK)
     scan_tile<T, VARIANT, SS_BLOCK>(in, out, n, tile, sums[tile], vec, smem);
 }
 
-/* scan, small arrays: one block walks all tiles carrying the running total; writes the total. */
-template <typename T, sc_scan VARIANT>
-__global__ void __launch_bounds__(SS_ONE)
+/* scan, small arrays: one block of BLOCK threads walks all tiles carrying the running total;
+ * writes the total. */
+template <typename T, sc_scan VARIANT, unsigned BLOCK>
+__global__ void __launch_bounds__(BLOCK)
     scan_one_kernel(const T *in, uint32_t *out, uint32_t bound, const uint32_t *d_n, int vec,
                     uint32_t *total) {
-    __shared__ uint32_t smem[2 * SS_ONE];
+    __shared__ uint32_t smem[2 * BLOCK];
     const uint32_t n = sc_dev_count(d_n, bound);
-    const size_t tiles = ((size_t)n + SS_ONE * ss_items<T>() - 1) / (SS_ONE * ss_items<T>());
+    const size_t tiles = ((size_t)n + BLOCK * ss_items<T>() - 1) / (BLOCK * ss_items<T>());
     uint32_t carry = 0;
     for (size_t t = 0; t < tiles; t++)
-        carry += scan_tile<T, VARIANT, SS_ONE>(in, out, n, t, carry, vec, smem);
+        carry += scan_tile<T, VARIANT, BLOCK>(in, out, n, t, carry, vec, smem);
     if (threadIdx.x == 0 && total) *total = carry;
 }
 
@@ -435,11 +438,20 @@ static sc_status scan_level(sc_job *job, sc_scan variant, const T *in, uint32_t 
         (((uintptr_t)in & 15) ? 0 : SS_VEC_IN) | (((uintptr_t)out & 15) ? 0 : SS_VEC_OUT);
     const int hs = variant == SC_SCAN_HILLIS_STEELE;
     if (n <= ss_small<T>()) {
-        if (hs)
-            scan_one_kernel<T, SC_SCAN_HILLIS_STEELE>
+        /* up to one tile of SS_FEW threads (Billeter's 2048 sequence counts): a block that
+         * small scans its sums in fewer steps and barriers of fewer threads */
+        const bool few = n <= SS_FEW * ss_items<T>();
+        if (hs && few)
+            scan_one_kernel<T, SC_SCAN_HILLIS_STEELE, SS_FEW>
+                <<<1, SS_FEW, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
+        else if (hs)
+            scan_one_kernel<T, SC_SCAN_HILLIS_STEELE, SS_ONE>
                 <<<1, SS_ONE, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
+        else if (few)
+            scan_one_kernel<T, SC_SCAN_BLELLOCH, SS_FEW>
+                <<<1, SS_FEW, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
         else
-            scan_one_kernel<T, SC_SCAN_BLELLOCH>
+            scan_one_kernel<T, SC_SCAN_BLELLOCH, SS_ONE>
                 <<<1, SS_ONE, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
         SC_CUDA_LAUNCHED();
         return SC_OK;
