@@ -17,7 +17,9 @@
  *     not need 2^18 tiny blocks; every load of a block's tiles is issued before the first
  *     barrier, and a tile's scan is the post's, by one warp;
  *   - kept elements of 4, 8 and 16 bytes are read as 16-byte vectors where the thread's items
- *     fill one (any other size or alignment moves byte-wise wide copies, one element at a time).
+ *     fill one (any other size or alignment moves byte-wise wide copies, one element at a time);
+ *     16-byte elements are striped over the warp instead (item u of lane l is element 32u + l
+ *     of the warp's), so that each load and store of a warp covers 512 contiguous bytes.
  * Run-time length (opt.d_n): the grid covers the bound's tiles; tiles past *d_n count 0 and
  * move nothing, blocks wholly past it return; the scan runs over the bound's tile counts.
  * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
@@ -165,6 +167,11 @@ __global__ void __launch_bounds__(SP_THREADS(TILE))
                 const uint32_t *tile_offsets) {
     constexpr unsigned I = SP_ITEMS(TILE), T = SP_THREADS(TILE), WARPS = T / SC_WARP;
     constexpr unsigned G = move_tiles<TILE, E>(), P = planes(SC_WARP * I);
+    /* 16-byte elements: item u of lane l is element 32u + l of the warp's 32 * I, so that a
+     * warp's loads and stores of one item are 32 consecutive elements (one vector each; with
+     * consecutive items a lane's loads lie 16 * I bytes apart). The offsets follow that order,
+     * which is the elements' own: the output is the same. */
+    constexpr bool STRIPED = E == 16;
     typedef typename sp_elem<E ? E : 4>::type V;
     __shared__ uint32_t warp_totals[G][SC_WARP];
     const unsigned w_i = sc_warp_id(), w_l = sc_lane();
@@ -181,7 +188,23 @@ __global__ void __launch_bounds__(SP_THREADS(TILE))
         bits[g] = kept_bits<I>(flags, i, n, vec);
         offset[g] = t0 + g < tiles ? tile_offsets[t0 + g] : 0;
     }
-    if constexpr (E != 0) {
+    if constexpr (STRIPED) {
+#pragma unroll
+        for (unsigned g = 0; g < G; g++) {
+            /* the flag of element 32u + l is bit (32u + l) % I of lane (32u + l) / I */
+            unsigned sb = 0;
+#pragma unroll
+            for (unsigned u = 0; u < I; u++) {
+                const unsigned f = u * SC_WARP + w_l;
+                sb |= ((__shfl_sync(SC_FULL_MASK, bits[g], f / I) >> (f % I)) & 1u) << u;
+            }
+            bits[g] = sb;
+            const size_t w0 = (size_t)(t0 + g) * TILE + (size_t)w_i * SC_WARP * I;
+#pragma unroll
+            for (unsigned u = 0; u < I; u++)
+                if ((sb >> u) & 1u) e[g][u] = __ldg((const V *)in + w0 + u * SC_WARP + w_l);
+        }
+    } else if constexpr (E != 0) {
 #pragma unroll
         for (unsigned g = 0; g < G; g++)
             load_kept<I, E>(in, (size_t)(t0 + g) * TILE + threadIdx.x * I, n, bits[g], wide, e[g]);
@@ -189,13 +212,15 @@ __global__ void __launch_bounds__(SP_THREADS(TILE))
 
     /* Lane offsets: item u of lane w_l follows the kept items u' of the lanes below it
      * (__popc(__ballot(bit u') & t_m), summed over u') and its own kept items below u. */
-    uint32_t lane_off[G];
+    uint32_t lane_off[G], item_off[STRIPED ? G : 1][STRIPED ? I : 1];
 #pragma unroll
     for (unsigned g = 0; g < G; g++) {
         uint32_t below = 0, total = 0;
 #pragma unroll
         for (unsigned u = 0; u < I; u++) {
             const unsigned b = __ballot_sync(SC_FULL_MASK, (bits[g] >> u) & 1u);
+            if constexpr (STRIPED) /* after every kept item u' < u of the warp */
+                item_off[g][u] = total + (uint32_t)__popc(b & sc_lanemask_lt());
             below += (uint32_t)__popc(b & sc_lanemask_lt());
             total += (uint32_t)__popc(b);
         }
@@ -213,6 +238,10 @@ __global__ void __launch_bounds__(SP_THREADS(TILE))
 #pragma unroll
         for (unsigned u = 0; u < I; u++) {
             if (!((bits[g] >> u) & 1u)) continue;
+            if constexpr (STRIPED) {
+                ((V *)out)[at - lane_off[g] + item_off[g][u]] = e[g][u];
+                continue;
+            }
             const uint32_t j = at + (uint32_t)__popc(bits[g] & ((1u << u) - 1u));
             if constexpr (E != 0)
                 ((V *)out)[j] = e[g][u];
