@@ -129,6 +129,8 @@ static __device__ __forceinline__ uint32_t thread_total(const uint32_t *in, size
     return thread_sum(w);
 }
 
+static_assert(SS_BLOCK * 32 <= 65535, "a tile offset (0 .. the tile's flags) fits 16 bits");
+
 /* Flags: write the tile offsets of the warp's 1024 flags (lane l holds flags 32l..32l+31 of
  * them as mask, x = the tile offset of its first) as 4 rounds of whole 16-byte stores of 8
  * offsets: in round s lane l writes offsets 256s + 8l .. +7, which belong to lane 8s + l/4, bits
