@@ -259,6 +259,18 @@ __global__ void __launch_bounds__(BLOCK)
     if (threadIdx.x == 0 && total) *total = carry;
 }
 
+/* Launch scan_one_kernel in one block of BLOCK threads, the Hillis-Steele or Blelloch scan. */
+template <typename T, unsigned BLOCK>
+static void scan_one_launch(cudaStream_t st, int hs, const T *in, uint32_t *out, uint32_t n,
+                            const uint32_t *d_n, int vec, uint32_t *total) {
+    if (hs)
+        scan_one_kernel<T, SC_SCAN_HILLIS_STEELE, BLOCK>
+            <<<1, BLOCK, 0, st>>>(in, out, n, d_n, vec, total);
+    else
+        scan_one_kernel<T, SC_SCAN_BLELLOCH, BLOCK>
+            <<<1, BLOCK, 0, st>>>(in, out, n, d_n, vec, total);
+}
+
 /* The scan's arguments, and what it leaves the scatter. */
 typedef struct ss_args {
     const uint8_t *flags;
@@ -442,19 +454,10 @@ static sc_status scan_level(sc_job *job, sc_scan variant, const T *in, uint32_t 
     if (n <= ss_small<T>()) {
         /* up to one tile of SS_FEW threads (Billeter's 2048 sequence counts): a block that
          * small scans its sums in fewer steps and barriers of fewer threads */
-        const bool few = n <= SS_FEW * ss_items<T>();
-        if (hs && few)
-            scan_one_kernel<T, SC_SCAN_HILLIS_STEELE, SS_FEW>
-                <<<1, SS_FEW, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
-        else if (hs)
-            scan_one_kernel<T, SC_SCAN_HILLIS_STEELE, SS_ONE>
-                <<<1, SS_ONE, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
-        else if (few)
-            scan_one_kernel<T, SC_SCAN_BLELLOCH, SS_FEW>
-                <<<1, SS_FEW, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
+        if (n <= SS_FEW * ss_items<T>())
+            scan_one_launch<T, SS_FEW>(st, hs, in, out, (uint32_t)n, d_n, vec, d_total);
         else
-            scan_one_kernel<T, SC_SCAN_BLELLOCH, SS_ONE>
-                <<<1, SS_ONE, 0, st>>>(in, out, (uint32_t)n, d_n, vec, d_total);
+            scan_one_launch<T, SS_ONE>(st, hs, in, out, (uint32_t)n, d_n, vec, d_total);
         SC_CUDA_LAUNCHED();
         return SC_OK;
     }
