@@ -273,28 +273,15 @@ static sc_status reserve_auto(const rc_compactor *c, device_ref dr) {
     return s;
 }
 
-/* Shade pays for a removal list: one append per removed path (at Cornell 400x400, payload, 2-5
- * us a bounce of a 16-40 us compaction). So the plan takes auto's removal-list choice only where
- * the table measured it at least this many times faster than its flag choice (sc_choice.gain;
- * a rule without a gain keeps the list), and offers flags only elsewhere. */
-#define RC_LIST_GAIN_MIN 1.5
-
-/* The plan for `bounce` of stream dr with this frame's hints: the algorithm auto will take, and
- * in *list whether shade must write the removal list for it. NULL (and *list = 1) if auto cannot
- * choose. */
-static const char *plan_choice(const rc_compactor *c, device_ref dr, uint32_t bounce, int *list) {
+/* auto's choice for `bounce` of stream dr, offered flags and list, with this frame's hint; NULL
+ * if it cannot choose. */
+static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bounce) {
     sc_options opt = c->opt;
     set_hints(c, bounce, dr.sr.n, &opt);
     sc_choice ch;
-    *list = 1;
     if (sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_ANY, &opt, &ch) != SC_OK)
         return NULL;
-    const sc_algorithm_info *info = sc_algorithm_get(ch.algo);
-    if (info->input != SC_INPUT_FLAGS && ch.gain > 0.0 && ch.gain < RC_LIST_GAIN_MIN &&
-        sc_auto_preview(c->ctx, dr.sr.n, dr.sr.elem_size, SC_INPUT_FLAGS, &opt, &ch) == SC_OK)
-        info = sc_algorithm_get(ch.algo);
-    *list = info->input != SC_INPUT_FLAGS;
-    return info->name;
+    return sc_algorithm_get(ch.algo)->name;
 }
 
 /* 1 if auto, with this frame's hints, would choose another algorithm at some bounce than the
@@ -302,18 +289,20 @@ static const char *plan_choice(const rc_compactor *c, device_ref dr, uint32_t bo
 static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) {
     if (c->input != RC_COMPACT_BOTH) return 0;
     for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
-        int list;
-        const char *now = plan_choice(c, dr, b, &list);
+        const char *now = preview_any(c, dr, b);
         if (!now || !c->planned[b] || strcmp(now, c->planned[b]) != 0) return 1;
     }
     return 0;
 }
 
-/* 1 if the call of stream dr at `bounce` needs the removal list (plan_choice). */
+/* 1 if the call of stream dr at `bounce` needs the removal list (auto's plan takes a
+ * removal-list algorithm there, or cannot tell). The table's gain of that choice
+ * (sc_choice.gain) is not weighed against the list's cost in shade yet. */
 static int plan_needs_list(rc_compactor *c, device_ref dr, uint32_t bounce) {
-    int list;
-    c->planned[bounce] = plan_choice(c, dr, bounce, &list);
-    return list;
+    const char *name = preview_any(c, dr, bounce);
+    c->planned[bounce] = name;
+    const sc_algorithm_info *info = name ? sc_algorithm_find(name) : NULL;
+    return !info || info->input != SC_INPUT_FLAGS;
 }
 
 rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_input *shadow_in) {
