@@ -31,6 +31,8 @@ typedef struct cli_common {
     uint32_t max_memory;        /* --max-memory MiB; 0: RC_DEFAULT_MAX_MEMORY_MIB */
     const char *spread;         /* --spread on|off */
     int sort_materials;         /* --sort-materials */
+    uint32_t auto_skip_below;   /* --auto-skip-below N, when auto_skip_set */
+    int auto_skip_set;
 } cli_common;
 
 /* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU

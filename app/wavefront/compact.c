@@ -284,11 +284,23 @@ static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bo
     return sc_algorithm_get(ch.algo)->name;
 }
 
+/* 1 if auto leaves `bounce` uncompacted in this frame (rc_settings.auto_skip_below): the path
+ * stream there held fewer paths than that in the previous frame. Not before a frame's counts
+ * are known, and never for a fixed algorithm. */
+static int plan_skip(const rc_renderer *r, uint32_t bounce) {
+    const rc_compactor *c = &r->comp;
+    return c->input == RC_COMPACT_BOTH && bounce < RC_MAX_DEPTH && c->hint[bounce] >= 0.0 &&
+           c->live[bounce] < r->st.auto_skip_below;
+}
+
 /* 1 if auto, with this frame's hints, would choose another algorithm at some bounce than the
- * plan of the captured calls (c->planned, rc_compact_plan) did. */
+ * plan of the captured calls (c->planned, rc_compact_plan) did, or skip another bounce. */
 static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) {
     if (c->input != RC_COMPACT_BOTH) return 0;
     for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
+        const int skip = plan_skip(r, b);
+        if (skip != c->skip[b]) return 1;
+        if (skip) continue;
         const char *now = preview_any(c, dr, b);
         if (!now || !c->planned[b] || strcmp(now, c->planned[b]) != 0) return 1;
     }
@@ -307,6 +319,20 @@ static int plan_needs_list(rc_compactor *c, device_ref dr, uint32_t bounce) {
 
 rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_input *shadow_in) {
     rc_compact_input in = r->comp.input, sin = r->nee ? r->scomp.input : in;
+    if (bounce < RC_MAX_DEPTH) r->comp.skip[bounce] = r->scomp.skip[bounce] = 0;
+    if (rc_cuda_of(r)->device_loop && plan_skip(r, bounce)) {
+        /* both streams as for `none`: shade sets their lengths, the next phases skip the
+         * ended paths and the empty shadow slots */
+        r->comp.skip[bounce] = 1;
+        r->comp.chosen[bounce] = RC_COMPACT_NONE_NAME;
+        if (r->nee && sin != RC_COMPACT_NOTHING) {
+            r->scomp.skip[bounce] = 1;
+            r->scomp.chosen[bounce] = RC_COMPACT_NONE_NAME;
+            sin = RC_COMPACT_NOTHING;
+        }
+        *shadow_in = sin;
+        return RC_COMPACT_NOTHING;
+    }
     if (rc_cuda_of(r)->device_loop && bounce < RC_MAX_DEPTH) {
         if (in == RC_COMPACT_BOTH) {
             int list = plan_needs_list(&r->comp, path_stream_cuda(r, 0, 0), bounce);
@@ -326,6 +352,10 @@ rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_inp
 int rc_compact_choice_changed(rc_renderer *r) {
     return choice_changed(r, &r->comp, path_stream_cuda(r, 0, 0)) ||
            (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, 0, 0)));
+}
+
+int rc_compact_skipped(const rc_compactor *c, uint32_t bounce) {
+    return bounce < RC_MAX_DEPTH && c->skip[bounce];
 }
 
 int rc_compact_has_hints(const rc_renderer *r) {
@@ -370,7 +400,9 @@ static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *s
     const rc_compact_input input = r->comp.input;
     /* device loops: nothing comes back; rc_cuda_frame_end reads the counts once */
     if (rc_cuda_of(r)->device_loop)
-        return input == RC_COMPACT_NOTHING ? 0 : compact_timed(r, bounce, 0, st, err);
+        return input == RC_COMPACT_NOTHING || rc_compact_skipped(&r->comp, bounce)
+                   ? 0
+                   : compact_timed(r, bounce, 0, st, err);
     if (input == RC_COMPACT_FLAGS && compact_timed(r, bounce, 0, st, err) != 0) return -1;
     /* a removal list (alone, or beside the flags for auto) needs its length first */
     if (rc_cuda_read_counts(r, bounce, err) != 0) return -1;
@@ -396,6 +428,7 @@ static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *s
 static int compact_shadows_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *st,
                                 rc_error *err) {
     rc_cuda *d = rc_cuda_of(r);
+    if (d->device_loop && rc_compact_skipped(&r->scomp, bounce)) return 0;
     uint32_t k = d->device_loop ? 0 : d->h_counts[bounce].shadow_removed;
     if (!d->device_loop) {
         r->shadows = d->h_counts[bounce].shadows;

@@ -41,6 +41,8 @@ typedef struct rc_compactor {
        algorithm, so shade writes no removal list: its atomics are not paid for nothing) */
     const char *planned[RC_MAX_DEPTH];
     uint8_t flags_only[RC_MAX_DEPTH];
+    /* ... and whether the bounce is left uncompacted (rc_settings.auto_skip_below) */
+    uint8_t skip[RC_MAX_DEPTH];
 } rc_compactor;
 
 /* The static name of the algorithm the last call on `c` ran (auto: its choice), or c->name. */
@@ -72,10 +74,15 @@ int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_e
 
 /* CUDA device loops with auto: before shade is launched for `bounce`, ask auto (offered flags
  * and list, with this frame's hints) what each stream's call will run; a stream whose call does
- * not need the removal list gets the flags only, and shade writes no list for it. Returns what
+ * not need the removal list gets the flags only, and shade writes no list for it. A bounce whose
+ * path stream held fewer than rc_settings.auto_skip_below paths in the previous frame is not
+ * compacted at all (both streams as for `none`). Returns what
  * shade must write for the path stream (RC_COMPACT_FLAGS then, else r->comp.input, as for every
  * other algorithm and loop), and in *shadow_in the same for the shadow stream. */
 rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_input *shadow_in);
+/* 1 if the plan leaves stream c uncompacted at `bounce` (auto with rc_settings.auto_skip_below:
+ * rc_compact_plan then returned RC_COMPACT_NOTHING for it). */
+int rc_compact_skipped(const rc_compactor *c, uint32_t bounce);
 
 /* After a frame's counts came back: each bounce's removed fraction becomes the next frame's
  * hint for auto (the device loops, where lengths stay on the device). */

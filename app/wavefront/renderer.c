@@ -21,6 +21,7 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->samples_per_wave = 1;
     st->light_sampling = scene ? scene->defaults.light_sampling : RC_LIGHTS_NEE;
     st->spread = 1;
+    st->auto_skip_below = RC_AUTO_SKIP_BELOW;
 }
 
 const char *rc_backend_name(rc_backend b) {

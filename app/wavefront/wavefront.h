@@ -58,12 +58,19 @@ typedef struct rc_settings {
     rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
     int spread; /* CUDA: extend thins a stream shorter than its grid out over every SM, one ray
                    every few lanes (default 1; extend.cu says why) */
-    int light_sampling; /* rc_light_sampling (scene.h): nee (default) or bsdf */
-    uint32_t seed;      /* 0 .. RC_MAX_SEED: each seed draws an independent set of
-                           samples (the RNG key, rng.h) */
-    int sort_materials; /* before shade, partition the live stream by the material kind of
-                           each hit (sort.c); shade runs once per kind over contiguous slots */
+    int light_sampling;       /* rc_light_sampling (scene.h): nee (default) or bsdf */
+    uint32_t seed;            /* 0 .. RC_MAX_SEED: each seed draws an independent set of
+                                 samples (the RNG key, rng.h) */
+    int sort_materials;       /* before shade, partition the live stream by the material kind of
+                                 each hit (sort.c); shade runs once per kind over contiguous slots */
+    uint32_t auto_skip_below; /* CUDA device loops, `auto`: a bounce whose stream held fewer
+                                 paths than this in the previous frame is not compacted (as
+                                 `none`: its ended paths stay and are skipped), since such a
+                                 call costs its launches, not its work; 0: always compact.
+                                 Default RC_AUTO_SKIP_BELOW */
 } rc_settings;
+
+#define RC_AUTO_SKIP_BELOW 4096u
 
 /* Defaults: the scene's size, depth and light sampling, algorithm "auto", indices,
  * CPU, one sample per wave, the graph frame loop, seed 0. */
