@@ -285,12 +285,16 @@ static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bo
 }
 
 /* 1 if auto leaves `bounce` uncompacted in this frame (rc_settings.auto_skip_below): the path
- * stream there held fewer paths than that in the previous frame. Not before a frame's counts
- * are known, and never for a fixed algorithm. */
+ * stream at this bounce or an earlier one held fewer paths than that in the previous frame.
+ * Once one bounce is skipped, every later one is: a later call would read the length the skip
+ * left (shade's, the stream walked) where a compaction's kept count belongs. Not before a
+ * frame's counts are known, and never for a fixed algorithm. */
 static int plan_skip(const rc_renderer *r, uint32_t bounce) {
     const rc_compactor *c = &r->comp;
-    return c->input == RC_COMPACT_BOTH && bounce < RC_MAX_DEPTH && c->hint[bounce] >= 0.0 &&
-           c->live[bounce] < r->st.auto_skip_below;
+    if (c->input != RC_COMPACT_BOTH || bounce >= RC_MAX_DEPTH) return 0;
+    for (uint32_t b = 0; b <= bounce; b++)
+        if (c->hint[b] >= 0.0 && c->live[b] < r->st.auto_skip_below) return 1;
+    return 0;
 }
 
 /* 1 if auto, with this frame's hints, would choose another algorithm at some bounce than the
