@@ -50,7 +50,7 @@ static void usage(FILE *f) {
             "                        (default on)\n"
             "  --auto-skip-below N   CUDA, auto: leave a bounce uncompacted (as `none`) when its\n"
             "                        stream held fewer than N paths in the previous frame; 0:\n"
-            "                        always compact (default 4096)\n"
+            "                        always compact (default 16384)\n"
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
             "                        like the paths, MIS) or bsdf; default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"

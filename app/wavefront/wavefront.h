@@ -70,7 +70,7 @@ typedef struct rc_settings {
                                  Default RC_AUTO_SKIP_BELOW */
 } rc_settings;
 
-#define RC_AUTO_SKIP_BELOW 4096u
+#define RC_AUTO_SKIP_BELOW 16384u
 
 /* Defaults: the scene's size, depth and light sampling, algorithm "auto", indices,
  * CPU, one sample per wave, the graph frame loop, seed 0. */
