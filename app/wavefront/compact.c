@@ -358,8 +358,8 @@ int rc_compact_choice_changed(rc_renderer *r) {
            (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, 0, 0)));
 }
 
-int rc_compact_skipped(const rc_compactor *c, uint32_t bounce) {
-    return bounce < RC_MAX_DEPTH && c->skip[bounce];
+int rc_compact_as_none(const rc_compactor *c, uint32_t bounce) {
+    return c->input == RC_COMPACT_NOTHING || (bounce < RC_MAX_DEPTH && c->skip[bounce]);
 }
 
 int rc_compact_has_hints(const rc_renderer *r) {
@@ -404,9 +404,7 @@ static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *s
     const rc_compact_input input = r->comp.input;
     /* device loops: nothing comes back; rc_cuda_frame_end reads the counts once */
     if (rc_cuda_of(r)->device_loop)
-        return input == RC_COMPACT_NOTHING || rc_compact_skipped(&r->comp, bounce)
-                   ? 0
-                   : compact_timed(r, bounce, 0, st, err);
+        return rc_compact_as_none(&r->comp, bounce) ? 0 : compact_timed(r, bounce, 0, st, err);
     if (input == RC_COMPACT_FLAGS && compact_timed(r, bounce, 0, st, err) != 0) return -1;
     /* a removal list (alone, or beside the flags for auto) needs its length first */
     if (rc_cuda_read_counts(r, bounce, err) != 0) return -1;
@@ -432,7 +430,7 @@ static int compact_phase_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *s
 static int compact_shadows_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats *st,
                                 rc_error *err) {
     rc_cuda *d = rc_cuda_of(r);
-    if (d->device_loop && rc_compact_skipped(&r->scomp, bounce)) return 0;
+    if (d->device_loop && rc_compact_as_none(&r->scomp, bounce)) return 0;
     uint32_t k = d->device_loop ? 0 : d->h_counts[bounce].shadow_removed;
     if (!d->device_loop) {
         r->shadows = d->h_counts[bounce].shadows;

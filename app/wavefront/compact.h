@@ -80,9 +80,10 @@ int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_e
  * shade must write for the path stream (RC_COMPACT_FLAGS then, else r->comp.input, as for every
  * other algorithm and loop), and in *shadow_in the same for the shadow stream. */
 rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_input *shadow_in);
-/* 1 if the plan leaves stream c uncompacted at `bounce` (auto with rc_settings.auto_skip_below:
- * rc_compact_plan then returned RC_COMPACT_NOTHING for it). */
-int rc_compact_skipped(const rc_compactor *c, uint32_t bounce);
+/* 1 if stream c runs `bounce` as `none` does, with no compaction: the algorithm is `none`, or
+ * auto's plan skipped the bounce (rc_settings.auto_skip_below: rc_compact_plan returned
+ * RC_COMPACT_NOTHING for it). */
+int rc_compact_as_none(const rc_compactor *c, uint32_t bounce);
 
 /* After a frame's counts came back: each bounce's removed fraction becomes the next frame's
  * hint for auto (the device loops, where lengths stay on the device). */

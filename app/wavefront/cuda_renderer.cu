@@ -326,8 +326,7 @@ static int check_shadows(rc_renderer *r, const rc_cuda_counts *h, uint32_t b, ui
     if (!r->nee) return 0;
     o->shadow_in = stream;
     o->shadow_kept = h->shadows;
-    const int none = r->scomp.input == RC_COMPACT_NOTHING || rc_compact_skipped(&r->scomp, b);
-    uint32_t want = none ? stream : h->shadows;
+    uint32_t want = rc_compact_as_none(&r->scomp, b) ? stream : h->shadows;
     if (h->shadow_stream != want)
         return rc_fail(err,
                        "compaction '%s' left %u shadow rays on the device at bounce %u, want %u",
@@ -345,8 +344,7 @@ static int device_loop_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) 
         o->stream = b > 0 && h[b - 1].kept == 0 ? 0 : h[b].stream;
         o->alive = h[b].alive;
         o->kept = h[b].kept;
-        const int none = r->comp.input == RC_COMPACT_NOTHING || rc_compact_skipped(&r->comp, b);
-        uint32_t want = none ? o->stream : h[b].kept;
+        uint32_t want = rc_compact_as_none(&r->comp, b) ? o->stream : h[b].kept;
         if (h[b + 1].stream != want)
             return rc_fail(err, "compaction '%s' left %u paths on the device at bounce %u, want %u",
                            r->comp.name, h[b + 1].stream, b, want);
