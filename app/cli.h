@@ -33,6 +33,8 @@ typedef struct cli_common {
     int sort_materials;         /* --sort-materials */
     uint32_t auto_skip_below;   /* --auto-skip-below N, when auto_skip_set */
     int auto_skip_set;
+    uint32_t tail_below; /* --tail-below N, when tail_set */
+    int tail_set;
 } cli_common;
 
 /* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU

@@ -51,6 +51,10 @@ static void usage(FILE *f) {
             "  --auto-skip-below N   CUDA, auto: leave a bounce uncompacted (as `none`) when its\n"
             "                        stream held fewer than N paths in the previous frame; 0:\n"
             "                        always compact (default 16384)\n"
+            "  --tail-below N        CUDA graph/stream loops: from the first bounce that had\n"
+            "                        fewer than N live paths in the previous frame, one kernel\n"
+            "                        finishes the paths (a thread per path, every bounce left);\n"
+            "                        same image; 0: off (default 16384)\n"
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
             "                        like the paths, MIS) or bsdf; default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
@@ -239,13 +243,14 @@ static void print_bounces(const run *rn) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
         printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%% "
-               "%10.0f %10.0f %9.3f %9.3f %s\n",
+               "%10.0f %10.0f %9.3f %9.3f %9.3f %s\n",
                rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), b,
                (double)o->stream / fr, (double)o->alive / fr, (double)o->kept / fr,
                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
                o->extend_ms / fr, o->shade_ms / fr, o->compact_ms / fr,
                sum > 0 ? 100.0 * o->compact_ms / sum : 0.0, (double)o->shadow_in / fr,
-               (double)o->shadow_kept / fr, o->shadow_ms / fr, o->sort_ms / fr, rc_stats_algo(o));
+               (double)o->shadow_kept / fr, o->shadow_ms / fr, o->sort_ms / fr, o->tail_ms / fr,
+               rc_stats_algo(o));
     }
 }
 
@@ -325,6 +330,7 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
     cJSON_AddNumberToObject(o, "compact_ms", rc_stats_compact_ms(t) / fr);
     cJSON_AddNumberToObject(o, "shadow_ms", rc_stats_shadow_ms(t) / fr);
     cJSON_AddNumberToObject(o, "sort_ms", rc_stats_sort_ms(t) / fr);
+    cJSON_AddNumberToObject(o, "tail_ms", rc_stats_tail_ms(t) / fr);
     cJSON_AddNumberToObject(o, "shadow_rays", (double)rc_stats_shadow_rays(t) / fr);
     cJSON_AddNumberToObject(o, "accumulate_ms", t->accumulate_ms / fr);
     cJSON_AddNumberToObject(o, "compact_share",
@@ -350,6 +356,7 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
         cJSON_AddNumberToObject(j, "shadow_kept", (double)s->shadow_kept / fr);
         cJSON_AddNumberToObject(j, "shadow_ms", s->shadow_ms / fr);
         cJSON_AddNumberToObject(j, "sort_ms", s->sort_ms / fr);
+        cJSON_AddNumberToObject(j, "tail_ms", s->tail_ms / fr);
         double sum = s->extend_ms + s->shade_ms + s->compact_ms;
         cJSON_AddNumberToObject(j, "compact_share", sum > 0 ? s->compact_ms / sum : 0.0);
         cJSON_AddStringToObject(j, "algorithm", rc_stats_algo(s));
@@ -646,10 +653,11 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
                st->max_depth, rc_backend_name(st->backend),
                rc_light_sampling_name(st->light_sampling),
                st->sort_materials ? ", sorted by material" : "");
-        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %9s %s\n",
+        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %9s %9s "
+               "%s\n",
                "algorithm", "mode", "loop", "bounce", "rays in", "alive", "kept", "removed",
                "extend", "shade", "compact", "share", "shadow in", "shadow kept", "shadow", "sort",
-               "chosen");
+               "tail", "chosen");
     }
     int n = 0;
     for (int i = 0; i < na && rc == 0; i++) {

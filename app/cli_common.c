@@ -106,6 +106,9 @@ int cli_common_option(cli_args *a, cli_common *c) {
     } else if ((r = cli_is(a, "--auto-skip-below", 1)) != 0) {
         if (r > 0 && cli_uint(a, 0, UINT32_MAX, &c->auto_skip_below) != 0) return -1;
         if (r > 0) c->auto_skip_set = 1;
+    } else if ((r = cli_is(a, "--tail-below", 1)) != 0) {
+        if (r > 0 && cli_uint(a, 0, UINT32_MAX, &c->tail_below) != 0) return -1;
+        if (r > 0) c->tail_set = 1;
     } else if ((r = cli_is(a, "--sort-materials", 0)) != 0) {
         c->sort_materials = 1;
     } else if ((r = cli_is(a, "--seed", 1)) != 0) {
@@ -218,6 +221,7 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
     st->seed = c->seed;
     st->sort_materials = c->sort_materials;
     if (c->auto_skip_set) st->auto_skip_below = c->auto_skip_below;
+    if (c->tail_set) st->tail_below = c->tail_below;
     if (c->light_sampling && rc_light_sampling_parse(c->light_sampling, &st->light_sampling) != 0) {
         rc_scene_free(scene);
         return cli_usage_error(cmd, "--light-sampling: '%s' is not one of: nee, bsdf",

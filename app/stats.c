@@ -25,8 +25,12 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
         o->shadow_kept += s->shadow_kept;
         o->shadow_ms += s->shadow_ms;
         o->sort_ms += s->sort_ms;
+        o->tail_ms += s->tail_ms;
         const sc_algorithm_info *info = s->algo ? sc_algorithm_find(s->algo) : NULL;
-        o->algo = info ? 1 + (int)info->id : s->algo ? -1 : 0;
+        o->algo = info                                            ? 1 + (int)info->id
+                  : s->algo && strcmp(s->algo, RC_TAIL_NAME) == 0 ? -2
+                  : s->algo                                       ? -1
+                                                                  : 0;
     }
     for (size_t i = 0; i < f->num_lib; i++) {
         size_t j = 0;
@@ -42,6 +46,7 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
 }
 
 const char *rc_stats_algo(const rc_bounce_total *o) {
+    if (o->algo == -2) return RC_TAIL_NAME;
     if (o->algo < 0) return "none";
     const sc_algorithm_info *info = o->algo ? sc_algorithm_get((sc_algorithm)(o->algo - 1)) : NULL;
     return info ? info->name : "-";
@@ -71,6 +76,18 @@ double rc_stats_sort_ms(const rc_stats_total *t) {
     double s = 0;
     for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].sort_ms;
     return s;
+}
+double rc_stats_tail_ms(const rc_stats_total *t) {
+    double s = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].tail_ms;
+    return s;
+}
+/* Frames that ran the tail kernel (each runs it once). */
+static uint32_t tail_launches(const rc_stats_total *t) {
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < t->bounces; b++)
+        if (t->bounce[b].tail_ms > 0.0) n += t->bounce[b].launches;
+    return n;
 }
 int rc_stats_sorted(const rc_stats_total *t) {
     return t->sorted;
@@ -115,13 +132,16 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
     uint64_t shadows = 0;
     for (uint32_t b = 0; b < t->bounces; b++) shadows += t->bounce[b].shadow_in;
     if (shadows) phase_row(f, "shadow", bl, rc_stats_shadow_ms(t), total);
+    const int tail = rc_stats_tail_ms(t) > 0.0;
+    if (tail) phase_row(f, "tail", tail_launches(t), rc_stats_tail_ms(t), total);
     phase_row(f, "accumulate", t->frames, t->accumulate_ms, total);
     phase_row(f, "frame (wall)", t->frames, total, total);
     fprintf(f, "frame loop: %s\n", rc_frame_loop_name(t->loop));
     fprintf(f,
             "\nbounce     rays in       alive        kept  removed  extend ms   shade ms "
-            "compact ms  compact share  algorithm     %s%s\n",
-            shadows ? "  shadow in  shadow kept  shadow ms" : "", sorted ? "    sort ms" : "");
+            "compact ms  compact share  algorithm     %s%s%s\n",
+            shadows ? "  shadow in  shadow kept  shadow ms" : "", sorted ? "    sort ms" : "",
+            tail ? "    tail ms" : "");
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
@@ -136,8 +156,14 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
             fprintf(f, "%11llu %12llu %10.2f", (unsigned long long)o->shadow_in,
                     (unsigned long long)o->shadow_kept, o->shadow_ms);
         if (sorted) fprintf(f, " %10.2f", o->sort_ms);
+        if (tail) fprintf(f, " %10.2f", o->tail_ms);
         fprintf(f, "\n");
     }
+    if (tail)
+        fprintf(f,
+                "bounces marked %s: one kernel ran them all (--tail-below), its time at the "
+                "first\n",
+                RC_TAIL_NAME);
     double secs = total / 1e3;
     fprintf(f, "\n%llu rays traced in %.3f s: %.2f Mrays/s\n", (unsigned long long)rc_stats_rays(t),
             secs, secs > 0 ? (double)rc_stats_rays(t) / secs / 1e6 : 0.0);

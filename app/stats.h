@@ -12,9 +12,10 @@ typedef struct rc_bounce_total {
     uint64_t shadow_in, shadow_kept; /* the shadow stream (NEE): slots, rays traced */
     double extend_ms, shade_ms, compact_ms, shadow_ms;
     double sort_ms; /* --sort-materials: classify and partition before shade */
+    double tail_ms; /* the tail kernel, at the bounce it started (rc_bounce_stats.tail_ms) */
     /* the algorithm of the last frame's path compaction here (auto: its choice), kept as a
-       number so a run packed for MPI stays readable: 1 + its sc_algorithm, -1 `none`, 0 not
-       known; rc_stats_algo names it */
+       number so a run packed for MPI stays readable: 1 + its sc_algorithm, -1 `none`, -2 the
+       tail kernel ran this bounce, 0 not known; rc_stats_algo names it */
     int algo;
 } rc_bounce_total;
 
@@ -36,6 +37,7 @@ double rc_stats_shade_ms(const rc_stats_total *t);
 double rc_stats_compact_ms(const rc_stats_total *t);
 double rc_stats_shadow_ms(const rc_stats_total *t);
 double rc_stats_sort_ms(const rc_stats_total *t);
+double rc_stats_tail_ms(const rc_stats_total *t);
 /* 1 if any frame sorted the stream by material (--sort-materials). */
 int rc_stats_sorted(const rc_stats_total *t);
 /* Live path rays traced (extend), over all frames and bounces. */
@@ -43,7 +45,8 @@ uint64_t rc_stats_rays(const rc_stats_total *t);
 /* Shadow rays traced (the shadow phase), over all frames and bounces; 0 without NEE. */
 uint64_t rc_stats_shadow_rays(const rc_stats_total *t);
 
-/* The name of a bounce's algorithm: a library name, "none", or "-" when not known. */
+/* The name of a bounce's algorithm: a library name, "none", RC_TAIL_NAME, or "-" when not
+ * known. */
 const char *rc_stats_algo(const rc_bounce_total *o);
 
 /* The per-phase table (launches, total ms, share) and the per-bounce table; with shadow rays

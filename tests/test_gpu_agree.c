@@ -3,7 +3,7 @@
  * bit-identical image on the GPU, and so do waves of several samples per pixel; a replayed frame
  * graph follows a film reset and a camera change; the megakernel baseline (no BVH, megakernel.h)
  * renders the same image as the wavefront loop; auto reports a real algorithm per bounce;
- * --sort-materials changes nothing in the image.
+ * --sort-materials and --tail-below change nothing in the image.
  * CPU and GPU round some maths differently (fused multiply-add, sinf, powf), so their paths
  * part ways and the images differ by noise: they are compared like test_reference, on
  * 16x16 block means, with a tolerance stated by the caller. Exits 77 (skipped) without a
@@ -16,6 +16,9 @@
 
 static rc_frame_loop g_loop = RC_LOOP_GRAPH; /* the frame loop of the next renders */
 static int g_sort;                           /* --sort-materials in the next renders */
+/* --tail-below in the next renders: 0, so the phases and compactions of every bounce are what
+ * these checks see; tail_agrees checks the tail against them */
+static uint32_t g_tail;
 
 static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_mode mode,
                           uint32_t w, uint32_t h, uint32_t spp, uint32_t wave) {
@@ -29,6 +32,7 @@ static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_
     st.mode = mode;
     st.frame_loop = g_loop;
     st.sort_materials = g_sort;
+    st.tail_below = g_tail;
     return test_render(s, &st, spp);
 }
 
@@ -180,6 +184,7 @@ static void auto_reports(const rc_scene *s) {
         st.algo = "auto";
         st.frame_loop = (rc_frame_loop)l;
         st.auto_skip_below = skip ? RC_AUTO_SKIP_BELOW : 0;
+        st.tail_below = 0;
         rc_renderer *r;
         rc_error err;
         if (rc_renderer_create(s, &st, &r, &err) != 0) {
@@ -221,6 +226,92 @@ static void auto_reports(const rc_scene *s) {
         free(img);
         free(ref);
     }
+}
+
+/* --tail-below: from the first bounce with fewer live paths than the threshold in the frame
+ * before, one kernel finishes the paths. Against the same renderer without it, frame by frame:
+ * every bounce has the same live, kept and shadow-ray counts, and the tail's rays in are the
+ * paths it carried in; the tail runs from bounce 0 (a threshold above the wave) or from a bounce
+ * in the middle (300 of 1600 paths) once a frame has given counts; after 5 frames the images
+ * are bit-identical. Graph and stream loops, both modes, `none`, fixed flag and removal-list
+ * algorithms and auto (which leaves small bounces uncompacted before the tail). */
+static void tail_agrees(const rc_scene *s) {
+    const char *names[] = {"none", "single-pass", "redzone", "atomic", "auto"};
+    const uint32_t tails[] = {1u << 30, 300};
+    const size_t bytes = 40 * 40 * 3 * sizeof(float);
+    for (int l = RC_LOOP_GRAPH; l <= RC_LOOP_STREAM; l++)
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+            for (int m = 0; m < 2; m++)
+                for (int t = 0; t < 2; t++) {
+                    rc_settings st;
+                    rc_settings_init(&st, s);
+                    st.width = 40;
+                    st.height = 40;
+                    st.backend = RC_BACKEND_CUDA;
+                    st.algo = names[i];
+                    st.mode = (rc_mode)m;
+                    st.frame_loop = (rc_frame_loop)l;
+                    rc_renderer *r[2] = {NULL, NULL};
+                    rc_error err;
+                    int ok = 1;
+                    for (int k = 0; k < 2 && ok; k++) {
+                        st.tail_below = k ? tails[t] : 0;
+                        ok = rc_renderer_create(s, &st, &r[k], &err) == 0;
+                    }
+                    const char *what = rc_mode_name((rc_mode)m),
+                               *loop = rc_frame_loop_name(st.frame_loop);
+                    CHECK(ok, "tail %s/%s %s: %s", names[i], what, loop, err.msg);
+                    uint32_t first = st.max_depth;
+                    for (int f = 0; ok && f < 5; f++) {
+                        rc_frame_stats fs[2];
+                        for (int k = 0; k < 2 && ok; k++)
+                            ok = rc_render_frame(r[k], &fs[k], &err) == 0;
+                        CHECK(ok, "tail %s/%s %s, frame %d: %s", names[i], what, loop, f, err.msg);
+                        if (!ok) break;
+                        const uint32_t from = fs[1].tail_from;
+                        if (f == 4) first = from;
+                        CHECK(f > 0 ? from < st.max_depth && (t == 0) == (from == 0)
+                                    : from == st.max_depth,
+                              "tail %s/%s %s below %u, frame %d: starts at bounce %u", names[i],
+                              what, loop, tails[t], f, from);
+                        CHECK(fs[0].bounces == fs[1].bounces, "tail: %u bounces, want %u",
+                              fs[1].bounces, fs[0].bounces);
+                        for (uint32_t b = 0; b < fs[0].bounces && b < fs[1].bounces; b++) {
+                            const rc_bounce_stats *x = &fs[0].bounce[b], *y = &fs[1].bounce[b];
+                            uint32_t in = b <= from ? x->stream
+                                          : b > 0 && fs[1].bounce[b - 1].kept
+                                              ? fs[1].bounce[b - 1].kept
+                                              : 0;
+                            CHECK(y->alive == x->alive && y->kept == x->kept &&
+                                      y->shadow_kept == x->shadow_kept && y->stream == in,
+                                  "tail %s/%s %s below %u, frame %d bounce %u (tail from %u): rays "
+                                  "in "
+                                  "%u alive %u kept %u shadows %u, want %u %u %u %u",
+                                  names[i], what, loop, tails[t], f, b, from, y->stream, y->alive,
+                                  y->kept, y->shadow_kept, in, x->alive, x->kept, x->shadow_kept);
+                            if (b >= from)
+                                CHECK(strcmp(y->algo, RC_TAIL_NAME) == 0 && y->extend_ms == 0.0 &&
+                                          y->compact_ms == 0.0 && (b > from || y->tail_ms > 0.0),
+                                      "tail %s/%s bounce %u: algorithm '%s', extend %g ms, tail %g "
+                                      "ms",
+                                      names[i], what, b, y->algo, y->extend_ms, y->tail_ms);
+                        }
+                    }
+                    float *img[2] = {malloc(bytes), malloc(bytes)};
+                    for (int k = 0; k < 2 && ok; k++)
+                        ok = img[k] && rc_renderer_image(r[k], img[k], &err) == 0;
+                    int same = ok && memcmp(img[0], img[1], bytes) == 0;
+                    CHECK(same, "tail %s/%s %s below %u: image differs without the tail", names[i],
+                          what, loop, tails[t]);
+                    if (same)
+                        printf("  tail below %-10u %-14s %-8s %-6s identical, counts equal, from "
+                               "bounce %u\n",
+                               tails[t], names[i], what, loop, first);
+                    for (int k = 0; k < 2; k++) {
+                        free(img[k]);
+                        rc_renderer_destroy(r[k]);
+                    }
+                }
 }
 
 /* A replayed frame graph reads the camera and the sample index on the device: after a reset
@@ -310,6 +401,7 @@ int main(int argc, char **argv) {
     if (argc > 6 && strcmp(argv[6], "--algorithms") == 0) algorithms(&s);
     sorted(&s);
     auto_reports(&s);
+    tail_agrees(&s);
     graph_follows_camera(&s);
     rc_scene_free(&s);
     return test_finish("test_gpu_agree");

@@ -29,7 +29,8 @@ static void smooth_bounces(rc_history *h, const rc_frame_stats *fs, double w) {
                                          ran ? f->shade_ms : 0.0,
                                          ran ? f->compact_ms : 0.0,
                                          ran ? f->shadow_ms : 0.0,
-                                         ran ? f->sort_ms : 0.0};
+                                         ran ? f->sort_ms : 0.0,
+                                         ran ? f->tail_ms : 0.0};
         for (int p = 0; p < RC_PH_COUNT; p++) s->ms[p] += w * (now[p] - s->ms[p]);
         s->alive += w * ((ran ? f->alive : 0.0) - s->alive);
         s->stream += w * ((ran ? f->stream : 0.0) - s->stream);
@@ -52,6 +53,7 @@ void rc_history_add(rc_history *h, const rc_frame_stats *fs, double now_ms) {
         f->ms[RC_PH_COMPACT] += (float)fs->bounce[b].compact_ms;
         f->ms[RC_PH_SHADOW] += (float)fs->bounce[b].shadow_ms;
         f->ms[RC_PH_SORT] += (float)fs->bounce[b].sort_ms;
+        f->ms[RC_PH_TAIL] += (float)fs->bounce[b].tail_ms;
         f->rays += fs->bounce[b].alive;
     }
     /* The first frame after a clear is taken as it is. */

@@ -17,6 +17,7 @@ enum {
     RC_PH_COMPACT,
     RC_PH_SHADOW,
     RC_PH_SORT, /* --sort-materials */
+    RC_PH_TAIL, /* --tail-below: one kernel for the last bounces, at its first bounce */
     RC_PH_COUNT
 };
 
@@ -28,7 +29,7 @@ typedef struct rc_history_frame {
 } rc_history_frame;
 
 typedef struct rc_history_bounce {
-    double ms[RC_PH_COUNT]; /* extend, shade, compact, shadow, sort (other unused) */
+    double ms[RC_PH_COUNT]; /* extend, shade, compact, shadow, sort, tail (other unused) */
     double alive, stream;
     double shadows;   /* shadow rays traced (kept in their stream) */
     const char *algo; /* the newest frame's compaction algorithm here (auto: its choice) */

@@ -19,12 +19,12 @@ static const rc_rgba text = {235, 235, 235, 255}, dim = {160, 160, 165, 255},
                      accent = {255, 205, 80, 255}, panel = {12, 12, 16, 200},
                      track = {255, 255, 255, 28};
 /* Phase colours, in rc_history's order: other (generate + accumulate), extend, shade, compact,
- * shadow, sort (--sort-materials). */
-static const rc_rgba phase_color[RC_PH_COUNT] = {{150, 150, 150, 255}, {70, 140, 245, 255},
-                                                 {90, 200, 120, 255},  {255, 120, 40, 255},
-                                                 {190, 110, 230, 255}, {230, 210, 60, 255}};
+ * shadow, sort (--sort-materials), tail (--tail-below). */
+static const rc_rgba phase_color[RC_PH_COUNT] = {
+    {150, 150, 150, 255}, {70, 140, 245, 255}, {90, 200, 120, 255}, {255, 120, 40, 255},
+    {190, 110, 230, 255}, {230, 210, 60, 255}, {80, 215, 215, 255}};
 static const char *const phase_name[RC_PH_COUNT] = {
-    "generate+accumulate", "extend", "shade", "compact", "shadow", "sort"};
+    "generate+accumulate", "extend", "shade", "compact", "shadow", "sort", "tail"};
 
 typedef struct layout {
     rc_batch *b;
@@ -71,9 +71,11 @@ static void header(layout *l, const rc_viewer *v) {
     l->y += RC_FONT_LINE * l->s;
     size_t tile = v->st.tile ? v->st.tile : SC_TILE_DEFAULT;
     int uses_tile = info && (info->tunables & SC_TUNE_TILE);
-    snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s   lights %s",
+    char tail[32] = "off";
+    if (v->st.tail_below) snprintf(tail, sizeof tail, "below %u", v->st.tail_below);
+    snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s   lights %s   tail %s",
              rc_mode_name(v->st.mode), tile, uses_tile ? "" : " (unused)", info ? "on" : "off",
-             v->r && rc_renderer_nee(v->r) ? "nee" : "bsdf");
+             v->r && rc_renderer_nee(v->r) ? "nee" : "bsdf", tail);
     line(l, text, s);
 }
 

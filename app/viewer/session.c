@@ -110,6 +110,12 @@ void rc_view_next_tile(rc_viewer *v) {
     v->rebuild = 1;
 }
 
+void rc_view_toggle_tail(rc_viewer *v) {
+    if (v->st.tail_below) v->tail_below = v->st.tail_below;
+    v->st.tail_below = v->st.tail_below ? 0u : v->tail_below ? v->tail_below : RC_TAIL_BELOW;
+    v->rebuild = 1;
+}
+
 void rc_view_camera_changed(rc_viewer *v) {
     rc_camera cam = rc_fly_camera_get(&v->cam);
     if (v->r) rc_renderer_set_camera(v->r, &cam);

@@ -40,6 +40,7 @@ typedef struct rc_viewer {
     const char *algos[RC_VIEW_MAX_ALGOS]; /* "none", then the library's, in table order */
     size_t num_algos, algo;               /* algo: index of the one in use */
     size_t compact_algo;                  /* the one C switches compaction back on with */
+    uint32_t tail_below;                  /* the threshold L switches the tail back on with */
     uint32_t spp_limit;
     rc_fly_camera cam;
     int rebuild, reset; /* set by keys, applied before the next frame */
@@ -74,6 +75,8 @@ void rc_view_pick_algo(rc_viewer *v, size_t index);
 void rc_view_toggle_compaction(rc_viewer *v);
 void rc_view_toggle_mode(rc_viewer *v);
 void rc_view_next_tile(rc_viewer *v);
+/* L: the tail kernel off (tail_below 0) or back on at the threshold it had (--tail-below). */
+void rc_view_toggle_tail(rc_viewer *v);
 void rc_view_camera_changed(rc_viewer *v);
 /* 1 while accumulation should go on (not paused, below the spp limit, or a mask to record). */
 int rc_view_wants_frame(const rc_viewer *v);

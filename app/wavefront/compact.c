@@ -298,10 +298,11 @@ static int plan_skip(const rc_renderer *r, uint32_t bounce) {
 }
 
 /* 1 if auto, with this frame's hints, would choose another algorithm at some bounce than the
- * plan of the captured calls (c->planned, rc_compact_plan) did, or skip another bounce. */
+ * plan of the captured calls (c->planned, rc_compact_plan) did, or skip another bounce. The
+ * bounces the tail kernel runs (r->tail_from on) have no call. */
 static int choice_changed(rc_renderer *r, const rc_compactor *c, device_ref dr) {
     if (c->input != RC_COMPACT_BOTH) return 0;
-    for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
+    for (uint32_t b = 0; b < r->st.max_depth && b < r->tail_from && b < RC_MAX_DEPTH; b++) {
         const int skip = plan_skip(r, b);
         if (skip != c->skip[b]) return 1;
         if (skip) continue;
@@ -354,7 +355,8 @@ rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_inp
 }
 
 int rc_compact_choice_changed(rc_renderer *r) {
-    return choice_changed(r, &r->comp, path_stream_cuda(r, 0, 0)) ||
+    return rc_tail_plan(r) != r->tail_from || /* every algorithm, `none` too */
+           choice_changed(r, &r->comp, path_stream_cuda(r, 0, 0)) ||
            (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, 0, 0)));
 }
 

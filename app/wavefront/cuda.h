@@ -83,8 +83,9 @@ typedef struct rc_cuda {
  * sizes its storage for the bound, so the frames' calls never allocate or wait. */
 int rc_compact_warm(rc_renderer *r, rc_error *err);
 /* Graph loop: 1 if auto, given the densities of the frame before, would now choose another
- * algorithm at some bounce (tiles are not compared) than the captured graph runs; no device work,
- * no sync (sc_auto_preview). */
+ * algorithm at some bounce (tiles are not compared) than the captured graph runs, or the tail
+ * would start at another bounce (rc_tail_plan, any algorithm); no device work, no sync
+ * (sc_auto_preview). */
 int rc_compact_choice_changed(rc_renderer *r);
 /* 1 once a frame's densities have been learned (rc_compact_learn): auto plans from them. */
 int rc_compact_has_hints(const rc_renderer *r);
@@ -102,6 +103,8 @@ void rc_cuda_generate(rc_renderer *r);
 void rc_cuda_extend(rc_renderer *r, uint32_t bounce);
 void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
 void rc_cuda_accumulate(rc_renderer *r);
+/* The tail kernel (tail.cu): every bounce from `from` on for the paths of that bounce's stream. */
+void rc_cuda_tail(rc_renderer *r, uint32_t from);
 /* --sort-materials: keys[i] = the material kind of stream slot i's hit (sort.cu). */
 void rc_cuda_classify(rc_renderer *r, uint32_t bounce);
 /* The film's sums as 3 floats per pixel into device memory d_out, on the default stream. */

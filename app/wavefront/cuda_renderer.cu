@@ -335,15 +335,23 @@ static int check_shadows(rc_renderer *r, const rc_cuda_counts *h, uint32_t b, ui
 }
 
 /* Device loops: the per-bounce statistics from the counts read back once per frame. A bounce
- * queued after every path had ended walked an empty stream. */
+ * queued after every path had ended walked an empty stream. From the tail's first bounce
+ * (st->tail_from) on, the tail kernel counted live, kept and shadow rays; past that bounce it
+ * walks only the paths it carries: the kept ones of the bounce before. */
 static int device_loop_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
     const rc_cuda_counts *h = rc_cuda_of(r)->h_counts;
+    const uint32_t from = st->tail_from;
     st->bounces = r->st.max_depth;
     for (uint32_t b = 0; b < st->bounces; b++) {
         rc_bounce_stats *o = &st->bounce[b];
-        o->stream = b > 0 && h[b - 1].kept == 0 ? 0 : h[b].stream;
+        o->stream = b > 0 && h[b - 1].kept == 0 ? 0 : b > from ? h[b - 1].kept : h[b].stream;
         o->alive = h[b].alive;
         o->kept = h[b].kept;
+        if (b >= from) { /* nothing compacted: the shadow rays were traced where shade drew them */
+            o->shadow_in = r->nee ? o->stream : 0;
+            o->shadow_kept = h[b].shadows;
+            continue;
+        }
         uint32_t want = rc_compact_as_none(&r->comp, b) ? o->stream : h[b].kept;
         if (h[b + 1].stream != want)
             return rc_fail(err, "compaction '%s' left %u paths on the device at bounce %u, want %u",

@@ -18,10 +18,16 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     st->sorted = r->sorter != NULL; /* also a replayed graph's frame, which runs no phase here */
 
     rc_frame_begin(r, st); /* CUDA graph loop: capture this frame, or replay the captured one */
+    if (!rc_frame_replay(r)) r->tail_from = rc_tail_plan(r); /* a replay runs its capture's */
+    st->tail_from = r->tail_from;
     if (!rc_frame_replay(r)) {
         rc_mask_begin(r);
         rc_generate(r, st); /* one camera ray per pixel and sample */
         for (uint32_t bounce = 0; bounce < r->st.max_depth && rc_stream_live(r); bounce++) {
+            if (bounce == r->tail_from) { /* few paths left: one kernel finishes them */
+                rc_tail(r, bounce, st);
+                break;
+            }
             rc_mask_record(r, bounce); /* the viewer's alive-ray mask, when it shows one */
             rc_extend(r, bounce, st);  /* nearest hit of every live ray */
             if (rc_sort(r, bounce, st, err) != 0) { /* --sort-materials: group by material */

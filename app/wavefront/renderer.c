@@ -22,6 +22,7 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->light_sampling = scene ? scene->defaults.light_sampling : RC_LIGHTS_NEE;
     st->spread = 1;
     st->auto_skip_below = RC_AUTO_SKIP_BELOW;
+    st->tail_below = RC_TAIL_BELOW;
 }
 
 const char *rc_backend_name(rc_backend b) {
@@ -205,6 +206,7 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     /* The library's own phase timings wait for each call: a graph cannot hold that. */
     if (st->library_timing && r->st.frame_loop == RC_LOOP_GRAPH) r->st.frame_loop = RC_LOOP_STREAM;
     r->mask_bounce = -1;
+    r->tail_from = st->max_depth;
     r->num_pixels = st->width * st->height;
     r->wave = st->samples_per_wave ? st->samples_per_wave : 1;
     r->st.samples_per_wave = r->wave;
@@ -335,7 +337,9 @@ void rc_frame_abort(rc_renderer *r) {
 /* Each bounce's algorithm: what its last call ran (a replayed graph runs what was captured). */
 static void note_choices(const rc_renderer *r, rc_frame_stats *st) {
     for (uint32_t b = 0; b < st->bounces && b < RC_MAX_DEPTH; b++)
-        st->bounce[b].algo = r->comp.chosen[b] ? r->comp.chosen[b] : r->comp.name;
+        st->bounce[b].algo = b >= st->tail_from  ? RC_TAIL_NAME
+                             : r->comp.chosen[b] ? r->comp.chosen[b]
+                                                 : r->comp.name;
 }
 
 int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
@@ -344,6 +348,7 @@ int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
         if (rc_cuda_frame_end(r, st, err) != 0) return -1;
         note_choices(r, st);
         rc_compact_learn(r, st);
+        rc_tail_learn(r, st);
         return 0;
     }
 #endif

@@ -62,8 +62,14 @@ struct rc_renderer {
     uint32_t sn;      /* shadow stream slots shade wrote this bounce (its stream length) */
     uint32_t shadows; /* shadow rays among them (CPU; the CUDA host loop reads it back) */
     void *cuda;       /* the CUDA backend's state (cuda.h) */
-    int mask_bounce;  /* the bounce whose alive-ray mask each frame records; -1 = none */
-    uint8_t *mask;    /* num_pixels bytes (device memory on the CUDA backend), or NULL */
+    /* the tail (tail.c): the previous frame's live paths per bounce, whether a frame has
+       given them, and the first bounce this frame's tail kernel runs (max_depth: none; a
+       replayed graph runs the tail its capture planned) */
+    uint32_t tail_live[RC_MAX_DEPTH];
+    int tail_known;
+    uint32_t tail_from;
+    int mask_bounce; /* the bounce whose alive-ray mask each frame records; -1 = none */
+    uint8_t *mask;   /* num_pixels bytes (device memory on the CUDA backend), or NULL */
 };
 
 /* The shadow ray in shadow stream slot i (CPU backend). */
@@ -94,6 +100,14 @@ int rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);
 int rc_sort_warm(rc_renderer *r, rc_error *err);
 /* The partition's context for the backend; an error where the backend cannot sort. */
 int rc_sort_init(rc_renderer *r, rc_error *err);
+/* tail: the first bounce from which one kernel finishes the frame's paths, from the previous
+ * frame's live counts and rc_settings.tail_below; max_depth when no bounce qualifies, before the
+ * first frame, and outside the CUDA device loops (tail.c). */
+uint32_t rc_tail_plan(const rc_renderer *r);
+/* Run every bounce from `bounce` on in one kernel; its time goes to bounce[bounce].tail_ms. */
+void rc_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+/* After a frame's counts came back: its live paths per bounce plan the next frame's tail. */
+void rc_tail_learn(rc_renderer *r, const rc_frame_stats *st);
 /* accumulate: film += this frame's value of every pixel. */
 void rc_accumulate(rc_renderer *r, rc_frame_stats *st);
 /* mask: clear the alive-ray mask at the start of a frame, and record it at the watched bounce

@@ -68,9 +68,18 @@ typedef struct rc_settings {
                                  `none`: its ended paths stay and are skipped), since such a
                                  call costs its launches, not its work; 0: always compact.
                                  Default RC_AUTO_SKIP_BELOW */
+    uint32_t tail_below;      /* CUDA device loops, every algorithm: from the first bounce whose
+                                 live paths were fewer than this in the previous frame, one
+                                 kernel finishes them (tail.cu: each thread runs one path's
+                                 remaining bounces, extend, shade and its shadow ray), since a
+                                 bounce of so few paths costs its launches, not its work; same
+                                 image, same counts; 0: every bounce as its own phases. Default
+                                 RC_TAIL_BELOW */
 } rc_settings;
 
 #define RC_AUTO_SKIP_BELOW 16384u
+#define RC_TAIL_BELOW      16384u
+#define RC_TAIL_NAME       "tail" /* rc_bounce_stats.algo of the bounces the tail kernel ran */
 
 /* Defaults: the scene's size, depth and light sampling, algorithm "auto", indices,
  * CPU, one sample per wave, the graph frame loop, seed 0. */
@@ -91,9 +100,12 @@ typedef struct rc_bounce_stats {
     double compact_ms; /* both streams' compaction: the paths', then the shadow rays' */
     double shadow_ms;  /* the shadow phase: any-hit traces of the shadow rays */
     double sort_ms;    /* --sort-materials: classify the hits and partition the stream */
+    double tail_ms;    /* at the tail's first bounce (rc_frame_stats.tail_from): the kernel that
+                          ran it and every later bounce; the other phases are 0 from there */
     const char *algo;  /* the algorithm that compacted the paths (static name): `auto`'s
                           choice (sc_last_choice), else the fixed algorithm or "none"; a
-                          replayed graph reports what its capture chose */
+                          replayed graph reports what its capture chose; RC_TAIL_NAME from
+                          the tail's first bounce on */
 } rc_bounce_stats;
 
 /* Everything one frame measured; feeds --stats, the bench table and its JSON. The frame's
@@ -105,6 +117,8 @@ typedef struct rc_frame_stats {
     rc_frame_loop loop; /* the loop that ran the frame (settings.frame_loop, or stream when a
                            graph cannot hold it) */
     int sorted;         /* the stream was sorted by material before shade (--sort-materials) */
+    uint32_t tail_from; /* the first bounce the tail kernel ran (settings.tail_below), or
+                           max_depth when it did not run */
     double generate_ms, accumulate_ms;
     double total_ms; /* wall time of the whole frame */
     rc_bounce_stats bounce[RC_MAX_DEPTH];

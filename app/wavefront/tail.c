@@ -1,0 +1,44 @@
+/* tail.c: the tail of a frame. Once few paths are left, a bounce costs its launches (extend,
+ * shade, the compactions, the shadow phase: each a kernel of its own, most of whose threads
+ * find nothing to do), not its work. From the first bounce whose live paths were fewer than
+ * rc_settings.tail_below in the previous frame, one kernel finishes them: each of its threads
+ * runs one path's remaining bounces (tail.cu). The per-path functions and their order are those
+ * of the phases, so the image and the per-bounce counts are the same. CUDA device loops only:
+ * the CPU backend and the host loop pay no launch per phase worth saving. */
+#include "renderer.h"
+#ifdef RC_HAVE_CUDA_BACKEND
+#include "cuda.h"
+#endif
+
+uint32_t rc_tail_plan(const rc_renderer *r) {
+    const uint32_t none = r->st.max_depth;
+    if (r->st.backend != RC_BACKEND_CUDA || r->st.frame_loop == RC_LOOP_HOST ||
+        r->st.tail_below == 0 || !r->tail_known)
+        return none;
+    for (uint32_t b = 0; b < r->st.max_depth && b < RC_MAX_DEPTH; b++) {
+        /* the viewer's alive-ray mask is recorded by the phases of its bounce */
+        if (r->mask_bounce >= 0 && b <= (uint32_t)r->mask_bounce) continue;
+        if (r->tail_live[b] < r->st.tail_below) return b;
+    }
+    return none;
+}
+
+void rc_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) {
+        rc_cuda_phase_begin(r);
+        rc_cuda_tail(r, bounce);
+        rc_cuda_phase_end(r, &st->bounce[bounce].tail_ms);
+        return;
+    }
+#endif
+    (void)r;
+    (void)bounce;
+    (void)st;
+}
+
+void rc_tail_learn(rc_renderer *r, const rc_frame_stats *st) {
+    for (uint32_t b = 0; b < RC_MAX_DEPTH; b++)
+        r->tail_live[b] = b < st->bounces ? st->bounce[b].alive : 0u;
+    r->tail_known = 1;
+}
