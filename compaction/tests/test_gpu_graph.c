@@ -22,15 +22,16 @@ static int is_list(const sc_algorithm_info *a) {
     return a->input == SC_INPUT_REMOVAL_LIST;
 }
 
-#define BOUND   100003u /* 3 chunks of the block framework and a part, 25 single-pass tiles */
+#define BOUND   100003u /* 3 chunks of the block framework and a part, 98 small single-pass tiles */
 #define REPLAYS 4
 
 static int replays = REPLAYS, quick = 0;
 
 /* The run-time n values, spread over the calls: empty, one, the tile edges of the algorithms
- * (32, 256, 2048 scan tiles, 4096 single-pass tiles, 32768 chunks), the bound. */
-static const uint32_t k_ns[] = {0,    1,    31,   32,    33,    255,   256,   257,       2048,
-                                4095, 4096, 4097, 32767, 32768, 32769, 65537, BOUND - 1, BOUND};
+ * (32, 256, 2048 scan tiles, 1024 and 4096 single-pass tiles, 32768 chunks), the bound. */
+static const uint32_t k_ns[] = {0,    1,     31,    32,    33,    255,       256,
+                                257,  1023,  1024,  1025,  2048,  4095,      4096,
+                                4097, 32767, 32768, 32769, 65537, BOUND - 1, BOUND};
 #define CALLS (sizeof k_ns / sizeof k_ns[0])
 
 static int checks = 0;
