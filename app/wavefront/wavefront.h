@@ -2,8 +2,9 @@
  * samples_per_wave of them, as one stream of paths:
  * generate -> [extend -> shade -> compact -> shadow] x bounces -> accumulate (render_frame.c),
  * with next-event estimation's shadow rays as a second stream, and every phase is timed into
- * one rc_frame_stats. A wave of several samples per pixel has the same
- * number of launches as a wave of one, over a longer stream: the fixed cost of each bounce
+ * one rc_frame_stats. In the CUDA device loops the last bounces, once few paths are left, run
+ * in one kernel instead (rc_settings.tail_below, tail.c). A wave of several samples per pixel has
+ * the same number of launches as a wave of one, over a longer stream: the fixed cost of each bounce
  * (launches, the read-back of the counts) is shared by more rays. The image does not depend
  * on how the samples are split into waves, nor on how many processes rendered them: the film
  * holds exact fixed-point sums (film.h).
