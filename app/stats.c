@@ -1,6 +1,7 @@
 /* stats.c: frame statistics summed over a render or a benchmark, and their tables. */
 #include "stats.h"
 
+#include <stddef.h>
 #include <string.h>
 
 void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
@@ -26,6 +27,7 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
         o->shadow_ms += s->shadow_ms;
         o->sort_ms += s->sort_ms;
         o->tail_ms += s->tail_ms;
+        o->tails += s->tail_ms > 0.0;
         const sc_algorithm_info *info = s->algo ? sc_algorithm_find(s->algo) : NULL;
         o->algo = info                                            ? 1 + (int)info->id
                   : s->algo && strcmp(s->algo, RC_TAIL_NAME) == 0 ? -2
@@ -52,41 +54,35 @@ const char *rc_stats_algo(const rc_bounce_total *o) {
     return info ? info->name : "-";
 }
 
-double rc_stats_extend_ms(const rc_stats_total *t) {
+/* The sum over bounces of the double at byte offset `off` of rc_bounce_total. */
+static double sum_ms(const rc_stats_total *t, size_t off) {
     double s = 0;
-    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].extend_ms;
+    for (uint32_t b = 0; b < t->bounces; b++)
+        s += *(const double *)((const char *)&t->bounce[b] + off);
     return s;
+}
+double rc_stats_extend_ms(const rc_stats_total *t) {
+    return sum_ms(t, offsetof(rc_bounce_total, extend_ms));
 }
 double rc_stats_shade_ms(const rc_stats_total *t) {
-    double s = 0;
-    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].shade_ms;
-    return s;
+    return sum_ms(t, offsetof(rc_bounce_total, shade_ms));
 }
 double rc_stats_compact_ms(const rc_stats_total *t) {
-    double s = 0;
-    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].compact_ms;
-    return s;
+    return sum_ms(t, offsetof(rc_bounce_total, compact_ms));
 }
 double rc_stats_shadow_ms(const rc_stats_total *t) {
-    double s = 0;
-    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].shadow_ms;
-    return s;
+    return sum_ms(t, offsetof(rc_bounce_total, shadow_ms));
 }
 double rc_stats_sort_ms(const rc_stats_total *t) {
-    double s = 0;
-    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].sort_ms;
-    return s;
+    return sum_ms(t, offsetof(rc_bounce_total, sort_ms));
 }
 double rc_stats_tail_ms(const rc_stats_total *t) {
-    double s = 0;
-    for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].tail_ms;
-    return s;
+    return sum_ms(t, offsetof(rc_bounce_total, tail_ms));
 }
-/* Frames that ran the tail kernel (each runs it once). */
+/* Frames that ran the tail kernel (each runs it once, at one bounce). */
 static uint32_t tail_launches(const rc_stats_total *t) {
     uint32_t n = 0;
-    for (uint32_t b = 0; b < t->bounces; b++)
-        if (t->bounce[b].tail_ms > 0.0) n += t->bounce[b].launches;
+    for (uint32_t b = 0; b < t->bounces; b++) n += t->bounce[b].tails;
     return n;
 }
 int rc_stats_sorted(const rc_stats_total *t) {
