@@ -33,6 +33,7 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
                   : s->algo && strcmp(s->algo, RC_TAIL_NAME) == 0 ? -2
                   : s->algo                                       ? -1
                                                                   : 0;
+        o->tailed += o->algo == -2;
     }
     for (size_t i = 0; i < f->num_lib; i++) {
         size_t j = 0;
@@ -99,9 +100,11 @@ uint64_t rc_stats_rays(const rc_stats_total *t) {
     return s;
 }
 
+/* Bounces run as phases (each launches extend, shade, ...), over all frames: not the ones the
+ * tail kernel ran. */
 static uint32_t bounce_launches(const rc_stats_total *t) {
     uint32_t n = 0;
-    for (uint32_t b = 0; b < t->bounces; b++) n += t->bounce[b].launches;
+    for (uint32_t b = 0; b < t->bounces; b++) n += t->bounce[b].launches - t->bounce[b].tailed;
     return n;
 }
 

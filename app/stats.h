@@ -11,9 +11,10 @@ typedef struct rc_bounce_total {
     uint64_t stream, alive, kept;
     uint64_t shadow_in, shadow_kept; /* the shadow stream (NEE): slots, rays traced */
     double extend_ms, shade_ms, compact_ms, shadow_ms;
-    double sort_ms; /* --sort-materials: classify and partition before shade */
-    double tail_ms; /* the tail kernel, at the bounce it started (rc_bounce_stats.tail_ms) */
-    uint32_t tails; /* frames whose tail kernel started at this bounce */
+    double sort_ms;  /* --sort-materials: classify and partition before shade */
+    double tail_ms;  /* the tail kernel, at the bounce it started (rc_bounce_stats.tail_ms) */
+    uint32_t tails;  /* frames whose tail kernel started at this bounce */
+    uint32_t tailed; /* frames whose tail kernel ran this bounce (no phase launched) */
     /* the algorithm of the last frame's path compaction here (auto: its choice), kept as a
        number so a run packed for MPI stays readable: 1 + its sc_algorithm, -1 `none`, -2 the
        tail kernel ran this bounce, 0 not known; rc_stats_algo names it */
