@@ -28,7 +28,9 @@
  * 4x the blocks in flight, each with a quarter of the serial work. Measured on the H100
  * (compact bench --graph, 50 % removed, per call): 2^16 x 4 B 4.71 -> 3.68 us, 2^18 x 4 B
  * 4.99 -> 4.10 us; but at 2^20, 1024 quarter tiles looking back by warps took 8.03 us against
- * 6.39 us with 256 full tiles, so larger streams keep the full tile. */
+ * 6.39 us with 256 full tiles, so larger streams keep the full tile. Half tiles (8 flags a
+ * thread) up to 4 per SM were tried as well: 2^19 x 4 B 5.33 -> 4.90 us, but 2^20 x 4 B
+ * 6.42 -> 6.76 us and 3 x 2^18 up to 14 % slower; not kept. */
 #define SP_FLAGS_SMALL 4
 
 typedef struct sp_args {
