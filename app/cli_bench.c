@@ -506,6 +506,9 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     cJSON_AddBoolToObject(root, "sort_materials", st->sort_materials != 0);
     cJSON_AddNumberToObject(root, "seed", st->seed);
     cJSON_AddNumberToObject(root, "samples_per_wave", st->samples_per_wave);
+    cJSON_AddNumberToObject(root, "tail_below", st->tail_below);
+    cJSON_AddNumberToObject(root, "auto_skip_below", st->auto_skip_below);
+    cJSON_AddBoolToObject(root, "spread", st->spread != 0);
     cJSON_AddNumberToObject(root, "frames", o->frames);
     cJSON_AddNumberToObject(root, "warmup", o->warmup);
 #ifdef _OPENMP
