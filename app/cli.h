@@ -17,6 +17,18 @@ int cmd_bench(int argc, char **argv);
 int cli_render_parse(int argc, char **argv);
 int cli_bench_parse(int argc, char **argv);
 
+/* The --help lines of the options on short streams (CUDA) that render, bench and view share. */
+#define CLI_HELP_SHORT_STREAMS                                                                     \
+    "  --spread on|off       CUDA: trace a short stream thinned out over the whole GPU\n"          \
+    "                        (default on)\n"                                                       \
+    "  --auto-skip-below N   CUDA, auto: leave a bounce uncompacted (as `none`) when its\n"        \
+    "                        stream held fewer than N paths in the previous frame; 0:\n"           \
+    "                        always compact (default 16384)\n"                                     \
+    "  --tail-below N        CUDA graph/stream loops: from the first bounce that had\n"            \
+    "                        fewer than N live paths in the previous frame, one kernel\n"          \
+    "                        finishes the paths (a thread per path, every bounce left);\n"         \
+    "                        same image; 0: off (default 16384)\n"
+
 /* Options both commands take. NULL / 0 = not given. */
 typedef struct cli_common {
     const char *scene;
