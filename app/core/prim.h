@@ -12,12 +12,13 @@ enum { RC_PRIM_SPHERE = 0, RC_PRIM_QUAD = 1, RC_PRIM_TRIANGLE = 2 };
 #define RC_PRIM_TYPE_MASK     0x3u
 #define RC_PRIM_MAX_MATERIALS (1u << (32u - RC_PRIM_TYPE_BITS))
 
-/* One primitive, 48 bytes, the same layout on the host and the device.
+/* One primitive, 48 bytes aligned to 16 (three 16-byte loads on the GPU), the same layout on
+ * the host and the device.
  *   sphere:   p = centre, r = radius (negative: normals point inwards, a hollow shell)
  *   quad:     p = corner Q, a = edge u, b = edge v (the points Q + alpha u + beta v, 0..1)
  *   triangle: p = vertex 0, a = vertex 1 - vertex 0, b = vertex 2 - vertex 0 */
 typedef struct rc_prim {
-    rc_vec3 p;
+    RC_ALIGN16 rc_vec3 p;
     float r;
     rc_vec3 a;
     uint32_t type_mat;
