@@ -52,6 +52,7 @@ typedef struct sc_cuda_state {
     int sm_count;
     int l2_bytes;
     int max_smem_optin; /* shared memory per block after cudaFuncSetAttribute */
+    int pdl;            /* programmatic dependent launch: compute capability 9.0 or later */
     void *d_temp;       /* temporary storage, grows on demand, never shrinks */
     size_t temp_bytes;
     uint32_t *d_counters; /* SC_CUDA_COUNTERS slots */
@@ -136,6 +137,50 @@ void sc_cuda_lookback_failed(sc_job *job);
 size_t sc_cuda_scan_temp_bytes(size_t n);
 sc_status sc_cuda_scan_u32(sc_job *job, sc_scan variant, uint32_t *d_data, size_t n,
                            uint32_t *d_total, void *d_temp);
+
+/* Programmatic dependent launch (compute capability 9.0+; CUDA programming guide, "Programmatic
+ * Dependent Launch and Synchronization"). sc_cuda_launch_pdl launches a kernel on the call's
+ * stream allowed to start while the kernel before it in the stream still runs; the kernel calls
+ * sc_pdl_wait() before it reads anything (it returns once every earlier grid has finished and
+ * its writes are visible, as an ordinary launch would), then sc_pdl_release() to let a kernel
+ * launched the same way after it start early in turn. What overlaps is the launch and the
+ * blocks' start, not work: back to back in a graph, the next call's blocks are resident when
+ * this call ends. Other devices, the legacy default stream and a runtime that refuses the
+ * attribute launch as usual (both device functions are no-ops then). */
+static __device__ __forceinline__ void sc_pdl_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void sc_pdl_release() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+template <typename... P, typename... A>
+static cudaError_t sc_cuda_launch_pdl(const sc_job *job, void (*kernel)(P...), unsigned grid,
+                                      unsigned block, A &&...args) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(block);
+    cfg.stream = sc_cuda_stream(job);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    sc_cuda_state *st = sc_cuda_state_of(job->ctx);
+    if (st->pdl && cfg.stream) {
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+    }
+    cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, args...);
+    if (e != cudaSuccess && cfg.numAttrs) { /* a runtime that refuses it: plain launches */
+        (void)cudaGetLastError();
+        st->pdl = 0;
+        cfg.numAttrs = 0;
+        e = cudaLaunchKernelEx(&cfg, kernel, args...);
+    }
+    return e;
+}
 
 /* Launch helper: blocks for n items at `per_block` items each, at least 1. */
 static inline unsigned sc_cuda_blocks(size_t n, size_t per_block) {

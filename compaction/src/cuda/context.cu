@@ -36,6 +36,7 @@ extern "C" sc_status sc_cuda_context_init(sc_context *ctx) {
     if (!st) return SC_ERR_OUT_OF_MEMORY;
     ctx->backend_state = st;
     sc_status s = SC_OK;
+    int major = 0;
 #define INIT_TRY(call)                                                                             \
     do {                                                                                           \
         cudaError_t e_ = (call);                                                                   \
@@ -49,6 +50,8 @@ extern "C" sc_status sc_cuda_context_init(sc_context *ctx) {
     INIT_TRY(cudaDeviceGetAttribute(&st->l2_bytes, cudaDevAttrL2CacheSize, st->device));
     INIT_TRY(cudaDeviceGetAttribute(&st->max_smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                     st->device));
+    INIT_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, st->device));
+    st->pdl = major >= 9;
     INIT_TRY(cudaMalloc(&st->d_counters, SC_CUDA_COUNTERS * sizeof(uint32_t)));
     INIT_TRY(cudaMemset(st->d_counters, 0, SC_CUDA_COUNTERS * sizeof(uint32_t)));
     INIT_TRY(cudaHostAlloc((void **)&st->h_kept, sizeof(uint32_t), cudaHostAllocMapped));

@@ -11,6 +11,9 @@
  * their ticket and return, the last live tile writes the count. The epoch and the ticket
  * counter of the look-back share one device word (lb_begin), so every call's arguments are the
  * same: a captured graph replays it correctly.
+ * Launch: programmatic dependent launch (common.cuh, sc_cuda_launch_pdl) on sm_90+, so a call
+ * that follows another kernel in a graph starts its blocks while that one ends (H100, compact
+ * bench --graph, 50 % removed: 2^16 x 4 B 3.71 -> 3.40 us a call, 2^20 x 4 B 6.41 -> 6.09).
  * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
  *   F + 2m*E (one pass: flags, the kept elements gathered and written; 8 bytes of look-back state a
  * tile).
@@ -30,7 +33,9 @@
  * 4.99 -> 4.10 us; but at 2^20, 1024 quarter tiles looking back by warps took 8.03 us against
  * 6.39 us with 256 full tiles, so larger streams keep the full tile. Half tiles (8 flags a
  * thread) up to 4 per SM were tried as well: 2^19 x 4 B 5.33 -> 4.90 us, but 2^20 x 4 B
- * 6.42 -> 6.76 us and 3 x 2^18 up to 14 % slower; not kept. */
+ * 6.42 -> 6.76 us and 3 x 2^18 up to 14 % slower; not kept. Full tiles of 512 threads x 8
+ * flags (or 1024 x 4) at 2^20: 6.03 (7.37) against 6.09 us with 4-byte elements, 14.89
+ * (14.13) against 13.00 us with 16-byte ones; not kept. */
 #define SP_FLAGS_SMALL 4
 
 typedef struct sp_args {
@@ -124,6 +129,8 @@ __global__ void __launch_bounds__(SP_BLOCK) single_pass_kernel(sp_args a) {
     __shared__ uint32_t s_warp[SP_BLOCK / SC_WARP + 1];
     __shared__ uint32_t s_tile, s_epoch, s_excl, s_n;
 
+    sc_pdl_wait(); /* launched early behind the previous kernel (sc_cuda_launch_pdl) */
+    sc_pdl_release();
     if (threadIdx.x == 0) {
         s_n = sc_dev_count(a.d_n, a.n); /* issued with the ticket: both in flight at once */
         lb_begin(a.lb, &s_tile, &s_epoch);
@@ -136,19 +143,18 @@ __global__ void __launch_bounds__(SP_BLOCK) single_pass_kernel(sp_args a) {
     lb_end(a.lb, epoch, &s_excl);
 }
 
-template <typename W, int PREF, int FLAGS> static void launch_tiles(sc_job *job, const sp_args &a) {
+template <typename W, int PREF, int FLAGS>
+static cudaError_t launch_tiles(sc_job *job, const sp_args &a) {
     if (look_back_by_block(job, a.tiles))
-        single_pass_kernel<W, PREF, true, FLAGS><<<a.tiles, SP_BLOCK, 0, sc_cuda_stream(job)>>>(a);
-    else
-        single_pass_kernel<W, PREF, false, FLAGS><<<a.tiles, SP_BLOCK, 0, sc_cuda_stream(job)>>>(a);
+        return sc_cuda_launch_pdl(job, single_pass_kernel<W, PREF, true, FLAGS>, a.tiles, SP_BLOCK,
+                                  a);
+    return sc_cuda_launch_pdl(job, single_pass_kernel<W, PREF, false, FLAGS>, a.tiles, SP_BLOCK, a);
 }
 
 template <typename W, int PREF> static sc_status launch(sc_job *job, const sp_args &a, int small) {
-    if (small)
-        launch_tiles<W, (PREF / 4 > 2 ? PREF / 4 : 2), SP_FLAGS_SMALL>(job, a);
-    else
-        launch_tiles<W, PREF, SP_FLAGS>(job, a);
-    cudaError_t e = cudaGetLastError();
+    cudaError_t e = small ? launch_tiles<W, (PREF / 4 > 2 ? PREF / 4 : 2), SP_FLAGS_SMALL>(job, a)
+                          : launch_tiles<W, PREF, SP_FLAGS>(job, a);
+    if (e == cudaSuccess) e = cudaGetLastError();
     if (e != cudaSuccess) {
         sc_cuda_lookback_failed(job);
         return sc_cuda_status(e);
