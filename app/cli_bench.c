@@ -52,6 +52,9 @@ static void usage(FILE *f) {
         "  --sort-materials      before shade, partition the stream by material kind\n"
         "                        (sc_partition); shade runs once per kind\n"
         "  --seed S              0..%u: an independent set of samples\n"
+        "  --phase-timing on|off time each phase with events around it (default on); off:\n"
+        "                        CUDA frames carry no events and only the frame time is\n"
+        "                        reported (the events cost a one-sample frame 10-30 %%)\n"
         "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
         "  --megakernel LIST     also time baselines for the same samples, and report each\n"
         "                        run's speed-up over them: one CUDA kernel, one thread per\n"
@@ -78,7 +81,8 @@ typedef struct bench_opts {
     uint32_t frames, warmup;
     const char *megakernel;
     int library_phases;
-    int per_rank; /* MPI: every rank times every run (else the runs are shared out) */
+    const char *phase_timing; /* on | off */
+    int per_rank;             /* MPI: every rank times every run (else the runs are shared out) */
 } bench_opts;
 
 /* A megakernel baseline's image and time, and how the first run's image compares with it. */
@@ -129,6 +133,11 @@ static int parse(int argc, char **argv, bench_opts *o) {
             if (r > 0 && cli_uint(&a, 1, 100000, &o->frames) != 0) return RC_EXIT_USAGE;
         } else if ((r = cli_is(&a, "--warmup", 1)) != 0) {
             if (r > 0 && cli_uint(&a, 0, 100000, &o->warmup) != 0) return RC_EXIT_USAGE;
+        } else if ((r = cli_is(&a, "--phase-timing", 1)) != 0) {
+            if (r > 0 && strcmp(a.value, "on") != 0 && strcmp(a.value, "off") != 0)
+                return cli_usage_error("bench", "--phase-timing: '%s' is not one of: on, off",
+                                       a.value);
+            if (r > 0) o->phase_timing = a.value;
         } else if ((r = cli_is(&a, "--library-phases", 0)) != 0) {
             o->library_phases = 1;
         } else if ((r = cli_is(&a, "--per-rank", 0)) != 0) {
@@ -228,21 +237,42 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
     return rc;
 }
 
+/* --phase-timing: the phases were timed (else their columns read "-" and the JSON null) */
+static int bench_phases = 1;
+
+/* A time column (ms, or a share in %), or "-" where the phases were not timed. */
+static void ms_col(double v, int width) {
+    if (bench_phases)
+        printf(" %*.3f", width, v);
+    else
+        printf(" %*s", width, "-");
+}
+static void share_col(double pct, int width) {
+    if (bench_phases)
+        printf(" %*.1f%%", width - 1, pct);
+    else
+        printf(" %*s", width, "-");
+}
+
 static void print_bounces(const run *rn) {
     const rc_stats_total *t = &rn->tot;
     double fr = t->frames ? (double)t->frames : 1.0;
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
-        printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%% %9.3f %9.3f %9.3f %6.1f%% "
-               "%10.0f %10.0f %9.3f %9.3f %9.3f %s\n",
-               rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), b,
-               (double)o->stream / fr, (double)o->alive / fr, (double)o->kept / fr,
-               o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
-               o->extend_ms / fr, o->shade_ms / fr, o->compact_ms / fr,
-               sum > 0 ? 100.0 * o->compact_ms / sum : 0.0, (double)o->shadow_in / fr,
-               (double)o->shadow_kept / fr, o->shadow_ms / fr, o->sort_ms / fr, o->tail_ms / fr,
-               rc_stats_algo(o));
+        printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%%", rn->algo, rc_mode_name(rn->mode),
+               rc_frame_loop_name(rn->loop), b, (double)o->stream / fr, (double)o->alive / fr,
+               (double)o->kept / fr,
+               o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0);
+        ms_col(o->extend_ms / fr, 9);
+        ms_col(o->shade_ms / fr, 9);
+        ms_col(o->compact_ms / fr, 9);
+        share_col(sum > 0 ? 100.0 * o->compact_ms / sum : 0.0, 7);
+        printf(" %10.0f %10.0f", (double)o->shadow_in / fr, (double)o->shadow_kept / fr);
+        ms_col(o->shadow_ms / fr, 9);
+        ms_col(o->sort_ms / fr, 9);
+        ms_col(o->tail_ms / fr, 9);
+        printf(" %s\n", rc_stats_algo(o));
     }
 }
 
@@ -274,10 +304,12 @@ static void print_summary(const run *runs, int n, const baselines *mk, uint32_t 
         }
         const rc_stats_total *t = &rn->tot;
         double fr = t->frames, c = rc_stats_compact_ms(t);
-        printf("%-14s %-8s %-6s %9.3f %8.1f %10.3f %6.1f%% %9.1f %7.2f", rn->algo,
-               rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop), rn->median_ms,
-               1e3 / rn->median_ms, c / fr, t->total_ms > 0 ? 100.0 * c / t->total_ms : 0.0,
-               (double)rc_stats_rays(t) / (t->total_ms * 1e3), vs_none(runs, n, rn));
+        printf("%-14s %-8s %-6s %9.3f %8.1f", rn->algo, rc_mode_name(rn->mode),
+               rc_frame_loop_name(rn->loop), rn->median_ms, 1e3 / rn->median_ms);
+        ms_col(c / fr, 10);
+        share_col(t->total_ms > 0 ? 100.0 * c / t->total_ms : 0.0, 7);
+        printf(" %9.1f %7.2f", (double)rc_stats_rays(t) / (t->total_ms * 1e3),
+               vs_none(runs, n, rn));
         for (int b = 0; b < mk->n; b++) printf(" %8.1fx", vs_megakernel(&mk->b[b], rn));
         printf("  %016llx\n", (unsigned long long)rn->image_hash);
     }
@@ -290,6 +322,14 @@ static void print_summary(const run *runs, int n, const baselines *mk, uint32_t 
                rc_megakernel_name(b->kind), b->samples, b->res.ms,
                (double)b->res.rays / (b->res.ms * 1e3), b->differ, pixels, b->rmse);
     }
+}
+
+/* A time (or a share of time) in the JSON, null where the phases were not timed. */
+static void add_ms(cJSON *o, const char *key, double v) {
+    if (bench_phases)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
 }
 
 static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *mk) {
@@ -316,17 +356,16 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
         snprintf(key, sizeof key, "speedup_vs_megakernel_%s", rc_megakernel_name(mk->b[i].kind));
         cJSON_AddNumberToObject(o, key, vs_megakernel(&mk->b[i], rn));
     }
-    cJSON_AddNumberToObject(o, "generate_ms", t->generate_ms / fr);
-    cJSON_AddNumberToObject(o, "extend_ms", rc_stats_extend_ms(t) / fr);
-    cJSON_AddNumberToObject(o, "shade_ms", rc_stats_shade_ms(t) / fr);
-    cJSON_AddNumberToObject(o, "compact_ms", rc_stats_compact_ms(t) / fr);
-    cJSON_AddNumberToObject(o, "shadow_ms", rc_stats_shadow_ms(t) / fr);
-    cJSON_AddNumberToObject(o, "sort_ms", rc_stats_sort_ms(t) / fr);
-    cJSON_AddNumberToObject(o, "tail_ms", rc_stats_tail_ms(t) / fr);
+    add_ms(o, "generate_ms", t->generate_ms / fr);
+    add_ms(o, "extend_ms", rc_stats_extend_ms(t) / fr);
+    add_ms(o, "shade_ms", rc_stats_shade_ms(t) / fr);
+    add_ms(o, "compact_ms", rc_stats_compact_ms(t) / fr);
+    add_ms(o, "shadow_ms", rc_stats_shadow_ms(t) / fr);
+    add_ms(o, "sort_ms", rc_stats_sort_ms(t) / fr);
+    add_ms(o, "tail_ms", rc_stats_tail_ms(t) / fr);
     cJSON_AddNumberToObject(o, "shadow_rays", (double)rc_stats_shadow_rays(t) / fr);
-    cJSON_AddNumberToObject(o, "accumulate_ms", t->accumulate_ms / fr);
-    cJSON_AddNumberToObject(o, "compact_share",
-                            t->total_ms > 0 ? rc_stats_compact_ms(t) / t->total_ms : 0.0);
+    add_ms(o, "accumulate_ms", t->accumulate_ms / fr);
+    add_ms(o, "compact_share", t->total_ms > 0 ? rc_stats_compact_ms(t) / t->total_ms : 0.0);
     cJSON_AddNumberToObject(o, "rays_per_s", (double)rc_stats_rays(t) / (t->total_ms * 1e-3));
     cJSON *lib = cJSON_AddObjectToObject(o, "library_phases_ms");
     for (size_t i = 0; i < t->num_lib; i++)
@@ -341,16 +380,16 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
         cJSON_AddNumberToObject(j, "kept", (double)s->kept / fr);
         cJSON_AddNumberToObject(j, "removed_fraction",
                                 s->alive ? (double)(s->alive - s->kept) / (double)s->alive : 0.0);
-        cJSON_AddNumberToObject(j, "extend_ms", s->extend_ms / fr);
-        cJSON_AddNumberToObject(j, "shade_ms", s->shade_ms / fr);
-        cJSON_AddNumberToObject(j, "compact_ms", s->compact_ms / fr);
+        add_ms(j, "extend_ms", s->extend_ms / fr);
+        add_ms(j, "shade_ms", s->shade_ms / fr);
+        add_ms(j, "compact_ms", s->compact_ms / fr);
         cJSON_AddNumberToObject(j, "shadow_in", (double)s->shadow_in / fr);
         cJSON_AddNumberToObject(j, "shadow_kept", (double)s->shadow_kept / fr);
-        cJSON_AddNumberToObject(j, "shadow_ms", s->shadow_ms / fr);
-        cJSON_AddNumberToObject(j, "sort_ms", s->sort_ms / fr);
-        cJSON_AddNumberToObject(j, "tail_ms", s->tail_ms / fr);
+        add_ms(j, "shadow_ms", s->shadow_ms / fr);
+        add_ms(j, "sort_ms", s->sort_ms / fr);
+        add_ms(j, "tail_ms", s->tail_ms / fr);
         double sum = s->extend_ms + s->shade_ms + s->compact_ms;
-        cJSON_AddNumberToObject(j, "compact_share", sum > 0 ? s->compact_ms / sum : 0.0);
+        add_ms(j, "compact_share", sum > 0 ? s->compact_ms / sum : 0.0);
         cJSON_AddStringToObject(j, "algorithm", rc_stats_algo(s));
         cJSON_AddItemToArray(arr, j);
     }
@@ -499,6 +538,7 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     cJSON_AddNumberToObject(root, "seed", st->seed);
     cJSON_AddNumberToObject(root, "samples_per_wave", st->samples_per_wave);
     cJSON_AddNumberToObject(root, "tail_below", st->tail_below);
+    cJSON_AddBoolToObject(root, "phase_timing", st->phase_timing != 0);
     cJSON_AddNumberToObject(root, "auto_skip_below", st->auto_skip_below);
     cJSON_AddBoolToObject(root, "spread", st->spread != 0);
     cJSON_AddNumberToObject(root, "frames", o->frames);
@@ -643,11 +683,12 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     int root = cli_mpi_rank() == 0, solo = cli_mpi_size() == 1;
     if (rc == 0 && root) {
         printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
-               "backend, light sampling %s%s\n\n",
+               "backend, light sampling %s%s%s\n\n",
                o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
                st->max_depth, rc_backend_name(st->backend),
                rc_light_sampling_name(st->light_sampling),
-               st->sort_materials ? ", sorted by material" : "");
+               st->sort_materials ? ", sorted by material" : "",
+               st->phase_timing ? "" : ", phases not timed (--phase-timing off)");
         printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %9s %9s "
                "%s\n",
                "algorithm", "mode", "loop", "bounce", "rays in", "alive", "kept", "removed",
@@ -701,6 +742,8 @@ int cmd_bench(int argc, char **argv) {
     rc_settings st;
     if ((rc = cli_load("bench", &o.common, &scene, &st)) != 0) return rc;
     st.library_timing = o.library_phases;
+    if (o.phase_timing) st.phase_timing = strcmp(o.phase_timing, "on") == 0;
+    bench_phases = st.phase_timing;
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
     st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);
     if (rc == 0) rc = cli_check_memory("bench", &o.common, &scene, &st);

@@ -49,7 +49,9 @@ static void usage(FILE *f) {
             "  --seed S              0..%u: each seed draws an independent set of samples\n"
             "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
             "                        this (default %u MiB)\n"
-            "  --stats               print the per-phase and per-bounce timing tables\n"
+            "  --stats               print the per-phase and per-bounce timing tables (CUDA:\n"
+            "                        the events that time the phases slow a frame down;\n"
+            "                        without --stats none are recorded)\n"
             "  --help                this text\n",
             CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN,
             SC_TILE_MAX, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
@@ -188,6 +190,7 @@ int cmd_render(int argc, char **argv) {
     if ((rc = cli_load("render", &o.common, &scene, &st)) != 0) return rc;
     if (o.algo) st.algo = o.algo;
     st.library_timing = o.stats;
+    st.phase_timing = o.stats; /* nothing else reads the phases' times */
     if (o.mode && rc_mode_parse(o.mode, &st.mode) != 0)
         rc = cli_usage_error("render", "--mode: '%s' is not one of: indices, payload", o.mode);
     if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);

@@ -166,7 +166,7 @@ chk=$b/viewcheck
 rm -rf "$chk"
 mkdir -p "$chk"
 (cd "$chk" && timeout 300 "$exe" view --scene "$repo/scenes/spheres.json" --width 96 \
-    --height 54 --max-depth 8 --backend cpu --window 480x360 \
+    --height 54 --max-depth 8 --backend cpu --window 640x480 \
     --script "$repo/tests/data/view_all.txt" >view.log 2>view.err)
 rc_cpu=$?
 "$b/tests/test_view_check" "$chk" >"$chk/check.log" 2>&1

@@ -11,7 +11,7 @@
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(view ${EXE} view --scene ${SRC}/scenes/spheres.json --width 96 --height 54 --max-depth 8
-    --backend ${BACKEND} --window 480x360 --script ${SRC}/tests/data/view_all.txt)
+    --backend ${BACKEND} --window 640x480 --script ${SRC}/tests/data/view_all.txt)
 if(XVFB_RUN)
   set(cmd ${XVFB_RUN} -a -s "-screen 0 1024x768x24" ${view})
 else()

@@ -46,7 +46,9 @@ void rc_history_add(rc_history *h, const rc_frame_stats *fs, double now_ms) {
     memset(f, 0, sizeof *f);
     f->end_ms = now_ms;
     f->wall_ms = fs->total_ms;
-    f->ms[RC_PH_OTHER] = (float)(fs->generate_ms + fs->accumulate_ms);
+    /* phases not timed (key B): the frame graph shows the wall time as one span */
+    f->ms[RC_PH_OTHER] =
+        (float)(fs->phases_timed ? fs->generate_ms + fs->accumulate_ms : fs->total_ms);
     for (uint32_t b = 0; b < fs->bounces; b++) {
         f->ms[RC_PH_EXTEND] += (float)fs->bounce[b].extend_ms;
         f->ms[RC_PH_SHADE] += (float)fs->bounce[b].shade_ms;

@@ -16,6 +16,7 @@ const rc_help_line rc_view_help[] = {
     {"M", "mode: compact path indices / whole path records"},
     {"T", "next tile size (block-based algorithms)"},
     {"L", "tail kernel off / on (the last bounces in one kernel)"},
+    {"B", "phase timing on / off (the bars; its events slow a frame down)"},
     {"V", "alive-ray mask of bounce k"},
     {"[  ]", "previous / next bounce k of the mask"},
     {"W A S D", "move forward, left, back, right (Shift: 4 steps)"},
@@ -73,6 +74,8 @@ static int settings_key(rc_viewer *v, int32_t key, int shift) {
         rc_view_next_tile(v);
     else if (key == 'l')
         rc_view_toggle_tail(v);
+    else if (key == 'b')
+        rc_view_toggle_phases(v);
     else
         return 0;
     return 1;

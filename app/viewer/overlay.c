@@ -73,9 +73,10 @@ static void header(layout *l, const rc_viewer *v) {
     int uses_tile = info && (info->tunables & SC_TUNE_TILE);
     char tail[32] = "off";
     if (v->st.tail_below) snprintf(tail, sizeof tail, "below %u", v->st.tail_below);
-    snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s   lights %s   tail %s",
+    snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s   lights %s   tail %s   phases %s",
              rc_mode_name(v->st.mode), tile, uses_tile ? "" : " (unused)", info ? "on" : "off",
-             v->r && rc_renderer_nee(v->r) ? "nee" : "bsdf", tail);
+             v->r && rc_renderer_nee(v->r) ? "nee" : "bsdf", tail,
+             v->st.phase_timing ? "timed" : "off");
     line(l, text, s);
 }
 
@@ -91,7 +92,10 @@ static void rates(layout *l, const rc_viewer *v, double now) {
     snprintf(s, sizeof s, "spp %s%s   %.1f frames/s   %s rays/s", spp, v->paused ? " (paused)" : "",
              r.frames_per_s, rays);
     line(l, text, s);
-    snprintf(s, sizeof s, "compaction takes %.1f%% of the frame time", 100.0 * r.compact_share);
+    if (v->st.phase_timing)
+        snprintf(s, sizeof s, "compaction takes %.1f%% of the frame time", 100.0 * r.compact_share);
+    else
+        snprintf(s, sizeof s, "phases not timed (B): the frame time only");
     line(l, text, s);
 }
 
@@ -135,9 +139,11 @@ static void bounce_bars(layout *l, const rc_viewer *v) {
     const rc_history *h = &v->hist;
     /* auto: each bar names the algorithm it chose for that bounce */
     const int is_auto = strcmp(v->st.algo, sc_algorithm_get(SC_ALGO_AUTO)->name) == 0;
+    const int timed = v->st.phase_timing;
     line(l, text,
-         is_auto ? "per bounce: phase times, the rays alive (+ shadow rays), auto's choice"
-                 : "per bounce: phase times, the rays alive (+ shadow rays)");
+         !timed    ? "per bounce: the rays alive (+ shadow rays); phase times off (B)"
+         : is_auto ? "per bounce: phase times, the rays alive (+ shadow rays), auto's choice"
+                   : "per bounce: phase times, the rays alive (+ shadow rays)");
     legend(l, RC_PH_EXTEND);
     uint32_t rows = h->bounces < RC_BAR_ROWS ? h->bounces : RC_BAR_ROWS;
     double full = 0.0;
@@ -158,11 +164,12 @@ static void bounce_bars(layout *l, const rc_viewer *v) {
         double ms = 0.0;
         for (int p = RC_PH_EXTEND; p < RC_PH_COUNT; p++) ms += r.ms[p];
         if (is_auto && r.algo) snprintf(chosen, sizeof chosen, "  %s", r.algo);
+        char took[24] = "";
+        if (timed) snprintf(took, sizeof took, "  %.2f ms", ms);
         if (r.stream > r.alive + 0.5)
-            snprintf(label, sizeof label, "%s of %s%s  %.2f ms%s", alive, stream, more_rays, ms,
-                     chosen);
+            snprintf(label, sizeof label, "%s of %s%s%s%s", alive, stream, more_rays, took, chosen);
         else
-            snprintf(label, sizeof label, "%s%s  %.2f ms%s", alive, more_rays, ms, chosen);
+            snprintf(label, sizeof label, "%s%s%s%s", alive, more_rays, took, chosen);
         int more = b == rows - 1 && h->bounces > rows;
         rc_batch_textf(l->b, l->x, l->y, dim, more ? "%u+" : "%u", b);
         bar(l, l->x + 30.0f * l->s, bw, r.ms, full, label);

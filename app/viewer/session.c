@@ -116,6 +116,11 @@ void rc_view_toggle_tail(rc_viewer *v) {
     v->rebuild = 1;
 }
 
+void rc_view_toggle_phases(rc_viewer *v) {
+    v->st.phase_timing = !v->st.phase_timing;
+    v->rebuild = 1;
+}
+
 void rc_view_camera_changed(rc_viewer *v) {
     rc_camera cam = rc_fly_camera_get(&v->cam);
     if (v->r) rc_renderer_set_camera(v->r, &cam);

@@ -77,6 +77,8 @@ void rc_view_toggle_mode(rc_viewer *v);
 void rc_view_next_tile(rc_viewer *v);
 /* L: the tail kernel off (tail_below 0) or back on at the threshold it had (--tail-below). */
 void rc_view_toggle_tail(rc_viewer *v);
+/* B: time every phase with events (the bars) or only the frame (rc_settings.phase_timing). */
+void rc_view_toggle_phases(rc_viewer *v);
 void rc_view_camera_changed(rc_viewer *v);
 /* 1 while accumulation should go on (not paused, below the spp limit, or a mask to record). */
 int rc_view_wants_frame(const rc_viewer *v);

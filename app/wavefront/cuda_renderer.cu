@@ -205,13 +205,13 @@ static void record(rc_renderer *r, int i) {
 
 extern "C" void rc_cuda_phase_begin(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
-    if (c->num_timed >= RC_CUDA_MAX_TIMED) return;
+    if (!r->st.phase_timing || c->num_timed >= RC_CUDA_MAX_TIMED) return;
     record(r, 2 * c->num_timed);
 }
 
 extern "C" void rc_cuda_phase_end(rc_renderer *r, double *dst) {
     rc_cuda *c = rc_cuda_of(r);
-    if (c->num_timed >= RC_CUDA_MAX_TIMED) return;
+    if (!r->st.phase_timing || c->num_timed >= RC_CUDA_MAX_TIMED) return;
     record(r, 2 * c->num_timed + 1);
     c->event_dst[c->num_timed++] = (size_t)((char *)dst - (char *)c->frame);
 }

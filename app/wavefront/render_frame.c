@@ -16,6 +16,7 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     r->wave_now = samples;
     st->samples = samples;
     st->sorted = r->sorter != NULL; /* also a replayed graph's frame, which runs no phase here */
+    st->phases_timed = r->st.phase_timing != 0;
 
     rc_frame_begin(r, st); /* CUDA graph loop: capture this frame, or replay the captured one */
     if (!rc_frame_replay(r)) r->tail_from = rc_tail_plan(r); /* a replay runs its capture's */

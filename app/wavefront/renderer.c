@@ -23,6 +23,7 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->spread = 1;
     st->auto_skip_below = RC_AUTO_SKIP_BELOW;
     st->tail_below = RC_TAIL_BELOW;
+    st->phase_timing = 1;
 }
 
 const char *rc_backend_name(rc_backend b) {

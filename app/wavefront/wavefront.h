@@ -56,6 +56,12 @@ typedef struct rc_settings {
     uint32_t samples_per_wave; /* samples per pixel in one frame's stream; 0 = 1 */
     int library_timing;        /* also record the library's own phases (CUDA: one sync per call,
                                   so a graph frame loop runs as `stream`) */
+    int phase_timing;          /* report every phase's time (the per-phase and per-bounce ms
+                                  of rc_frame_stats; CUDA: a pair of events around each
+                                  phase, inside the captured graph) (default 1); 0: only the
+                                  frame's wall time (CUDA: no events, those ms stay 0). The
+                                  events cost a one-sample frame 10-30 % on an H100 (README,
+                                  "Timing") */
     rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
     int spread; /* CUDA: extend thins a stream shorter than its grid out over every SM, one ray
                    every few lanes (default 1; extend.cu says why) */
@@ -120,6 +126,8 @@ typedef struct rc_frame_stats {
     int sorted;         /* the stream was sorted by material before shade (--sort-materials) */
     uint32_t tail_from; /* the first bounce the tail kernel ran (settings.tail_below), or
                            max_depth when it did not run */
+    int phases_timed;   /* settings.phase_timing: the phases' ms below are reported (CUDA:
+                           measured only then) */
     double generate_ms, accumulate_ms;
     double total_ms; /* wall time of the whole frame */
     rc_bounce_stats bounce[RC_MAX_DEPTH];
