@@ -70,13 +70,19 @@ typedef struct rc_cuda {
     rc_scene_view view; /* points into the device copies of the scene arrays */
     void *stream;       /* the cudaStream_t of every launch and every library call */
     void *d_nodes, *d_prims, *d_materials, *d_light_prims, *d_light_cdf;
-    void *events[2 * RC_CUDA_MAX_TIMED]; /* cudaEvent_t pairs around the frame's phases */
-    size_t event_dst[RC_CUDA_MAX_TIMED]; /* where each pair's time goes: a byte offset into
+    void *events[2 * RC_CUDA_MAX_TIMED]; /* cudaEvent_t at the frame's phase boundaries: a
+                                             phase that starts where the last timed one ended
+                                             (nothing queued between) shares its event */
+    uint16_t event_begin[RC_CUDA_MAX_TIMED], event_end[RC_CUDA_MAX_TIMED]; /* per timed phase */
+    size_t event_dst[RC_CUDA_MAX_TIMED]; /* where each phase's time goes: a byte offset into
                                              rc_frame_stats, so a replayed graph's events fill
                                              the frame that replays it */
     rc_frame_stats *frame;               /* the stats of the frame being recorded */
-    int num_timed;
-    int error; /* the first cudaError_t seen since the last check, 0 if none */
+    int num_timed, num_events;
+    int last_end;      /* the event that ended the last timed phase, or -1 */
+    unsigned queued;   /* stream operations queued so far (counted by rc_cuda_note) */
+    unsigned end_mark; /* `queued` just after last_end was recorded */
+    int error;         /* the first cudaError_t seen since the last check, 0 if none */
 } rc_cuda;
 
 /* One compaction call over the whole wave with a device length of 0 (compact.c): the library

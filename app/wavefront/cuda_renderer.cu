@@ -13,6 +13,7 @@ static cudaStream_t stream_of(rc_cuda *c) {
 
 extern "C" void rc_cuda_note(rc_renderer *r, int cuda_error) {
     rc_cuda *c = rc_cuda_of(r);
+    c->queued++;
     if (cuda_error != cudaSuccess && c->error == cudaSuccess) c->error = cuda_error;
 }
 
@@ -203,16 +204,29 @@ static void record(rc_renderer *r, int i) {
     rc_cuda_note(r, cudaEventRecordWithFlags((cudaEvent_t)c->events[i], stream_of(c), flags));
 }
 
+/* Phase timing: in a captured frame, a phase queued right after the last timed one (nothing
+ * in between: the usual case) starts at that one's end event, so the graph holds about half
+ * the event nodes of a pair per phase, and they cost (README, "Timing"). Launched call by
+ * call (stream and host loops) each phase keeps its own pair: there the GPU may wait for the
+ * host between two phases, which neither phase should count. */
 extern "C" void rc_cuda_phase_begin(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
     if (!r->st.phase_timing || c->num_timed >= RC_CUDA_MAX_TIMED) return;
-    record(r, 2 * c->num_timed);
+    if (c->capturing && c->last_end >= 0 && c->queued == c->end_mark) {
+        c->event_begin[c->num_timed] = (uint16_t)c->last_end;
+        return;
+    }
+    c->event_begin[c->num_timed] = (uint16_t)c->num_events;
+    record(r, c->num_events++);
 }
 
 extern "C" void rc_cuda_phase_end(rc_renderer *r, double *dst) {
     rc_cuda *c = rc_cuda_of(r);
     if (!r->st.phase_timing || c->num_timed >= RC_CUDA_MAX_TIMED) return;
-    record(r, 2 * c->num_timed + 1);
+    c->last_end = c->num_events;
+    c->event_end[c->num_timed] = (uint16_t)c->num_events;
+    record(r, c->num_events++);
+    c->end_mark = c->queued;
     c->event_dst[c->num_timed++] = (size_t)((char *)dst - (char *)c->frame);
 }
 
@@ -263,7 +277,8 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
         c->graph_mask = r->mask_bounce;
         c->graph_blind = !rc_compact_has_hints(r);
     }
-    c->num_timed = 0;
+    c->num_timed = c->num_events = 0;
+    c->last_end = -1;
     rc_cuda_note(r, cudaMemsetAsync(c->counts, 0, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts),
                                     stream_of(c)));
 }
@@ -381,8 +396,8 @@ extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *e
     rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
     for (int i = 0; i < c->num_timed; i++) {
         float ms = 0.0f;
-        rc_cuda_note(r, cudaEventElapsedTime(&ms, (cudaEvent_t)c->events[2 * i],
-                                             (cudaEvent_t)c->events[2 * i + 1]));
+        rc_cuda_note(r, cudaEventElapsedTime(&ms, (cudaEvent_t)c->events[c->event_begin[i]],
+                                             (cudaEvent_t)c->events[c->event_end[i]]));
         *(double *)((char *)st + c->event_dst[i]) += (double)ms;
     }
     if (take_error(r, "in the frame", err) != 0) {
