@@ -54,7 +54,7 @@ static void usage(FILE *f) {
         "  --seed S              0..%u: an independent set of samples\n"
         "  --phase-timing on|off time each phase with events around it (default on); off:\n"
         "                        CUDA frames carry no events and only the frame time is\n"
-        "                        reported (the events cost a one-sample frame 10-30 %%)\n"
+        "                        reported (the events cost a one-sample frame 3-22 %%)\n"
         "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
         "  --megakernel LIST     also time baselines for the same samples, and report each\n"
         "                        run's speed-up over them: one CUDA kernel, one thread per\n"

@@ -57,11 +57,11 @@ typedef struct rc_settings {
     int library_timing;        /* also record the library's own phases (CUDA: one sync per call,
                                   so a graph frame loop runs as `stream`) */
     int phase_timing;          /* report every phase's time (the per-phase and per-bounce ms
-                                  of rc_frame_stats; CUDA: a pair of events around each
-                                  phase, inside the captured graph) (default 1); 0: only the
+                                  of rc_frame_stats; CUDA: events at the phases' boundaries,
+                                  inside the captured graph) (default 1); 0: only the
                                   frame's wall time (CUDA: no events, those ms stay 0). The
-                                  events cost a one-sample frame 10-30 % on an H100 (README,
-                                  "Timing") */
+                                  events cost a one-sample frame 3-22 % on an H100
+                                  (docs/bench/h100-timing) */
     rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
     int spread; /* CUDA: extend thins a stream shorter than its grid out over every SM, one ray
                    every few lanes (default 1; extend.cu says why) */
