@@ -88,6 +88,9 @@ int cli_pick_backend(const char *cmd, const char *given, rc_backend *out);
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st);
 /* Parse one --frame-loop name; prints the error and returns RC_EXIT_USAGE. */
 int cli_frame_loop(const char *cmd, const char *name, rc_frame_loop *out);
+/* `opt`'s value "on" (1) or "off" (0) into *out; else the one-line usage error (returns
+ * RC_EXIT_USAGE). */
+int cli_on_off(const char *cmd, const char *opt, const char *value, int *out);
 /* The host memory a render of the settings takes beside the scene (film, output image and
  * the stream's path records): with the scene's own, it must fit the --max-memory limit, or a
  * one-line usage error is printed and RC_EXIT_USAGE returned. */

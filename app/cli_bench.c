@@ -81,8 +81,8 @@ typedef struct bench_opts {
     uint32_t frames, warmup;
     const char *megakernel;
     int library_phases;
-    const char *phase_timing; /* on | off */
-    int per_rank;             /* MPI: every rank times every run (else the runs are shared out) */
+    int phase_timing; /* --phase-timing: 1 on, 0 off, -1 not given */
+    int per_rank;     /* MPI: every rank times every run (else the runs are shared out) */
 } bench_opts;
 
 /* A megakernel baseline's image and time, and how the first run's image compares with it. */
@@ -115,6 +115,7 @@ typedef struct run {
 static int parse(int argc, char **argv, bench_opts *o) {
     cli_args a = {"bench", argc, argv, 1, NULL, NULL};
     o->frames = 4;
+    o->phase_timing = -1;
     o->warmup = 1;
     for (; a.i < argc; a.i++) {
         int r = cli_common_option(&a, &o->common);
@@ -134,10 +135,8 @@ static int parse(int argc, char **argv, bench_opts *o) {
         } else if ((r = cli_is(&a, "--warmup", 1)) != 0) {
             if (r > 0 && cli_uint(&a, 0, 100000, &o->warmup) != 0) return RC_EXIT_USAGE;
         } else if ((r = cli_is(&a, "--phase-timing", 1)) != 0) {
-            if (r > 0 && strcmp(a.value, "on") != 0 && strcmp(a.value, "off") != 0)
-                return cli_usage_error("bench", "--phase-timing: '%s' is not one of: on, off",
-                                       a.value);
-            if (r > 0) o->phase_timing = a.value;
+            if (r > 0 && cli_on_off("bench", a.opt, a.value, &o->phase_timing) != 0)
+                return RC_EXIT_USAGE;
         } else if ((r = cli_is(&a, "--library-phases", 0)) != 0) {
             o->library_phases = 1;
         } else if ((r = cli_is(&a, "--per-rank", 0)) != 0) {
@@ -742,7 +741,7 @@ int cmd_bench(int argc, char **argv) {
     rc_settings st;
     if ((rc = cli_load("bench", &o.common, &scene, &st)) != 0) return rc;
     st.library_timing = o.library_phases;
-    if (o.phase_timing) st.phase_timing = strcmp(o.phase_timing, "on") == 0;
+    if (o.phase_timing >= 0) st.phase_timing = o.phase_timing;
     bench_phases = st.phase_timing;
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
     st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);

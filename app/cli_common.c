@@ -137,6 +137,13 @@ int cli_frame_loop(const char *cmd, const char *name, rc_frame_loop *out) {
     return 0;
 }
 
+int cli_on_off(const char *cmd, const char *opt, const char *value, int *out) {
+    if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+        return cli_usage_error(cmd, "%s: '%s' is not one of: on, off", opt, value);
+    *out = strcmp(value, "on") == 0;
+    return 0;
+}
+
 /* ": <reason>" when the build has no kernel image for the device (the library's probe), else "". */
 static const char *cuda_detail(sc_status s) {
     static char buf[300];
@@ -228,12 +235,10 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
                                c->light_sampling);
     }
     /* bench takes a list and sets each run's loop itself */
-    if (c->spread && strcmp(c->spread, "on") != 0 && strcmp(c->spread, "off") != 0) {
-        cli_usage_error(cmd, "--spread: '%s' is not one of: on, off", c->spread);
+    if (c->spread && cli_on_off(cmd, "--spread", c->spread, &st->spread) != 0) {
         rc_scene_free(scene);
         return RC_EXIT_USAGE;
     }
-    if (c->spread) st->spread = strcmp(c->spread, "on") == 0;
     if (c->frame_loop && strcmp(cmd, "bench") != 0 &&
         cli_frame_loop(cmd, c->frame_loop, &st->frame_loop) != 0) {
         rc_scene_free(scene);
