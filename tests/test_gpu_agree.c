@@ -237,12 +237,15 @@ static void auto_reports(const rc_scene *s) {
  * algorithms and auto (which leaves small bounces uncompacted before the tail). */
 static void tail_agrees(const rc_scene *s) {
     const char *names[] = {"none", "single-pass", "redzone", "atomic", "auto"};
-    const uint32_t tails[] = {1u << 30, 300};
+    /* 24: fewer paths than a 40x40 frame's 7 blocks have pairs of warps (28), so a scene with
+       lights runs the tail's paired kernel (tail.cu) there, and the one-path-a-thread kernel
+       at the other two */
+    const uint32_t tails[] = {1u << 30, 300, 24};
     const size_t bytes = 40 * 40 * 3 * sizeof(float);
     for (int l = RC_LOOP_GRAPH; l <= RC_LOOP_STREAM; l++)
         for (size_t i = 0; i < sizeof names / sizeof *names; i++)
             for (int m = 0; m < 2; m++)
-                for (int t = 0; t < 2; t++) {
+                for (int t = 0; t < 3; t++) {
                     rc_settings st;
                     rc_settings_init(&st, s);
                     st.width = 40;
@@ -262,12 +265,15 @@ static void tail_agrees(const rc_scene *s) {
                                *loop = rc_frame_loop_name(st.frame_loop);
                     CHECK(ok, "tail %s/%s %s: %s", names[i], what, loop, err.msg);
                     uint32_t first = st.max_depth;
+                    int paired = 0, nee = 0;
                     for (int f = 0; ok && f < 5; f++) {
                         rc_frame_stats fs[2];
                         for (int k = 0; k < 2 && ok; k++)
                             ok = rc_render_frame(r[k], &fs[k], &err) == 0;
                         CHECK(ok, "tail %s/%s %s, frame %d: %s", names[i], what, loop, f, err.msg);
                         if (!ok) break;
+                        paired |= fs[1].tail_pairs;
+                        nee = rc_renderer_nee(r[1]);
                         const uint32_t from = fs[1].tail_from;
                         if (f == 4) first = from;
                         CHECK(f > 0 ? from < st.max_depth && (t == 0) == (from == 0)
@@ -297,6 +303,15 @@ static void tail_agrees(const rc_scene *s) {
                                       names[i], what, b, y->algo, y->extend_ms, y->tail_ms);
                         }
                     }
+                    /* which tail kernel ran: paired only with shadow rays and a short stream;
+                       `none` walks the whole wave */
+                    const int compacted = strcmp(names[i], "none") && strcmp(names[i], "auto");
+                    CHECK(!paired || (nee && t > 0 && strcmp(names[i], "none")),
+                          "tail %s/%s %s below %u: paired kernel on a long stream", names[i], what,
+                          loop, tails[t]);
+                    CHECK(paired || !(nee && t == 2 && compacted),
+                          "tail %s/%s %s below %u: the paired kernel never ran", names[i], what,
+                          loop, tails[t]);
                     float *img[2] = {malloc(bytes), malloc(bytes)};
                     for (int k = 0; k < 2 && ok; k++)
                         ok = img[k] && rc_renderer_image(r[k], img[k], &err) == 0;
@@ -305,8 +320,8 @@ static void tail_agrees(const rc_scene *s) {
                           what, loop, tails[t]);
                     if (same)
                         printf("  tail below %-10u %-14s %-8s %-6s identical, counts equal, from "
-                               "bounce %u\n",
-                               tails[t], names[i], what, loop, first);
+                               "bounce %u%s\n",
+                               tails[t], names[i], what, loop, first, paired ? ", paired" : "");
                     for (int k = 0; k < 2; k++) {
                         free(img[k]);
                         rc_renderer_destroy(r[k]);

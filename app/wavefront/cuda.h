@@ -109,8 +109,9 @@ void rc_cuda_generate(rc_renderer *r);
 void rc_cuda_extend(rc_renderer *r, uint32_t bounce);
 void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
 void rc_cuda_accumulate(rc_renderer *r);
-/* The tail kernel (tail.cu): every bounce from `from` on for the paths of that bounce's stream. */
-void rc_cuda_tail(rc_renderer *r, uint32_t from);
+/* The tail kernel (tail.cu): every bounce from `from` on for the paths of that bounce's stream.
+ * Returns 1 when it pairs warps (a second warp traces the shadow rays), else 0. */
+int rc_cuda_tail(rc_renderer *r, uint32_t from);
 /* --sort-materials: keys[i] = the material kind of stream slot i's hit (sort.cu). */
 void rc_cuda_classify(rc_renderer *r, uint32_t bounce);
 /* The film's sums as 3 floats per pixel into device memory d_out, on the default stream. */

@@ -220,11 +220,14 @@ RC_FN uint8_t rc_material_key(const rc_scene_view *sc, const rc_path *p) {
 }
 
 /* shadow: trace a shadow ray (any hit); when nothing blocks it, its light goes to its path's
- * sample. One ray per path and bounce: no two rays of a phase share a slot. */
-RC_FN void rc_shadow_trace(const rc_scene_view *sc, const rc_shadow *s, rc_vec3 *sample_rgb) {
-    if (rc_bvh_occluded(&sc->bvh, s->origin, s->dir, 0.0f, s->tmax)) return;
+ * sample (rc_shadow_light). One ray per path and bounce: no two rays of a phase share a slot. */
+RC_FN void rc_shadow_light(const rc_shadow *s, rc_vec3 *sample_rgb) {
     size_t i = s->slot & ~RC_PATH_ALIVE;
     sample_rgb[i] = rc_add(sample_rgb[i], s->contrib);
+}
+RC_FN void rc_shadow_trace(const rc_scene_view *sc, const rc_shadow *s, rc_vec3 *sample_rgb) {
+    if (!rc_bvh_occluded(&sc->bvh, s->origin, s->dir, 0.0f, s->tmax))
+        rc_shadow_light(s, sample_rgb);
 }
 
 #endif /* RC_PATH_H */

@@ -1,24 +1,42 @@
 /* tail.cu: the tail kernel on the GPU (see tail.c): each thread takes one path of the stream
  * and runs its remaining bounces, extend, shade and its shadow ray, with the phases' per-path
  * functions in the phases' order; so every sample_rgb slot gets the same sums in the same order
- * and the image is bit-identical. The per-bounce counts go to the same counters. */
+ * and the image is bit-identical. The per-bounce counts go to the same counters. With shadow
+ * rays and a short stream a second warp traces them (rc_tail_pairs), under the same order. */
 #include "kernels.cuh"
 
 #include <cuda_runtime.h>
 
+/* A warp's votes of one bounce into its counters: one atomic each, from lane 0. Every lane of
+ * the warp calls it. */
+static __device__ __forceinline__ void rc_tail_count(rc_cuda_counts *c, int live, int kept,
+                                                     int ray) {
+    const uint32_t a = (uint32_t)__popc(__ballot_sync(0xffffffffu, live));
+    const uint32_t k = (uint32_t)__popc(__ballot_sync(0xffffffffu, kept));
+    const uint32_t s = (uint32_t)__popc(__ballot_sync(0xffffffffu, ray));
+    if ((threadIdx.x & 31u) == 0) {
+        if (a) atomicAdd(&c->alive, a);
+        if (k) atomicAdd(&c->kept, k);
+        if (s) atomicAdd(&c->shadows, s);
+    }
+}
+
 /* The stream of bounce `from` is thinned out over the grid as extend does (`spread`): one path
  * every `step` lanes, so a few hundred paths trace on every SM instead of packed into a few
- * warps. A block runs its paths' bounces in lock step: it counts each bounce's live, kept and
- * shadow rays with block votes and one atomic per counter, and stops once none of its paths
- * lives. (Measured on the H100: letting each thread run its path to the end and counting from
- * a bit per bounce at the end made the tail 5-8 % slower on 4 of the 5 shipped scenes.) */
-__global__ void rc_tail_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
-                               rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
-                               rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb) {
-    const uint32_t n = rc_stream_len(counts, from, bound, 1);
+ * warps. A warp runs its paths' bounces in lock step: it counts each bounce's live, kept and
+ * shadow rays with warp votes and one atomic per counter, and stops once none of its paths
+ * lives. Warps do not wait for each other: a bounce's slowest path holds up its own warp, not
+ * its block. (H100, --tail-below 1024, single-pass: lock step by block took 9.43, 12.46, 4.07,
+ * 3.49 and 4.48 us a bounce on cornell, knot, spheres, veach_mis and many_lights, by warp 8.82,
+ * 11.97, 3.55, 3.30 and 4.20; letting each thread run its path to the end and counting from a
+ * bit per bounce at the end made the tail 5-8 % slower on 4 of the 5 shipped scenes.) */
+static __device__ __forceinline__ void rc_tail_warps(const rc_scene_view &sc,
+                                                     const rc_shade_params &sp,
+                                                     rc_cuda_counts *counts, uint32_t from,
+                                                     uint32_t n, int nee, rc_path *paths,
+                                                     const uint32_t *queue, rc_vec3 *sample_rgb) {
     const uint32_t threads = gridDim.x * blockDim.x;
     const uint32_t step = n > 0 && n < threads ? min(32u, threads / n) : 1u;
-    sp.sample = *d_sample;
     RC_FOR_BLOCKS(base, n * step) { /* n * step <= threads when step > 1 */
         const uint32_t t = base + threadIdx.x, i = t / step;
         rc_path *slot = NULL;
@@ -30,8 +48,8 @@ __global__ void rc_tail_kernel(rc_scene_view sc, rc_shade_params sp, const uint3
             if (live) p = *slot;        /* 16-byte loads (path.h) */
         }
         const int mine = live;
-        /* the loop bound and the votes are the same for the whole block */
-        for (uint32_t b = from; b < sp.max_depth && __syncthreads_or(live); b++) {
+        /* the loop bound and the votes are the same for the whole warp */
+        for (uint32_t b = from; b < sp.max_depth && __any_sync(0xffffffffu, live); b++) {
             int kept = 0, ray = 0;
             if (live) {
                 rc_path_extend(&sc, &p);
@@ -41,26 +59,140 @@ __global__ void rc_tail_kernel(rc_scene_view sc, rc_shade_params sp, const uint3
                 ray = (sh.slot & RC_PATH_ALIVE) != 0;
                 if (ray) rc_shadow_trace(&sc, &sh, sample_rgb); /* the shadow phase of bounce b */
             }
-            const uint32_t a = (uint32_t)__syncthreads_count(live);
-            const uint32_t k = (uint32_t)__syncthreads_count(kept);
-            const uint32_t s = (uint32_t)__syncthreads_count(ray);
-            if (threadIdx.x == 0) {
-                atomicAdd(&counts[b].alive, a);
-                if (k) atomicAdd(&counts[b].kept, k);
-                if (s) atomicAdd(&counts[b].shadows, s);
-            }
+            rc_tail_count(&counts[b], live, kept, ray);
             live = kept;
         }
         if (mine) *slot = p; /* the record as the phases would leave it */
     }
 }
 
-extern "C" void rc_cuda_tail(rc_renderer *r, uint32_t from) {
+/* With next-event estimation a bounce traces two rays one after the other: the path's own
+ * (extend) and, after shade, its shadow ray. They do not depend on each other across bounces:
+ * bounce b's ray can be traced while bounce b - 1's shadow ray is. Here warps work in pairs:
+ * the even warp of a pair holds the paths and runs extend and shade, the odd one tests the
+ * shadow ray its partner lane handed over in shared memory, during the next bounce's extend.
+ * The light a shadow ray carries is still added before the next shade adds anything, so every
+ * sample_rgb slot gets the same sums in the same order (the image is bit-identical). A pair
+ * meets at two named barriers a bounce; pairs do not wait for each other. */
+#define RC_TAIL_SLOTS (RC_CUDA_BLOCK / 2) /* paths a block holds at once: 32 per warp pair */
+
+static __device__ __forceinline__ int rc_pair_any(int pred, unsigned id) {
+    int r;
+    asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\t"
+                 "bar.red.or.pred q, %2, 64, p;\n\tselp.s32 %0, 1, 0, q;\n\t}"
+                 : "=r"(r)
+                 : "r"(pred), "r"(id)
+                 : "memory");
+    return r;
+}
+static __device__ __forceinline__ void rc_pair_sync(unsigned id) {
+    asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory");
+}
+
+static __device__ __forceinline__ void rc_tail_pairs(const rc_scene_view &sc,
+                                                     const rc_shade_params &sp,
+                                                     rc_cuda_counts *counts, uint32_t from,
+                                                     uint32_t n, rc_path *paths,
+                                                     const uint32_t *queue, rc_vec3 *sample_rgb) {
+    __shared__ rc_shadow s_ray[RC_TAIL_SLOTS]; /* a path's shadow ray, handed to its tracer */
+    __shared__ int s_pending[RC_TAIL_SLOTS];   /* s_ray holds one to test */
+    __shared__ int s_blocked[RC_TAIL_SLOTS];   /* the tracer's answer */
+    const uint32_t slots = gridDim.x * RC_TAIL_SLOTS;
+    const uint32_t step = n > 0 && n < slots ? min(32u, slots / n) : 1u;
+    const uint32_t warp = threadIdx.x >> 5;
+    const int tracer = warp & 1;                                /* odd warps test shadow rays */
+    const uint32_t k = (warp >> 1) * 32u + (threadIdx.x & 31u); /* the pair's slot */
+    const unsigned id = 1u + (warp >> 1);                       /* the pair's named barrier */
+    for (uint32_t base = blockIdx.x * RC_TAIL_SLOTS; base < n * step; base += slots) {
+        const uint32_t t = base + k, i = t / step;
+        rc_path *slot = NULL;
+        rc_path p;
+        int live = 0, pending = 0;
+        rc_shadow held; /* the path's copy of its pending shadow ray */
+        held.slot = 0u;
+        if (!tracer) {
+            if (t % step == 0 && i < n) {
+                slot = queue ? &paths[queue[i]] : &paths[i];
+                live = rc_path_alive(slot);
+                if (live) p = *slot;
+            }
+            s_pending[k] = 0;
+        }
+        const int mine = live;
+        /* the pair goes on while a path lives or a shadow ray waits (the last bounce's) */
+        for (uint32_t b = from; rc_pair_any(live || pending, id); b++) {
+            if (tracer) {
+                if (s_pending[k]) {
+                    const rc_shadow sh = s_ray[k];
+                    s_blocked[k] = rc_bvh_occluded(&sc.bvh, sh.origin, sh.dir, 0.0f, sh.tmax);
+                }
+            } else if (live) {
+                rc_path_extend(&sc, &p);
+            }
+            rc_pair_sync(id);
+            if (tracer) continue;
+            /* the shadow phase of bounce b - 1, then shade of bounce b */
+            if (pending && !s_blocked[k]) rc_shadow_light(&held, sample_rgb);
+            int kept = 0, ray = 0;
+            if (live) {
+                rc_shadow sh;
+                sh.slot = 0u;
+                kept = rc_path_shade(&sc, &sp, &p, sample_rgb, &sh);
+                ray = (sh.slot & RC_PATH_ALIVE) != 0;
+                if (ray) {
+                    s_ray[k] = sh;
+                    held = sh;
+                }
+            }
+            s_pending[k] = ray;
+            pending = ray;
+            if (b < sp.max_depth) rc_tail_count(&counts[b], live, kept, ray);
+            live = kept;
+        }
+        if (mine) *slot = p;
+    }
+}
+
+/* The two kernels: each thread of a warp on a path (rc_tail_warps), or warps in pairs with
+ * next-event estimation (rc_tail_pairs). One kernel holding both ran the pairs 9 % slower
+ * (H100, cornell, --tail-below 1024: 7.75 against 7.12 us a bounce) and the warps at 96
+ * registers instead of 80 (1-4 % fewer frames/s by default), so the host picks one. */
+__global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
+                                     rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
+                                     rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb) {
+    sp.sample = *d_sample;
+    rc_tail_warps(sc, sp, counts, from, rc_stream_len(counts, from, bound, 1), nee, paths, queue,
+                  sample_rgb);
+}
+__global__ void rc_tail_pairs_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
+                                     rc_cuda_counts *counts, uint32_t from, uint32_t bound,
+                                     rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb) {
+    sp.sample = *d_sample;
+    rc_tail_pairs(sc, sp, counts, from, rc_stream_len(counts, from, bound, 1), paths, queue,
+                  sample_rgb);
+}
+
+/* Pairs where the stream is short enough for one path per pair of warps (about 4000 paths on
+ * an H100): there the tail is a chain of latency, and a second warp shortens it. Longer streams
+ * (a default tail's start, `none`'s whole wave) keep every warp on paths, as pairs hold half as
+ * many at once (H100: cornell `none` 1661 -> 1555 frames/s with pairs at every length). The
+ * length is the tail's first stream of the frame before (either kernel is right at any). */
+extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);
-    if (bound == 0) return;
-    rc_tail_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-        c->view, r->shade, c->d_sample, c->counts, from, bound, c->shadows != NULL, c->paths,
-        c->queue, c->sample_rgb);
+    if (bound == 0) return 0;
+    const uint32_t expect = r->tail_known && from < RC_MAX_DEPTH ? r->tail_stream[from] : bound;
+    const unsigned grid = rc_cuda_grid(r);
+    cudaStream_t s = (cudaStream_t)c->stream;
+    const int pairs = c->shadows != NULL && expect <= grid * (RC_TAIL_SLOTS / 32u);
+    if (pairs)
+        rc_tail_pairs_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
+                                                            c->counts, from, bound, c->paths,
+                                                            c->queue, c->sample_rgb);
+    else
+        rc_tail_warps_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(
+            c->view, r->shade, c->d_sample, c->counts, from, bound, c->shadows != NULL, c->paths,
+            c->queue, c->sample_rgb);
     rc_cuda_note(r, cudaGetLastError());
+    return pairs;
 }

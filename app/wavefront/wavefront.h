@@ -126,6 +126,7 @@ typedef struct rc_frame_stats {
     int sorted;         /* the stream was sorted by material before shade (--sort-materials) */
     uint32_t tail_from; /* the first bounce the tail kernel ran (settings.tail_below), or
                            max_depth when it did not run */
+    int tail_pairs;     /* the tail ran its paths' shadow rays on a second warp (tail.cu) */
     int phases_timed;   /* settings.phase_timing: the phases' ms below are reported (CUDA:
                            measured only then) */
     double generate_ms, accumulate_ms;
