@@ -172,11 +172,12 @@ __global__ void rc_tail_pairs_kernel(rc_scene_view sc, rc_shade_params sp, const
                   sample_rgb);
 }
 
-/* Pairs where the stream is short enough for one path per pair of warps (about 4000 paths on
- * an H100): there the tail is a chain of latency, and a second warp shortens it. Longer streams
- * (a default tail's start, `none`'s whole wave) keep every warp on paths, as pairs hold half as
- * many at once (H100: cornell `none` 1661 -> 1555 frames/s with pairs at every length). The
- * length is the tail's first stream of the frame before (either kernel is right at any). */
+/* Pairs where the stream is short enough for one path per pair of warps (4224 paths on an
+ * H100 with a full grid): there the tail is a chain of latency, and a second warp shortens it.
+ * Longer streams (a default tail's start, `none`'s whole wave) keep every warp on paths, as pairs
+ * hold half as many at once (H100: cornell `none` 1661 -> 1555 frames/s with pairs at every
+ * length). The length is the tail's first stream of the frame before (either kernel is right at
+ * any). */
 extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);
