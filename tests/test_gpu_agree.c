@@ -265,14 +265,15 @@ static void tail_agrees(const rc_scene *s) {
                                *loop = rc_frame_loop_name(st.frame_loop);
                     CHECK(ok, "tail %s/%s %s: %s", names[i], what, loop, err.msg);
                     uint32_t first = st.max_depth;
-                    int paired = 0, nee = 0;
+                    unsigned kinds = 0; /* the tail kernels that ran, bit rc_tail_kind */
+                    int nee = 0;
                     for (int f = 0; ok && f < 5; f++) {
                         rc_frame_stats fs[2];
                         for (int k = 0; k < 2 && ok; k++)
                             ok = rc_render_frame(r[k], &fs[k], &err) == 0;
                         CHECK(ok, "tail %s/%s %s, frame %d: %s", names[i], what, loop, f, err.msg);
                         if (!ok) break;
-                        paired |= fs[1].tail_pairs;
+                        if (fs[1].tail_from < st.max_depth) kinds |= 1u << fs[1].tail_kind;
                         nee = rc_renderer_nee(r[1]);
                         const uint32_t from = fs[1].tail_from;
                         if (f == 4) first = from;
@@ -303,9 +304,10 @@ static void tail_agrees(const rc_scene *s) {
                                       names[i], what, b, y->algo, y->extend_ms, y->tail_ms);
                         }
                     }
-                    /* which tail kernel ran: paired only with shadow rays and a short stream;
+                    /* which tail kernel ran: pairs with shadow rays on a short stream only;
                        `none` walks the whole wave */
                     const int compacted = strcmp(names[i], "none") && strcmp(names[i], "auto");
+                    const int paired = (kinds >> RC_TAIL_PAIRS) & 1u;
                     CHECK(!paired || (nee && t > 0 && strcmp(names[i], "none")),
                           "tail %s/%s %s below %u: paired kernel on a long stream", names[i], what,
                           loop, tails[t]);
@@ -321,7 +323,8 @@ static void tail_agrees(const rc_scene *s) {
                     if (same)
                         printf("  tail below %-10u %-14s %-8s %-6s identical, counts equal, from "
                                "bounce %u%s\n",
-                               tails[t], names[i], what, loop, first, paired ? ", paired" : "");
+                               tails[t], names[i], what, loop, first,
+                               kinds & (1u << RC_TAIL_PAIRS) ? ", pairs" : "");
                     for (int k = 0; k < 2; k++) {
                         free(img[k]);
                         rc_renderer_destroy(r[k]);

@@ -21,7 +21,7 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     rc_frame_begin(r, st);     /* CUDA graph loop: capture this frame, or replay the captured one */
     if (!rc_frame_replay(r)) { /* a replay runs its capture's tail */
         r->tail_from = rc_tail_plan(r);
-        r->tail_pairs = 0;
+        r->tail_kind = RC_TAIL_THREADS;
     }
     st->tail_from = r->tail_from;
     if (!rc_frame_replay(r)) {
@@ -50,7 +50,7 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
         }
         rc_accumulate(r, st); /* film += this wave's samples, in sample order */
     }
-    st->tail_pairs = r->tail_pairs;
+    st->tail_kind = r->tail_kind;
     if (rc_frame_finish(r, st, err) != 0) return -1; /* counts and times come back once */
     r->frames += samples;
 

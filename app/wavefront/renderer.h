@@ -62,14 +62,13 @@ struct rc_renderer {
     uint32_t sn;      /* shadow stream slots shade wrote this bounce (its stream length) */
     uint32_t shadows; /* shadow rays among them (CPU; the CUDA host loop reads it back) */
     void *cuda;       /* the CUDA backend's state (cuda.h) */
-    /* the tail (tail.c): the previous frame's live paths and stream lengths per bounce,
-       whether a frame has given them, and the first bounce this frame's tail kernel runs
-       (max_depth: none; a replayed graph runs the tail its capture planned) */
+    /* the tail (tail.c): the previous frame's live paths per bounce, whether a frame has
+       given them, and the first bounce this frame's tail kernel runs (max_depth: none; a
+       replayed graph runs the tail its capture planned) */
     uint32_t tail_live[RC_MAX_DEPTH];
-    uint32_t tail_stream[RC_MAX_DEPTH];
     int tail_known;
     uint32_t tail_from;
-    int tail_pairs;  /* this frame's tail kernel (or its capture's) pairs warps (tail.cu) */
+    int tail_kind;   /* this frame's tail kernel (or its capture's): rc_tail_kind */
     int mask_bounce; /* the bounce whose alive-ray mask each frame records; -1 = none */
     uint8_t *mask;   /* num_pixels bytes (device memory on the CUDA backend), or NULL */
 };

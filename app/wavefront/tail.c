@@ -27,7 +27,7 @@ void rc_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) {
         rc_cuda_phase_begin(r);
-        r->tail_pairs = rc_cuda_tail(r, bounce);
+        r->tail_kind = rc_cuda_tail(r, bounce);
         rc_cuda_phase_end(r, &st->bounce[bounce].tail_ms);
         return;
     }
@@ -38,9 +38,7 @@ void rc_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
 }
 
 void rc_tail_learn(rc_renderer *r, const rc_frame_stats *st) {
-    for (uint32_t b = 0; b < RC_MAX_DEPTH; b++) {
+    for (uint32_t b = 0; b < RC_MAX_DEPTH; b++)
         r->tail_live[b] = b < st->bounces ? st->bounce[b].alive : 0u;
-        r->tail_stream[b] = b < st->bounces ? st->bounce[b].stream : 0u;
-    }
     r->tail_known = 1;
 }

@@ -155,7 +155,7 @@ static __device__ __forceinline__ void rc_tail_pairs(const rc_scene_view &sc,
 
 /* The two kernels: each thread of a warp on a path (rc_tail_warps), or warps in pairs with
  * next-event estimation (rc_tail_pairs). One kernel holding both ran the pairs 9 % slower
- * (H100, cornell, --tail-below 1024: 7.75 against 7.12 us a bounce) and the warps at 96
+ * (H100, cornell, --tail-below 1024: 7.75 against 7.12 us a bounce) and the threads at 96
  * registers instead of 80 (1-4 % fewer frames/s by default), so the host picks one. */
 __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
@@ -172,28 +172,38 @@ __global__ void rc_tail_pairs_kernel(rc_scene_view sc, rc_shade_params sp, const
                   sample_rgb);
 }
 
-/* Pairs where the stream is short enough for one path per pair of warps (4224 paths on an
- * H100 with a full grid): there the tail is a chain of latency, and a second warp shortens it.
- * Longer streams (a default tail's start, `none`'s whole wave) keep every warp on paths, as pairs
- * hold half as many at once (H100: cornell `none` 1661 -> 1555 frames/s with pairs at every
- * length). The length is the tail's first stream of the frame before (either kernel is right at
- * any). */
+/* The stream the tail will start on, from the frame before: the live paths at the bounce after
+ * the last compaction before `from` (the compaction leaves only those), or the whole wave when
+ * none runs before it (`none`, auto's skipped bounces). Either kernel is right at any length. */
+static uint32_t expected_stream(rc_renderer *r, uint32_t from, uint32_t bound) {
+    uint32_t b = from < RC_MAX_DEPTH ? from : RC_MAX_DEPTH - 1;
+    while (b > 0 && rc_compact_as_none(&r->comp, b - 1)) b--;
+    return b == 0 || !r->tail_known ? bound : r->tail_live[b];
+}
+
+/* Pairs where a scene with shadow rays starts its tail with at most one path per pair of
+ * warps (4224 paths on an H100 with a full grid): there the tail is a chain of latency, and a
+ * second warp shortens it. Longer streams (a default tail's start, `none`'s whole wave) keep
+ * every thread on a path, as pairs hold half as many at once (H100: cornell `none` 1661 ->
+ * 1555 frames/s with pairs at every length). */
 extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);
-    if (bound == 0) return 0;
-    const uint32_t expect = r->tail_known && from < RC_MAX_DEPTH ? r->tail_stream[from] : bound;
+    if (bound == 0) return RC_TAIL_THREADS;
     const unsigned grid = rc_cuda_grid(r);
     cudaStream_t s = (cudaStream_t)c->stream;
-    const int pairs = c->shadows != NULL && expect <= grid * (RC_TAIL_SLOTS / 32u);
-    if (pairs)
+    const int nee = c->shadows != NULL;
+    const int kind = nee && expected_stream(r, from, bound) <= grid * (RC_TAIL_SLOTS / 32u)
+                         ? RC_TAIL_PAIRS
+                         : RC_TAIL_THREADS;
+    if (kind == RC_TAIL_PAIRS)
         rc_tail_pairs_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
                                                             c->counts, from, bound, c->paths,
                                                             c->queue, c->sample_rgb);
     else
-        rc_tail_warps_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(
-            c->view, r->shade, c->d_sample, c->counts, from, bound, c->shadows != NULL, c->paths,
-            c->queue, c->sample_rgb);
+        rc_tail_warps_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
+                                                            c->counts, from, bound, nee, c->paths,
+                                                            c->queue, c->sample_rgb);
     rc_cuda_note(r, cudaGetLastError());
-    return pairs;
+    return kind;
 }

@@ -87,6 +87,9 @@ typedef struct rc_settings {
 #define RC_AUTO_SKIP_BELOW 16384u
 #define RC_TAIL_BELOW      16384u
 #define RC_TAIL_NAME       "tail" /* rc_bounce_stats.algo of the bounces the tail kernel ran */
+/* The tail's kernels (tail.cu): a path a thread, or paths in pairs of warps, the second
+ * tracing the shadow rays (scenes with shadow rays, short streams). */
+typedef enum { RC_TAIL_THREADS = 0, RC_TAIL_PAIRS = 1 } rc_tail_kind;
 
 /* Defaults: the scene's size, depth and light sampling, algorithm "auto", indices,
  * CPU, one sample per wave, the graph frame loop, seed 0. */
@@ -126,7 +129,7 @@ typedef struct rc_frame_stats {
     int sorted;         /* the stream was sorted by material before shade (--sort-materials) */
     uint32_t tail_from; /* the first bounce the tail kernel ran (settings.tail_below), or
                            max_depth when it did not run */
-    int tail_pairs;     /* the tail ran its paths' shadow rays on a second warp (tail.cu) */
+    int tail_kind;      /* the tail kernel that ran (rc_tail_kind; tail.cu) */
     int phases_timed;   /* settings.phase_timing: the phases' ms below are reported (CUDA:
                            measured only then) */
     double generate_ms, accumulate_ms;
