@@ -75,6 +75,8 @@ static __device__ __forceinline__ void rc_tail_warps(const rc_scene_view &sc,
  * sample_rgb slot gets the same sums in the same order (the image is bit-identical). A pair
  * meets at two named barriers a bounce; pairs do not wait for each other. */
 #define RC_TAIL_SLOTS (RC_CUDA_BLOCK / 2) /* paths a block holds at once: 32 per warp pair */
+static_assert(RC_CUDA_BLOCK % 64 == 0 && RC_CUDA_BLOCK / 64 <= 15,
+              "whole pairs of warps, each with a named barrier of its own (1 .. 15)");
 
 static __device__ __forceinline__ int rc_pair_any(int pred, unsigned id) {
     int r;
