@@ -362,6 +362,11 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
     add_ms(o, "shadow_ms", rc_stats_shadow_ms(t) / fr);
     add_ms(o, "sort_ms", rc_stats_sort_ms(t) / fr);
     add_ms(o, "tail_ms", rc_stats_tail_ms(t) / fr);
+    const char *tail = rc_stats_tail_kernel(t);
+    if (tail)
+        cJSON_AddStringToObject(o, "tail_kernel", tail);
+    else
+        cJSON_AddNullToObject(o, "tail_kernel");
     cJSON_AddNumberToObject(o, "shadow_rays", (double)rc_stats_shadow_rays(t) / fr);
     add_ms(o, "accumulate_ms", t->accumulate_ms / fr);
     add_ms(o, "compact_share", t->total_ms > 0 ? rc_stats_compact_ms(t) / t->total_ms : 0.0);

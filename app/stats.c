@@ -9,6 +9,10 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
     if (f->bounces > t->bounces) t->bounces = f->bounces;
     t->loop = f->loop;
     if (f->sorted) t->sorted = 1;
+    if (f->tail_from < f->bounces) {
+        t->tail_frames++;
+        t->tail_paired += f->tail_kind == RC_TAIL_PAIRS;
+    }
     t->generate_ms += f->generate_ms;
     t->accumulate_ms += f->accumulate_ms;
     t->total_ms += f->total_ms;
@@ -46,6 +50,11 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
             t->lib[j].ms += f->lib[i].ms;
         }
     }
+}
+
+const char *rc_stats_tail_kernel(const rc_stats_total *t) {
+    if (t->tail_frames == 0) return NULL;
+    return t->tail_paired == 0 ? "threads" : t->tail_paired == t->tail_frames ? "pairs" : "both";
 }
 
 const char *rc_stats_algo(const rc_bounce_total *o) {

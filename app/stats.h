@@ -23,9 +23,10 @@ typedef struct rc_bounce_total {
 
 typedef struct rc_stats_total {
     uint32_t frames;
-    uint32_t bounces;   /* most bounces any frame ran */
-    rc_frame_loop loop; /* the loop of the last frame added */
-    int sorted;         /* some frame ran the sort phase (--sort-materials) */
+    uint32_t bounces;                  /* most bounces any frame ran */
+    rc_frame_loop loop;                /* the loop of the last frame added */
+    int sorted;                        /* some frame ran the sort phase (--sort-materials) */
+    uint32_t tail_frames, tail_paired; /* frames that ran the tail kernel; of those, paired */
     double generate_ms, accumulate_ms, total_ms;
     rc_bounce_total bounce[RC_MAX_DEPTH];
     sc_phase_timing lib[SC_MAX_PHASES];
@@ -40,6 +41,9 @@ double rc_stats_compact_ms(const rc_stats_total *t);
 double rc_stats_shadow_ms(const rc_stats_total *t);
 double rc_stats_sort_ms(const rc_stats_total *t);
 double rc_stats_tail_ms(const rc_stats_total *t);
+/* Which tail kernel the frames ran (rc_tail_kind): "threads", "pairs", "both", or NULL when
+ * none ran the tail. */
+const char *rc_stats_tail_kernel(const rc_stats_total *t);
 /* 1 if any frame sorted the stream by material (--sort-materials). */
 int rc_stats_sorted(const rc_stats_total *t);
 /* Live path rays traced (extend), over all frames and bounces. */

@@ -68,11 +68,23 @@ int main(void) {
     CHECK(!phase_row(s, "tail", &n, &ms), "a tail row without a tail");
     CHECK(rc_stats_tail_ms(&t) == 0.0, "tail ms %g", rc_stats_tail_ms(&t));
     CHECK(s && !strstr(s, "tail ms"), "a tail column without a tail");
+    CHECK(rc_stats_tail_kernel(&t) == NULL, "tail kernel '%s' without a tail",
+          rc_stats_tail_kernel(&t));
 
     /* frame 1 without the tail (as the first frame of a render), then 2 from bounce 5 and 1
        from bounce 3 (a plan that moved): the tail ran 3 times, its bounces launched nothing */
     memset(&t, 0, sizeof t);
     rc_frame_stats f[4] = {frame(8, 8, 0.0), frame(8, 5, 0.5), frame(8, 5, 0.5), frame(8, 3, 0.75)};
+    for (int i = 0; i < 4; i++) f[i].tail_kind = RC_TAIL_PAIRS; /* no tail in f[0]: not counted */
+    for (int i = 0; i < 4; i++) rc_stats_total_add(&t, &f[i]);
+    CHECK(t.tail_frames == 3 && rc_stats_tail_kernel(&t) &&
+              !strcmp(rc_stats_tail_kernel(&t), "pairs"),
+          "tail kernel: %u frames, '%s'", t.tail_frames, rc_stats_tail_kernel(&t));
+    f[1].tail_kind = RC_TAIL_THREADS;
+    rc_stats_total_add(&t, &f[1]);
+    CHECK(rc_stats_tail_kernel(&t) && !strcmp(rc_stats_tail_kernel(&t), "both"), "tail kernel '%s'",
+          rc_stats_tail_kernel(&t));
+    memset(&t, 0, sizeof t);
     for (int i = 0; i < 4; i++) rc_stats_total_add(&t, &f[i]);
     const unsigned phases = 8 + 5 + 5 + 3; /* bounces run as phases */
     s = table(&t);
