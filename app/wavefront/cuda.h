@@ -110,7 +110,7 @@ void rc_cuda_extend(rc_renderer *r, uint32_t bounce);
 void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
 void rc_cuda_accumulate(rc_renderer *r);
 /* The tail kernel (tail.cu): every bounce from `from` on for the paths of that bounce's stream.
- * Returns 1 when it pairs warps (a second warp traces the shadow rays), else 0. */
+ * Returns the kernel it launched: an rc_tail_kind (wavefront.h). */
 int rc_cuda_tail(rc_renderer *r, uint32_t from);
 /* --sort-materials: keys[i] = the material kind of stream slot i's hit (sort.cu). */
 void rc_cuda_classify(rc_renderer *r, uint32_t bounce);
