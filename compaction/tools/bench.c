@@ -105,6 +105,11 @@ static void bench_usage(FILE *f) {
             "                  that reads 0 past n); in-place ones run on the previous call's\n"
             "                  output, not refilled. thrust returns its count on the host and\n"
             "                  cannot be captured: it is timed as without --graph\n"
+            "  --warm          every run on the same input set, left in the last-level cache by\n"
+            "                  the run before (no rotation of sets, no flush after a refill):\n"
+            "                  what a call costs on data the previous kernel has just written,\n"
+            "                  as a renderer's compaction finds its flags. Default: cold, each\n"
+            "                  run on the next set. The JSON says which (\"cache\")\n"
             "  --quiet         no progress lines or notices on stderr\n"
             "  --report DIR    run the fixed set of sweeps that tests the papers' claims (each\n"
             "                  one's command line is in DIR/README.md), write DIR/bench.json,\n"
@@ -304,6 +309,7 @@ static int parse_int(const char *opt, const char *v, int min, int *out) {
 
 static void set_defaults(bench_opts *o) {
     bench_graph_calls = 0;
+    bench_warm = 0;
     bench_settle_ms = BENCH_SETTLE_MS;
     memset(o, 0, sizeof *o);
 #ifdef SC_HAVE_CUDA
@@ -374,7 +380,7 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
                   "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
                   "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
                   "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --tune, "
-                  "--out, --from, --quiet, --graph, --help)",
+                  "--out, --from, --quiet, --graph, --warm, --help)",
                   a);
         return -1;
     }
@@ -481,6 +487,10 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
             bench_graph_calls = BENCH_GRAPH_CALLS;
             continue;
         }
+        if (!strcmp(a, "--warm")) {
+            bench_warm = 1;
+            continue;
+        }
         if (!strcmp(a, "--tune")) {
             o->tune = 1;
             continue;
@@ -506,12 +516,18 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         fprintf(stderr, "compact bench: --graph needs --backend cuda and no --report\n");
         return -1;
     }
+    if (bench_warm && (o->report || o->tune)) {
+        fprintf(stderr, "compact bench: --warm does not go with %s (it measures cold input)\n",
+                o->report ? "--report" : "--tune");
+        return -1;
+    }
     if (o->tune) bench_tune_defaults(o);
     fill_defaults(o);
     return 0;
 }
 
 int bench_graph_calls = 0;
+int bench_warm = 0;
 double bench_settle_ms = BENCH_SETTLE_MS;
 
 int cmd_bench(int argc, char **argv) {

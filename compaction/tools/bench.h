@@ -228,6 +228,7 @@ typedef struct bench_report {
     char date[32]; /* UTC, ISO 8601, when the run started */
     double elapsed_s;
     int quick, complete; /* complete: 0 if it stopped early (an error, --max-seconds) */
+    int graph, warm;     /* --graph, --warm: how the times were taken */
     const bench_report_sweep *sweeps; /* --report only */
     size_t num_sweeps;
     bench_record *records;
@@ -267,6 +268,10 @@ int bench_session_close(bench_session *s);
  * it). Each timed run is then one replay of a graph of that many back-to-back calls. */
 #define BENCH_GRAPH_CALLS 100
 extern int bench_graph_calls;
+/* --warm: every run on one input set, which the run before left in the cache, and no cache
+ * flush after a refill (bench.c sets it; choose_sets and the backends read it). 0: the input
+ * sets rotate over twice the last-level cache and nothing is found in it. */
+extern int bench_warm;
 /* --settle-ms: CUDA keeps every SM busy this long before each measurement's warm-up runs
  * (bench.c sets it, bench_gpu.cu reads it; 0: off). */
 #define BENCH_SETTLE_MS 5.0

@@ -97,9 +97,9 @@ static sc_status cpu_open(bench_backend **out, bench_device *dev) {
     cpu_name(model, sizeof model);
     snprintf(dev->name, sizeof dev->name, "%s (%ld cores)", model, sysconf(_SC_NPROCESSORS_ONLN));
     dev->cache_bytes = cpu_cache_bytes();
-    b->flush_bytes = 2 * dev->cache_bytes;
-    b->flush = malloc(b->flush_bytes);
-    if (!b->flush) {
+    b->flush_bytes = bench_warm ? 0 : 2 * dev->cache_bytes;
+    b->flush = b->flush_bytes ? malloc(b->flush_bytes) : NULL;
+    if (b->flush_bytes && !b->flush) {
         cpu_close(b);
         return SC_ERR_OUT_OF_MEMORY;
     }
@@ -213,7 +213,7 @@ static sc_status cpu_time(bench_backend *b, const bench_job *job, int warmup, in
         cpu_set set = set_of(b, timing_rotate(&b->next, b->num_sets)), *s = &set;
         if (bench_job_in_place(job)) { /* refill, then push the refill out of the cache */
             memcpy(s->out, s->in, b->n * b->es);
-            memset(b->flush, t.index & 0xff, b->flush_bytes);
+            if (b->flush) memset(b->flush, t.index & 0xff, b->flush_bytes);
         }
         size_t kept = 0;
         double t0 = timing_now_ms();

@@ -409,8 +409,8 @@ static sc_status open_state(bench_backend *b, bench_device *dev) {
     int device = 0;
     TRY(cudaGetDevice(&device));
     TRY(cudaDeviceGetAttribute(&b->sm_count, cudaDevAttrMultiProcessorCount, device));
-    b->flush_bytes = 2 * dev->cache_bytes;
-    TRY(cudaMalloc(&b->d_flush, b->flush_bytes));
+    b->flush_bytes = bench_warm ? 0 : 2 * dev->cache_bytes;
+    if (b->flush_bytes) TRY(cudaMalloc(&b->d_flush, b->flush_bytes));
     return SC_OK;
 }
 
@@ -507,12 +507,17 @@ static sc_status refill_buffers(bench_backend *b, const bench_job *job, const gp
     return SC_OK;
 }
 
-/* Before each run, outside the timed region: the refill would leave the buffers in L2, so a
- * write of twice the L2 size follows it. */
+/* A write of twice the L2 size, which evicts what came before it (nothing with --warm). */
+static sc_status flush_l2(bench_backend *b) {
+    if (b->flush_bytes) TRY(cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream));
+    return SC_OK;
+}
+
+/* Before each run, outside the timed region: the refill would leave the buffers in L2, so the
+ * flush follows it. */
 static sc_status refill(bench_backend *b, const bench_job *job, const gpu_set *s) {
     TRY_SC(refill_buffers(b, job, s));
-    TRY(cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream));
-    return SC_OK;
+    return flush_l2(b);
 }
 
 /* --graph: bench_graph_calls back-to-back calls on the sets in turn, captured once into a graph
@@ -601,7 +606,7 @@ static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, in
             gpu_set si = set_of(b, i);
             e = refill_buffers(b, job, &si);
         }
-        if (e == SC_OK) e = status_of(cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream));
+        if (e == SC_OK) e = flush_l2(b);
         if (e != SC_OK) {
             free(stale);
             (void)cudaStreamSynchronize(b->stream); /* nothing queued outlives the failure */

@@ -103,6 +103,11 @@ void bench_report_table(const bench_report *r, FILE *f) {
     fprintf(f, "GB/s: (n*elem read + n flags read + kept*elem written) / median; x CUB: CUB "
                "median / median; %% copy: 100 * copy median / median; %% floor: 100 * the "
                "traffic model's bytes at the copy's bandwidth / median (compact list --models)\n");
+    fprintf(f, "%s; %s\n",
+            r->graph ? "times per call inside a captured graph of back-to-back calls"
+                     : "times per call",
+            r->warm ? "warm: every run on one input set, left in cache by the run before"
+                    : "cold: each run on the next input set, none of them in cache");
 }
 
 /* ---- files ---- */
@@ -220,6 +225,8 @@ static cJSON *json_report(const bench_report *r) {
              add_device(root, r) && add_string(root, "date", r->date) &&
              add_number(root, "elapsed_s", fixed(r->elapsed_s, 1)) &&
              cJSON_AddBoolToObject(root, "quick", r->quick != 0) &&
+             cJSON_AddStringToObject(root, "timing", r->graph ? "graph" : "calls") &&
+             cJSON_AddStringToObject(root, "cache", r->warm ? "warm" : "cold") &&
              cJSON_AddBoolToObject(root, "complete", !(r->num_sweeps && !r->complete)) &&
              add_sweeps(root, r) &&
              cJSON_AddStringToObject(root, "gbps_definition", BENCH_GBPS_DEFINITION) &&

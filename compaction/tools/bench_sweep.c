@@ -300,8 +300,9 @@ static int handle(sweep *sw, const plan_item *it, sc_status s) {
 /* Names the filling of the input sets in error lines. */
 static const plan_item k_load = {BENCH_OP_COPY, NULL, "loading the input"};
 
-/* Enough sets that together they exceed twice the cache, at least 2. */
+/* Enough sets that together they exceed twice the cache, at least 2; one with --warm. */
 static int choose_sets(size_t cache, const bench_input *in) {
+    if (bench_warm) return 1;
     size_t set = 2 * in->n * in->elem_size + in->n + in->k * sizeof(uint32_t);
     size_t want = (2 * cache + set - 1) / set;
     if (want < 2) want = 2;
@@ -451,6 +452,8 @@ bench_session *bench_session_open(sc_backend backend, int quiet, double max_seco
     sw->deadline = max_seconds > 0 ? sw->t0 + max_seconds : 0.0;
     sw->report.backend = sc_backend_name(backend);
     sw->report.commit = BENCH_GIT_COMMIT;
+    sw->report.graph = bench_graph_calls > 0;
+    sw->report.warm = bench_warm;
     utc_date(sw->report.date, sizeof sw->report.date);
     sw->ops = ops_for(backend);
     sc_status s = sw->ops ? sw->ops->open(&sw->b, &sw->report.device) : SC_ERR_UNSUPPORTED;
