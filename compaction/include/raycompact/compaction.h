@@ -192,8 +192,12 @@ typedef struct sc_context sc_context;
 /* Create a context. CUDA: SC_ERR_UNSUPPORTED if built without CUDA, SC_ERR_NO_DEVICE if no
  * device is usable, SC_ERR_UNSUPPORTED_DEVICE if a probe kernel cannot run on the device (the
  * build holds no image for its architecture; sc_last_error_detail(NULL) says which). The context
- * owns temporary storage that grows on demand and is reused; it is not thread-safe: use one context
- * per thread (and per CUDA stream you overlap). */
+ * owns temporary storage that grows on demand and is reused.
+ * Threads: create, use and destroy contexts from any number of threads at once, one context per
+ * thread (and per CUDA stream you overlap). A context must not be used by two threads at the same
+ * time (its storage, counters and error detail are its own); hand one over between threads only
+ * with the caller's own synchronisation. The algorithm table and sc_status_string are read-only
+ * and safe everywhere; sc_last_error_detail(NULL) is per thread. */
 sc_status sc_context_create(sc_backend backend, sc_context **out);
 /* Free a context and its storage. Accepts NULL. */
 void sc_context_destroy(sc_context *ctx);

@@ -1,12 +1,16 @@
 /* probe.cu: can this build run a kernel on the current device? A build holds kernel images
  * (SASS) for some architectures and PTX for others; a device that matches none of them fails
- * every launch with cudaErrorNoKernelImageForDevice. The context asks once, at creation, so a
- * caller learns it there (SC_ERR_UNSUPPORTED_DEVICE) and can fall back to the CPU.
+ * every launch with cudaErrorNoKernelImageForDevice. A context asks at creation, so a caller
+ * learns it there (SC_ERR_UNSUPPORTED_DEVICE) and can fall back to the CPU.
+ * Thread-safe: the threads of a process share the module's probe word, so probes run one at a
+ * time behind a lock, and a device that passed once is not probed again (the answer is a
+ * property of the build and the device). Failures are not remembered: they may be transient.
  * Self-contained (the CUDA runtime and the public header only), so that a test can build it
  * alone for a foreign architecture. */
 #include "raycompact/compaction.h"
 
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,8 +20,14 @@
 
 #define SC_PROBE_MAGIC 0x5c0de75cu
 
-/* The probe's word lives in the module: no allocation, so a full device still passes. */
+/* The probe's word lives in the module: no allocation, so a full device still passes. One word
+ * for the whole process: sc_probe_lock keeps two probes from writing it at once. */
 static __device__ uint32_t sc_probe_word;
+
+/* Devices (by ordinal) whose probe passed; ordinals past the table are probed every time. */
+#define SC_PROBE_DEVICES 64
+static pthread_mutex_t sc_probe_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char sc_probe_passed[SC_PROBE_DEVICES]; /* guarded by sc_probe_lock */
 
 /* probe: write a word made of this probe's nonce, so a launch that "succeeds" but runs
  * nothing is caught too (an earlier probe's word holds another nonce). */
@@ -43,9 +53,16 @@ extern "C" sc_status sc_cuda_probe(char *detail, size_t cap) {
         snprintf(detail, cap, "%s in sc_cuda_probe (device query)", cudaGetErrorName(e));
         return SC_ERR_NO_DEVICE;
     }
-    static uint32_t probes; /* a nonce per probe, also across threads */
-    uint32_t word = 0, nonce = __atomic_add_fetch(&probes, 1u, __ATOMIC_RELAXED);
+    static uint32_t probes; /* a nonce per probe (under the lock) */
+    uint32_t word = 0, nonce = 0;
     const char *where = "sc_probe_kernel";
+    int cached = device >= 0 && device < SC_PROBE_DEVICES;
+    pthread_mutex_lock(&sc_probe_lock);
+    if (cached && sc_probe_passed[device]) {
+        pthread_mutex_unlock(&sc_probe_lock);
+        return SC_OK;
+    }
+    nonce = ++probes;
     sc_probe_kernel<<<1, 1>>>(nonce);
     e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
@@ -53,7 +70,10 @@ extern "C" sc_status sc_cuda_probe(char *detail, size_t cap) {
         where = "cudaMemcpyFromSymbol";
         e = cudaMemcpyFromSymbol(&word, sc_probe_word, sizeof word);
     }
-    if (e == cudaSuccess && word == (nonce ^ SC_PROBE_MAGIC)) return SC_OK;
+    int passed = e == cudaSuccess && word == (nonce ^ SC_PROBE_MAGIC);
+    if (passed && cached) sc_probe_passed[device] = 1;
+    pthread_mutex_unlock(&sc_probe_lock);
+    if (passed) return SC_OK;
     (void)cudaGetLastError();
     cudaDeviceProp prop; /* only now: cudaGetDeviceProperties is slow */
     if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
