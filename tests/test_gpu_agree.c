@@ -1,13 +1,13 @@
 /* test_gpu_agree.c: the CUDA backend renders what the CPU backend renders; every CUDA
  * compaction algorithm (and `none`, both modes, each frame loop: graph, stream, host) gives a
  * bit-identical image on the GPU, and so do waves of several samples per pixel; a replayed frame
- * graph follows a film reset and a camera change; the megakernel baseline (no BVH, megakernel.h)
- * renders the same image as the wavefront loop; auto reports a real algorithm per bounce;
- * --sort-materials and --tail-below change nothing in the image.
- * CPU and GPU round some maths differently (fused multiply-add, sinf, powf), so their paths
- * part ways and the images differ by noise: they are compared like test_reference, on
- * 16x16 block means, with a tolerance stated by the caller. Exits 77 (skipped) without a
- * usable CUDA device. Usage: test_gpu_agree SCENE WIDTH HEIGHT SPP TOLERANCE [--algorithms] */
+ * graph follows a film reset and a camera change; the bvh and persistent megakernels
+ * (megakernel.h) render the same image as the wavefront loop, the flat one nearly the same;
+ * auto reports a real algorithm per bounce; --sort-materials and --tail-below change nothing
+ * in the image. CPU and GPU round some maths differently (fused multiply-add, sinf, powf), so their
+ * paths part ways and the images differ by noise: they are compared like test_reference, on 16x16
+ * block means, with a tolerance stated by the caller. Exits 77 (skipped) without a usable CUDA
+ * device. Usage: test_gpu_agree SCENE WIDTH HEIGHT SPP TOLERANCE [--algorithms] */
 #include "rc_test.h"
 #include "wavefront/compact.h"
 #include "wavefront/megakernel.h"
@@ -83,6 +83,21 @@ static void waves_and_megakernel(const rc_scene *s, uint32_t w, uint32_t h, uint
                differ, pixels, block, res.ms, (unsigned long long)res.rays);
         CHECK(differ * 4 <= pixels, "flat megakernel: %zu of %zu pixels differ", differ, pixels);
         CHECK(block <= tol, "flat megakernel: block RMSE %g over %g", block, tol);
+    }
+    /* bvh and persistent run the renderer's own per-path functions and BVH: the same image. */
+    rc_megakernel_kind fair[] = {RC_MEGAKERNEL_BVH, RC_MEGAKERNEL_PERSISTENT};
+    for (int k = 0; k < 2; k++) {
+        const char *name = rc_megakernel_name(fair[k]);
+        ok = mk && rc_megakernel_render(s, &st, fair[k], spp, 1, mk, &res, &err) == 0;
+        CHECK(ok, "%s megakernel: %s", name, mk ? err.msg : "out of memory");
+        if (!ok) continue;
+        size_t differ = 0, pixels = (size_t)w * h;
+        for (size_t p = 0; p < pixels; p++)
+            differ += memcmp(&mk[3 * p], &ref[3 * p], 3 * sizeof(float)) != 0;
+        printf("  %s megakernel: %zu of %zu pixels differ from the wavefront image, %.2f ms, "
+               "%llu rays\n",
+               name, differ, pixels, res.ms, (unsigned long long)res.rays);
+        CHECK(differ == 0, "%s megakernel: %zu of %zu pixels differ", name, differ, pixels);
     }
     int spheres = 1;
     for (uint32_t i = 0; i < s->bvh.num_prims; i++)

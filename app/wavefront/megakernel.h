@@ -1,14 +1,19 @@
-/* megakernel.h: the baselines the wavefront loop is measured against. One CUDA thread per pixel
- * runs all of the pixel's samples and bounces in a single kernel and tests every primitive of
- * the scene for every ray, with no acceleration structure, in one of two forms:
- *   flat:    the primitives in one flat array, the same per-path functions as the wavefront
- *            loop (path.h) with the same random keys and light sampling (a shadow ray traced
- *            where shade writes it), so both render the same image, up to rays that meet two
- *            primitives at the same distance or round differently;
- *   objects: the form of the well-known CUDA port of Ray Tracing in One Weekend: objects
- *            built on the device behind virtual hit() and scatter(), a curand state per pixel,
- *            rejection sampling, no roulette, no light sampling (megakernel_objects.cu;
- *            spheres only). Its image agrees with the wavefront loop's in the mean. */
+/* megakernel.h: the baselines the wavefront loop is measured against: the whole path of every
+ * sample in one CUDA kernel, no ray stream. Four forms:
+ *   bvh:        one thread per pixel loops over the pixel's samples and bounces with the
+ *               renderer's own per-path functions (path.h: generate, extend, shade, shadow) and
+ *               the same BVH: what a graphics engineer writes first, and the same image as the
+ *               wavefront loop;
+ *   persistent: as bvh, but as many threads as the GPU holds at once, each warp taking the next
+ *               32 (pixel, sample) items from a global counter (Aila & Laine, HPG 2009), so a
+ *               long path holds up only its own warp's next batch, not a whole grid of pixels;
+ *   flat:       one thread per pixel, every primitive tested for every ray (no acceleration
+ *               structure), with the same per-path code: the teaching baseline, same image up
+ *               to rays that meet two primitives at one distance or round differently;
+ *   objects:    the form of the well-known CUDA port of Ray Tracing in One Weekend: objects
+ *               built on the device behind virtual hit() and scatter(), a curand state per pixel,
+ *               rejection sampling, no roulette, no light sampling (megakernel_objects.cu;
+ *               spheres only). Its image agrees with the wavefront loop's in the mean. */
 #ifndef RC_MEGAKERNEL_H
 #define RC_MEGAKERNEL_H
 
@@ -20,15 +25,18 @@ extern "C" {
 
 typedef enum rc_megakernel_kind {
     RC_MEGAKERNEL_FLAT = 0,
-    RC_MEGAKERNEL_OBJECTS = 1
+    RC_MEGAKERNEL_OBJECTS = 1,
+    RC_MEGAKERNEL_BVH = 2,
+    RC_MEGAKERNEL_PERSISTENT = 3,
+    RC_MEGAKERNEL_COUNT
 } rc_megakernel_kind;
 
 typedef struct rc_megakernel_result {
     double ms;     /* GPU time of the render (CUDA events), median of the timed runs */
-    uint64_t rays; /* rays traced (each tested against every primitive) */
+    uint64_t rays; /* rays traced, shadow rays included */
 } rc_megakernel_result;
 
-/* "flat" or "objects"; NULL for an unknown kind. */
+/* "flat", "objects", "bvh" or "persistent"; NULL for an unknown kind. */
 const char *rc_megakernel_name(rc_megakernel_kind kind);
 int rc_megakernel_parse(const char *s, rc_megakernel_kind *out);
 

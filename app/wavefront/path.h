@@ -57,7 +57,8 @@ typedef struct rc_shade_params {
                             the wave, part of every random key */
     uint32_t max_depth;  /* a path ends after this many bounces */
     uint32_t rr_depth;   /* Russian roulette from this bounce on */
-    uint32_t num_pixels; /* sample_rgb holds the wave's samples one image after another */
+    uint32_t num_pixels; /* sample_rgb holds the wave's samples one image after another; 0:
+                            one slot for every path (a megakernel's own accumulator) */
     uint32_t nee;        /* 1: next-event estimation with MIS (light.h); 0: BSDF sampling only */
     uint32_t seed;       /* the render's seed, 0 .. RC_MAX_SEED (rng.h) */
 } rc_shade_params;
@@ -101,9 +102,10 @@ RC_FN void rc_path_extend(const rc_scene_view *sc, rc_path *p) {
     p->prim = h.prim;
 }
 
-/* The path's slot of sample_rgb: its sample in the wave's image of its pixel. */
+/* The path's slot of sample_rgb: its sample in the wave's image of its pixel. With
+ * num_pixels == 0, slot 0: a megakernel thread passes its own accumulator as sample_rgb. */
 RC_FN size_t rc_path_slot(const rc_shade_params *sp, const rc_path *p) {
-    return (size_t)rc_path_wave_sample(p) * sp->num_pixels + p->pixel;
+    return sp->num_pixels ? (size_t)rc_path_wave_sample(p) * sp->num_pixels + p->pixel : 0;
 }
 
 /* Add light to the path's sample. Each slot belongs to one path, whose shade and shadow

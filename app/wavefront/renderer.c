@@ -95,18 +95,20 @@ int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megake
 }
 #endif
 
+static const char *const megakernel_names[RC_MEGAKERNEL_COUNT] = {"flat", "objects", "bvh",
+                                                                  "persistent"};
+
 const char *rc_megakernel_name(rc_megakernel_kind kind) {
-    return kind == RC_MEGAKERNEL_FLAT ? "flat" : kind == RC_MEGAKERNEL_OBJECTS ? "objects" : NULL;
+    return (unsigned)kind < RC_MEGAKERNEL_COUNT ? megakernel_names[kind] : NULL;
 }
 
 int rc_megakernel_parse(const char *s, rc_megakernel_kind *out) {
-    if (strcmp(s, "flat") == 0)
-        *out = RC_MEGAKERNEL_FLAT;
-    else if (strcmp(s, "objects") == 0)
-        *out = RC_MEGAKERNEL_OBJECTS;
-    else
-        return -1;
-    return 0;
+    for (int k = 0; k < RC_MEGAKERNEL_COUNT; k++)
+        if (strcmp(s, megakernel_names[k]) == 0) {
+            *out = (rc_megakernel_kind)k;
+            return 0;
+        }
+    return -1;
 }
 
 static void free_cpu(rc_cpu_stream *s) {
