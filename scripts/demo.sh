@@ -2,11 +2,18 @@
 # demo.sh: set up (install, configure, build) and run the main job: with a display, the
 # interactive viewer on the Cornell box; without one, a headless render of it (PNG and
 # per-phase statistics) and the compaction library's algorithm table.
+# Installs and builds only what that needs (scripts/setup.sh demo). On a machine where no GPU
+# answers nvidia-smi a new build folder is configured without the CUDA backend, which could
+# not run there and whose fat binary takes long to compile.
 # Usage: scripts/demo.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-scripts/setup.sh "$build" >&2
+if [ ! -f "$build/CMakeCache.txt" ] && ! nvidia-smi -L 2>/dev/null | grep -q "^GPU "; then
+    echo "demo: no GPU here: $build is configured for the CPU backend (-DRAYCOMPACT_CUDA=OFF)" >&2
+    export RAYCOMPACT_CMAKE_ARGS="-DRAYCOMPACT_CUDA=OFF ${RAYCOMPACT_CMAKE_ARGS:-}"
+fi
+scripts/setup.sh demo "$build" >&2
 rc="$build/app/raycompact"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && "$rc" view --help >/dev/null 2>&1; then
     exec "$rc" view --scene scenes/cornell.json
