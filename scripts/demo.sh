@@ -14,7 +14,7 @@ if [ ! -f "$build/CMakeCache.txt" ] && ! nvidia-smi -L 2>/dev/null | grep -q "^G
     export RAYCOMPACT_CMAKE_ARGS="-DRAYCOMPACT_CUDA=OFF ${RAYCOMPACT_CMAKE_ARGS:-}"
 fi
 scripts/setup.sh demo "$build" >&2
-rc="$build/app/raycompact"
+rc="$build/bin/raycompact"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && "$rc" view --help >/dev/null 2>&1; then
     exec "$rc" view --scene scenes/cornell.json
 fi
@@ -23,4 +23,4 @@ mkdir -p out
     --samples-per-wave auto --out out/cornell.png --stats
 echo "wrote out/cornell.png"
 echo
-"$build"/compaction/tools/compact list
+"$build"/bin/compact list

@@ -27,8 +27,8 @@ args=()
 . scripts/gpu_deps.sh
 b=build-gpu
 gpu_build "$out/build_auto.log" raycompact compact || exit 1 # nothing to do when up to date
-c=$b/compaction/tools/compact
-rc=$b/app/raycompact
+c=$b/bin/compact
+rc=$b/bin/raycompact
 
 if [ "$what" = tune ] || [ "$what" = all ]; then
     t=$SECONDS

@@ -41,7 +41,7 @@ if [ "${2:-}" = app ]; then
     echo "memcheck test_gpu_agree spheres 24x16 rc=$? $(tail -1 "$out/san_app.log")"
     cat "$out/san_app.log" >>"$out/ctest_app.log"
     rm -f "$out/san_app.log" # its logs are in ctest_app.log
-    exec bash scripts/app_targets.sh $b/app/raycompact "$out"
+    exec bash scripts/app_targets.sh $b/bin/raycompact "$out"
 fi
 echo "== ctest -L gpu"
 ctest --test-dir $b -L gpu --output-on-failure >"$out/ctest_gpu.log" 2>&1
@@ -60,7 +60,7 @@ for t in test_remove test_gpu_context; do
 done
 [ "${2:-}" = quick ] && exit 0
 echo "== bench"
-c=$b/compaction/tools/compact
+c=$b/bin/compact
 $c bench --backend cuda --algos cub,single-pass --n 2^20,2^24,2^26,2^28 --removed 0.02,0.1,0.5,0.9 \
     --elem 4 --json "$out/bench_4b.json" --quiet 2>/dev/null | tail -60
 $c bench --backend cuda --algos cub,single-pass --n 2^21,2^23,2^25 --removed 0.1,0.5,0.9 \

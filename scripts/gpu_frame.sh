@@ -51,7 +51,7 @@ if [ "$what" != bench ]; then
     rm -f "$out/san.log"
 fi
 [ "$what" = tests ] && exit 0
-rc=$b/app/raycompact
+rc=$b/bin/raycompact
 bench() {
     local name=$1
     shift
@@ -86,7 +86,7 @@ for s in cornell spheres knot veach_mis many_lights; do
             $([ $sort = sorted ] && echo --sort-materials)
     done
 done
-c=$b/compaction/tools/compact
+c=$b/bin/compact
 if $c bench --help 2>&1 | grep -q -- --graph; then
     $c bench --backend cuda --algos cub,single-pass,scan-scatter,redzone --n 2^20 --elem 4 \
         --removed 0.1,0.5 --graph --json "$out/compact_graph.json" >"$out/compact_graph.log" 2>&1

@@ -27,7 +27,7 @@ if [ -d .old/compaction ] && [ "$what" != tests ]; then
     echo "old compact built in $((SECONDS - t0)) s"
 fi
 t=$b/compaction/tests
-c=$b/compaction/tools/compact
+c=$b/bin/compact
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 flag_algos=$($c list --names --backend cuda --input flags 2>/dev/null | tr '\n' ' ')
 [ -n "$flag_algos" ] || flag_algos="scan-scatter horn jumping-jack rlz binary-tree spataro billeter atomic cub single-pass"
@@ -68,8 +68,11 @@ fi
 if [ "$what" != tests ]; then
     sweep=(bench --backend cuda --algos all --n 2^20,2^26 --elem 4,16 --removed 0.1,0.5,0.9
         --runs 10 --warmup 2 --quiet)
-    if [ -x build-old/tools/compact ]; then
-        build-old/tools/compact "${sweep[@]}" --json "$out/before.json" >"$out/before.txt" 2>&1
+    # the earlier version's compact: in bin/ from this layout on, in tools/ before it
+    old=build-old/bin/compact
+    [ -x $old ] || old=build-old/tools/compact
+    if [ -x $old ]; then
+        $old "${sweep[@]}" --json "$out/before.json" >"$out/before.txt" 2>&1
         echo "== before rc=$?"
     fi
     $c "${sweep[@]}" --json "$out/after.json" >"$out/after.txt" 2>&1

@@ -19,7 +19,7 @@ args+=(-DRAYCOMPACT_MPI=ON)
 gpu_build "$out/build.log" raycompact || exit 1
 rm -f "$out/build.log"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-exe=$b/app/raycompact
+exe=$b/bin/raycompact
 ngpu=$(nvidia-smi -L | wc -l)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 fail=0

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu_profile.sh OUTDIR [BUILD]}
 b=${2:-build-gpu}
 mkdir -p "$out"
-c=$b/compaction/tools/compact
+c=$b/bin/compact
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 # NAME ALGO REMOVED KERNEL-REGEX [ELEM]: the sections above, and the DRAM bytes read and written
 # (set against each algorithm's traffic model: `compact list --models`)

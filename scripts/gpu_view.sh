@@ -104,7 +104,7 @@ grep -q "raycompact: viewer ON" "$log" || die "the viewer is not built (SDL2 or 
 echo "gpu_view: viewer ON: SDL2 from $(grep -h '^SDL2_DIR:' "$b/CMakeCache.txt" | cut -d= -f2)"
 cmake --build "$b" --target raycompact test_view_check -j "$(nproc)" >>"$log" 2>&1 ||
     die "build failed"
-exe=$b/app/raycompact
+exe=$b/bin/raycompact
 
 # ---- run: libSDL2's libraries from the prefix, EGL through glvnd ----
 export LD_LIBRARY_PATH=$vlibs:$root/lib/$arch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

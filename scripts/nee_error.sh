@@ -7,7 +7,7 @@
 set -euo pipefail
 build=${1:-build} scene=${2:-scenes/cornell.json} size=${3:-512} spp=${4:-64}
 ref_spp=${5:-4096} backend=${6:-cuda}
-exe=$build/app/raycompact
+exe=$build/bin/raycompact
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 common=(--scene "$scene" --width "$size" --height "$size" --backend "$backend")
