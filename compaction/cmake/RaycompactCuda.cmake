@@ -35,9 +35,25 @@ if(NOT RAYCOMPACT_CUDA STREQUAL "OFF")
       endif()
       set(CMAKE_CUDA_ARCHITECTURES "${_rc_arch}" CACHE STRING "CUDA architectures (default: \
 native when a GPU is present at configure time, else ${RAYCOMPACT_CUDA_FAT_ARCHITECTURES})")
-      message(STATUS "raycompact: CUDA architectures ${_rc_arch} (${_rc_why})")
+      # Remembered, so that a later configure of this build says the same.
+      set(RAYCOMPACT_CUDA_ARCH_DEFAULT "${_rc_arch}" CACHE INTERNAL "the architectures chosen")
+      set(RAYCOMPACT_CUDA_ARCH_WHY "${_rc_why}" CACHE INTERNAL "why they were chosen")
     endif()
     enable_language(CUDA)
+    # One line at every configure: what the kernels are compiled for and, when that is several
+    # architectures (each one a full compile of every kernel), how to build for one GPU only.
+    if(DEFINED RAYCOMPACT_CUDA_ARCH_DEFAULT
+       AND "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${RAYCOMPACT_CUDA_ARCH_DEFAULT}")
+      set(_rc_why "${RAYCOMPACT_CUDA_ARCH_WHY}")
+    else()
+      set(_rc_why "as given")
+    endif()
+    list(LENGTH CMAKE_CUDA_ARCHITECTURES _rc_arch_count)
+    if(_rc_arch_count GREATER 1)
+      string(APPEND _rc_why ", ${_rc_arch_count} images of every kernel; to build for one GPU \
+only, e.g. an H100: -DCMAKE_CUDA_ARCHITECTURES=90, or CUDAARCHS=90 for a new build folder")
+    endif()
+    message(STATUS "raycompact: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (${_rc_why})")
     if(NOT DEFINED CMAKE_CUDA_STANDARD)
       set(CMAKE_CUDA_STANDARD 17)
       set(CMAKE_CUDA_STANDARD_REQUIRED ON)
