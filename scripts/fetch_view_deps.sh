@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fetch_view_deps.sh: on a machine with apt and a network, download the Debian packages (amd64)
-# that scripts/gpu_view.sh unpacks on a GPU machine that has no display, no package manager and
+# that `scripts/gpu.sh view` unpacks on a GPU machine that has no display, no package manager and
 # none of the viewer's libraries:
 #   .gl/        the glvnd loaders (libEGL, libOpenGL, libGL, ...), unpacked into / there;
 #   .deps/view/ SDL2, libepoxy and pkgconf, with their -dev files, and the shared libraries
