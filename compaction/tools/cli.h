@@ -21,6 +21,9 @@ typedef struct explain_args {
     sc_options opt;
     int offer_list; /* auto: offer the removal list too (--list) */
     const sc_algorithm_info *info;
+    /* a CUDA-only algorithm: its scheme, and the CPU algorithm traced in its place */
+    const char *scheme;
+    const sc_algorithm_info *traced;
 } explain_args;
 /* 0: run it; 1: --help was printed; -1: a usage error was printed. */
 int explain_parse_args(explain_args *e, int argc, char **argv);

@@ -7,31 +7,72 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Moreira et al. 2009 (Jumping Jack), Fig. 7: 6 of 16 elements kept; holes 0, 3, 4 are filled
+ * from 6, 10, 13 after 2, 7 and 1 search steps. */
+#define EXPLAIN_DEFAULT_MASK "0110011000100100"
+
 static void explain_usage(FILE *f) {
-    fprintf(f, "usage: compact explain ALGO (--mask BITS | --random N [--removed F] [--seed S])\n"
-               "                       [--tile B] [--scan hillis-steele|blelloch] [--rlz "
-               "doubling|tree]\n"
-               "                       [--list] [--stable] [--policy FILE]\n"
-               "\n"
-               "Runs ALGO on the CPU backend (the specification) and prints its passes: pSum,\n"
-               "MAS and each jump, run lengths and pRLSum, tree levels and each traversal,\n"
-               "Redzone's red zone, orphans and their pairing; then the result, checked\n"
-               "against the serial reference. Element i holds the value i.\n"
-               "\n"
-               "  --mask BITS     the stream's flags, 1 = keep, e.g. 1001101000110101\n"
-               "  --random N      N random flags instead (N <= 65536)\n"
-               "  --removed F     fraction removed with --random, 0..1 or 30%% (default 0.3)\n"
-               "  --seed S        random seed (default 1)\n"
-               "  --tile B        tile size, power of two 32..2048 (default 32 for explain)\n"
-               "  --scan V        hillis-steele | blelloch | default\n"
-               "  --rlz V         RLZ run lengths: doubling (Alg. 2) | tree (Alg. 3-4)\n"
-               "\n"
-               "  --list          auto: offer the removal list too (Redzone becomes a choice)\n"
-               "  --stable        require a stable order (auto chooses a stable algorithm)\n"
-               "  --policy FILE   auto: the policy table to choose by (default: built in)\n"
-               "\n"
-               "Redzone algorithms take the removed indices (the 0s) as their removal list.\n"
-               "auto traces the algorithm it chose, then says which and why.\n");
+    fprintf(
+        f,
+        "usage: compact explain ALGO [--mask BITS | --random N [--removed F] [--seed S]]\n"
+        "                       [--tile B] [--scan hillis-steele|blelloch] [--rlz "
+        "doubling|tree]\n"
+        "                       [--list] [--stable] [--policy FILE]\n"
+        "\n"
+        "Runs ALGO on the CPU backend (the specification) and prints its passes: pSum,\n"
+        "MAS and each jump, run lengths and pRLSum, tree levels and each traversal,\n"
+        "Redzone's red zone, orphans and their pairing; then the result, checked\n"
+        "against the serial reference. Element i holds the value i. With neither\n"
+        "--mask nor --random, the stream of the Jumping Jack paper's Fig. 7 (" EXPLAIN_DEFAULT_MASK
+        ").\n"
+        "An algorithm the CPU backend lacks (CUDA only) is described by its scheme,\n"
+        "and the trace is that of the CPU algorithm that computes the same result.\n"
+        "\n"
+        "  --mask BITS     the stream's flags, 1 = keep, e.g. 1001101000110101\n"
+        "  --random N      N random flags instead (N <= 65536)\n"
+        "  --removed F     fraction removed with --random, 0..1 or 30%% (default 0.3)\n"
+        "  --seed S        random seed (default 1)\n"
+        "  --tile B        tile size, power of two 32..2048 (default 32 for explain)\n"
+        "  --scan V        hillis-steele | blelloch | default\n"
+        "  --rlz V         RLZ run lengths: doubling (Alg. 2) | tree (Alg. 3-4)\n"
+        "\n"
+        "  --list          auto: offer the removal list too (Redzone becomes a choice)\n"
+        "  --stable        require a stable order (auto chooses a stable algorithm)\n"
+        "  --policy FILE   auto: the policy table to choose by (default: built in)\n"
+        "\n"
+        "Redzone algorithms take the removed indices (the 0s) as their removal list.\n"
+        "auto traces the algorithm it chose, then says which and why.\n");
+}
+
+/* CUDA-only algorithms: their scheme, and the CPU algorithm whose result they give. */
+static const struct {
+    sc_algorithm algo, twin;
+    const char *scheme;
+} k_cuda_only[] = {
+    {SC_ALGO_CUB, SC_ALGO_SCAN_SCATTER,
+     "cub::DeviceSelect::Flagged: one pass, tiles scanned with a decoupled look-back across "
+     "blocks, kept elements written in order"},
+    {SC_ALGO_SINGLE_PASS, SC_ALGO_SCAN_SCATTER,
+     "one kernel: each tile counts its kept flags, takes its offset by a decoupled look-back "
+     "over the tiles before it, and writes its kept elements in order"},
+};
+
+/* "label       : text", the text folded at spaces into pieces of at most 78 columns. */
+static void print_wrapped(const char *label, const char *text) {
+    const int width = 78;
+    printf("%-12s:", label);
+    while (*text) {
+        int n = (int)strlen(text);
+        if (n > width) {
+            n = width;
+            while (n > 0 && text[n] != ' ') n--;
+            if (n == 0) n = width;
+        }
+        printf(" %.*s\n", n, text);
+        text += n;
+        while (*text == ' ') text++;
+        if (*text) printf("%-12s ", "");
+    }
 }
 
 static void print_line(void *user, const char *line) {
@@ -202,16 +243,23 @@ int explain_parse_args(explain_args *e, int argc, char **argv) {
         return -1;
     }
     if (!sc_algorithm_available(e->info->id, SC_BACKEND_CPU)) {
-        echo_line(stderr,
-                  "compact explain: '%s' runs on the CUDA backend only; explain traces the "
-                  "CPU backend",
-                  e->info->name);
+        size_t k = 0;
+        while (k < sizeof k_cuda_only / sizeof *k_cuda_only && k_cuda_only[k].algo != e->info->id)
+            k++;
+        if (k == sizeof k_cuda_only / sizeof *k_cuda_only) {
+            echo_line(stderr,
+                      "compact explain: '%s' runs on the CUDA backend only and has no CPU trace",
+                      e->info->name);
+            return -1;
+        }
+        e->scheme = k_cuda_only[k].scheme;
+        e->traced = sc_algorithm_get(k_cuda_only[k].twin);
+    }
+    if (e->mask && e->random_n) {
+        echo_line(stderr, "compact explain: give one of --mask BITS or --random N, not both");
         return -1;
     }
-    if (!e->mask == !e->random_n) {
-        echo_line(stderr, "compact explain: give exactly one of --mask BITS or --random N");
-        return -1;
-    }
+    if (!e->mask && !e->random_n) e->mask = EXPLAIN_DEFAULT_MASK;
 
     long bad = e->mask ? bad_mask_char(e->mask) : -1;
     if (bad >= 0) {
@@ -267,6 +315,13 @@ int cmd_explain(int argc, char **argv) {
                info->in_place ? "in place" : "out of place",
                info->input == SC_INPUT_FLAGS ? "flag stencil" : "removal list");
     if (info->tunables & SC_TUNE_TILE) printf(", tile %zu", opt.tile);
+    if (e.scheme) {
+        printf("\n");
+        print_wrapped("scheme", e.scheme);
+        printf("trace       : %s runs on the CUDA backend only; below, %s on the CPU backend,\n"
+               "              which computes the same stable result",
+               info->name, e.traced->name);
+    }
     printf("\n\ninput (%zu elements, element i holds the value i)\n", n);
     print_values("index", in, n);
     printf("%-12s:", "flags");
@@ -293,7 +348,8 @@ int cmd_explain(int argc, char **argv) {
         if (s == SC_OK) info = print_choice(ctx);
         if (s == SC_ERR_POLICY) snprintf(why, sizeof why, "%s", sc_policy_error(ctx));
     } else if (s == SC_OK && info->input == SC_INPUT_FLAGS) {
-        s = sc_compact_flagged(ctx, info->id, in, flags, out, n, sizeof *in, &opt, &kept);
+        s = sc_compact_flagged(ctx, e.traced ? e.traced->id : info->id, in, flags, out, n,
+                               sizeof *in, &opt, &kept);
     } else if (s == SC_OK) {
         s = sc_remove_indices(ctx, info->id, in, n, sizeof *in, list, k, &opt, &kept);
         result = in;
