@@ -29,11 +29,13 @@ MARKERS = "osD^v<>ph*"
 
 
 def style(name, i=0):
+    """Baselines their own grey dashes; every algorithm of the table a colour and a marker of
+    its own (its place in the table: tab20's 20 colours, MARKERS' 10 markers)."""
     if name in STYLE:
         return dict(STYLE[name])
-    cmap = plt.get_cmap("tab10")
+    cmap = plt.get_cmap("tab20")
     k = order_key(name)
-    return dict(color=cmap(k % 10), linestyle="-", marker=MARKERS[k % len(MARKERS)])
+    return dict(color=cmap(k % 20), linestyle="-", marker=MARKERS[k % len(MARKERS)])
 
 
 
@@ -46,9 +48,16 @@ def save(fig, out, name):
 
 
 def legend_right(ax, **kw):
-    if not ax.get_legend_handles_labels()[0]:
+    """The legend right of the axes, each label once."""
+    handles, labels = [], []
+    for h, l in zip(*ax.get_legend_handles_labels()):
+        if l not in labels:
+            handles.append(h)
+            labels.append(l)
+    if not handles:
         return
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False, **kw)
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
+              frameon=False, **kw)
 
 
 def plot_size(d, out):
@@ -90,7 +99,7 @@ def density_lines(d, ax, algos, tile, baselines, order="random"):
             continue
         ax.plot([100 * r["removed"] for r in rows], [r["median_ms"] for r in rows], label=a,
                 ms=4, **style(a))
-    for b in baselines:
+    for b in (b for b in baselines if b not in algos):  # a baseline drawn once
         rows = sorted(d.find(sweep="density", algorithm=b, pattern="random"),
                       key=lambda r: r["removed"])
         if rows:
@@ -267,6 +276,9 @@ def plot_redzone_thrust(d, out, claim):
             st = style(a)
             if "order" in kw:
                 st["linestyle"] = ls
+            if order == "slot":  # a marker of its own too, beside the dashes
+                m = st["marker"]
+                st["marker"] = MARKERS[(MARKERS.index(m) + 5) % 10] if m in MARKERS else "d"
             ax.plot([100 * r["removed"] for r in rows], [r["median_ms"] for r in rows], ms=4,
                     label="%s%s" % (a, " (%s list)" % order if "order" in kw else ""), **st)
     ax.set_yscale("log")
