@@ -22,7 +22,8 @@ static int load(const char *dir, const char *name, image *im) {
     snprintf(path, sizeof path, "%s/%s", dir, name);
     int n;
     im->px = stbi_load(path, &im->w, &im->h, &n, 3);
-    CHECK(im->px != NULL, "%s: cannot read: %s", path, stbi_failure_reason());
+    const char *why = stbi_failure_reason(); /* NULL for some faults */
+    CHECK(im->px != NULL, "%s: cannot read: %s", path, why ? why : "not a PNG stb_image can read");
     return im->px ? 0 : -1;
 }
 

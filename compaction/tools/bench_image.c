@@ -63,6 +63,15 @@ static int check_chunks(const unsigned char *data, size_t len, unsigned char **c
     return 0;
 }
 
+/* stb_image's reason for the failure just seen. It gives none for some faults (a deflate block
+ * of the reserved type 3, for one) and keeps the last one it gave, so the reason is cleared
+ * before each call (the variable is this file's: the implementation is compiled here) and a
+ * failure without one gets a reason of our own. */
+static const char *failure_reason(void) {
+    const char *r = stbi_failure_reason();
+    return r && *r ? r : "not a PNG image stb_image can decode";
+}
+
 static unsigned char *decode(const unsigned char *data, size_t len, int *w, int *h, char *why,
                              size_t cap) {
     int channels = 0;
@@ -71,8 +80,9 @@ static unsigned char *decode(const unsigned char *data, size_t len, int *w, int 
         snprintf(why, cap, "%s", len ? "file too large" : "empty file");
         return NULL;
     }
+    stbi__g_failure_reason = NULL;
     if (!stbi_info_from_memory(data, (int)len, w, h, &channels)) {
-        snprintf(why, cap, "%s", stbi_failure_reason());
+        snprintf(why, cap, "%s", failure_reason());
         return NULL;
     }
     if ((unsigned long long)*w * (unsigned long long)*h > BENCH_IMAGE_MAX_PIXELS) {
@@ -81,8 +91,9 @@ static unsigned char *decode(const unsigned char *data, size_t len, int *w, int 
         *w = *h = 0;
         return NULL;
     }
+    stbi__g_failure_reason = NULL;
     unsigned char *pixels = stbi_load_from_memory(data, (int)len, w, h, &channels, 1);
-    if (!pixels) snprintf(why, cap, "%s", stbi_failure_reason());
+    if (!pixels) snprintf(why, cap, "%s", failure_reason());
     return pixels;
 }
 

@@ -3,6 +3,7 @@
 #include "fuzz_check.h"
 
 #include <stdint.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char why[512];
@@ -18,6 +19,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         bench_image_free(px);
     } else {
         fuzz_check_message("mask", why);
+        /* No input is echoed here, so "(null)" can only be a NULL reason printed by %s. */
+        if (strstr(why, "(null)")) {
+            fprintf(stderr, "fuzz: mask: a reason of NULL: %s\n", why);
+            abort();
+        }
     }
     return 0;
 }
