@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "echo.h"
 #include "num_parse.h"
+#include "out_path.h"
 #include "wavefront/path.h"
 
 #include <stdarg.h>
@@ -39,6 +40,11 @@ int cli_check_name(const char *cmd, const char *opt, const char *path) {
                         "%s: the file name is %zu bytes long; at most %ld here (the file is "
                         "written as NAME.tmpXXXXXX first, then renamed)",
                         opt, strlen(base), name_max - (long)RC_WRITE_SUFFIX_LEN);
+        return -1;
+    }
+    char why[3 * OUT_PATH_MAX];
+    if (out_path_check(path, why, sizeof why) != 0) {
+        cli_usage_error(cmd, "%s: %s", opt, why);
         return -1;
     }
     return 0;

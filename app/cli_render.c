@@ -93,10 +93,6 @@ static int parse(int argc, char **argv, render_opts *o) {
     if (n < 5 || (strcmp(o->out + n - 4, ".png") != 0 && strcmp(o->out + n - 4, ".pfm") != 0))
         return cli_usage_error("render", "--out: '%s' must end in .png or .pfm", o->out);
     /* Before the render, not after it: a missing directory should not cost a whole render. */
-    char dir[4096];
-    rc_dirname(o->out, dir, sizeof dir);
-    if (access(dir, W_OK) != 0)
-        return cli_usage_error("render", "--out: cannot write in '%s': %s", dir, strerror(errno));
     return cli_check_name("render", "--out", o->out) ? RC_EXIT_USAGE : 0;
 }
 

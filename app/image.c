@@ -1,6 +1,7 @@
 /* image.c: PNG through stb_image_write, PFM by hand; atomic writes through rename(2). */
 #define _POSIX_C_SOURCE 200809L
 #include "image.h"
+#include "out_path.h"
 
 #include <errno.h>
 #include <math.h>
@@ -55,10 +56,13 @@ int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t 
     int pfm = ends_with(path, ".pfm");
     if (!pfm && !ends_with(path, ".png"))
         return rc_fail(err, "%s: unknown image type (use .png or .pfm)", path);
-    size_t len = strlen(path);
+    char real[OUT_PATH_MAX]; /* through a symbolic link, its target (out_path.h) */
+    if (out_path_resolve(path, real, sizeof real) != 0)
+        return rc_fail(err, "%s: cannot create: %s", path, strerror(errno));
+    size_t len = strlen(real);
     char *tmp = malloc(len + 16);
     if (!tmp) return rc_fail(err, "%s: out of memory", path);
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+    snprintf(tmp, len + 16, "%s.tmpXXXXXX", real);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         rc_fail(err, "%s: cannot create: %s", path, strerror(errno));
@@ -74,7 +78,7 @@ int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t 
     if (rc == 0) rc = pfm ? write_pfm(f, rgb, width, height) : write_png(f, rgb, width, height);
     if (f && ferror(f)) rc = -1;
     if (f ? fclose(f) != 0 : close(fd) != 0) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc == 0 && rename(tmp, real) != 0) rc = -1;
     if (rc != 0) {
         rc_fail(err, "%s: cannot write: %s", path, errno ? strerror(errno) : "write failed");
         remove(tmp);

@@ -15,7 +15,8 @@ float rc_linear_to_srgb(float v);
 
 /* Write linear RGB (3 floats per pixel, top row first) to `path`: .png -> 8-bit sRGB,
  * .pfm -> 32-bit float linear. Written to a temporary file beside it, then renamed, so a
- * reader never sees a half-written image. */
+ * reader never sees a half-written image. Through a symbolic link, the link's target is
+ * written and the link stays (out_path.h). */
 int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t height,
                    rc_error *err);
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
 #include "echo.h"
+#include "out_path.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -90,10 +91,13 @@ int rc_read_file(const char *path, size_t max_bytes, char **data, size_t *len, r
 }
 
 int rc_write_file(const char *path, const char *data, size_t len, rc_error *err) {
-    size_t n = strlen(path) + 16;
+    char real[OUT_PATH_MAX]; /* through a symbolic link, its target (out_path.h) */
+    if (out_path_resolve(path, real, sizeof real) != 0)
+        return rc_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    size_t n = strlen(real) + 16;
     char *tmp = malloc(n);
     if (!tmp) return rc_fail(err, "%s: out of memory", path);
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
+    snprintf(tmp, n, "%s.tmpXXXXXX", real);
     errno = 0;
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
@@ -104,7 +108,7 @@ int rc_write_file(const char *path, const char *data, size_t len, rc_error *err)
     mode_t mask = umask(0);
     umask(mask);
     if (ok && chmod(tmp, 0666 & ~mask) != 0) ok = 0;
-    if (ok && rename(tmp, path) != 0) ok = 0;
+    if (ok && rename(tmp, real) != 0) ok = 0;
     int e = errno;
     if (!ok && fd >= 0) remove(tmp);
     free(tmp);

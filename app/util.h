@@ -34,7 +34,9 @@ int rc_read_file(const char *path, size_t max_bytes, char **data, size_t *len, r
 
 /* Write `len` bytes to a temporary file beside `path`, then rename it over `path`, so that a
  * failed write leaves any earlier file whole. Error: "path: cannot write: reason". The
- * temporary file is named path + ".tmpXXXXXX": RC_WRITE_SUFFIX_LEN bytes more. */
+ * temporary file is named path + ".tmpXXXXXX": RC_WRITE_SUFFIX_LEN bytes more. When `path` is
+ * a symbolic link, its target is written and the link stays (out_path.h): a target that does
+ * not exist is created, one in a directory that does not exist is an error. */
 #define RC_WRITE_SUFFIX_LEN 10
 int rc_write_file(const char *path, const char *data, size_t len, rc_error *err);
 

@@ -5,6 +5,7 @@
 #include "bench_partition.h"
 #include "cli.h"
 #include "echo.h"
+#include "out_path.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -530,12 +531,27 @@ int bench_graph_calls = 0;
 int bench_warm = 0;
 double bench_settle_ms = BENCH_SETTLE_MS;
 
+/* The files asked for are checked before any measurement (out_path.h): one that cannot be
+ * written, a dangling symbolic link among them, should not cost a whole sweep. */
+static int check_outputs(const bench_opts *o) {
+    static const char *const opts[3] = {"--json", "--csv", "--out"};
+    const char *paths[3] = {o->json, o->csv, o->tune_out};
+    char why[3 * OUT_PATH_MAX];
+    for (int i = 0; i < 3; i++)
+        if (paths[i] && out_path_check(paths[i], why, sizeof why) != 0) {
+            echo_line(stderr, "compact bench: %s: %s", opts[i], why);
+            return -1;
+        }
+    return 0;
+}
+
 int cmd_bench(int argc, char **argv) {
     static bench_opts o; /* large (patterns hold paths): not on the stack */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--partition")) return bench_partition_cmd(argc - 1, argv + 1);
     int p = bench_parse_args(&o, argc, argv);
     if (p) return p > 0 ? 0 : BENCH_EXIT_USAGE;
+    if (check_outputs(&o)) return BENCH_EXIT_USAGE;
     if (o.tune) return bench_tune(&o);
     return o.report ? bench_suite(&o) : bench_sweep(&o);
 }

@@ -247,7 +247,8 @@ void bench_report_free(bench_report *r);
 /* Fill x_cub and pct_copy from the cub and copy rows of the same n, elem_size and removed. */
 void bench_report_ratios(bench_report *r);
 void bench_report_table(const bench_report *r, FILE *f);
-/* Write to path + ".tmp", then rename over path. Returns 0, or -1 with errno set. */
+/* Write to path + ".tmp", then rename over path; through a symbolic link, beside and over its
+ * target, so the link stays (out_path.h). Returns 0, or -1 with errno set. */
 int bench_report_json(const bench_report *r, const char *path);
 int bench_report_csv(const bench_report *r, const char *path);
 

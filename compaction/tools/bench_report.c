@@ -2,6 +2,7 @@
  * JSON (through cJSON) and CSV (written to a temporary file and renamed, so a failed run never
  * leaves a partial file over a good one). */
 #include "bench.h"
+#include "out_path.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -310,10 +311,12 @@ static int write_csv(FILE *f, const bench_report *r) {
 
 static int write_atomically(const bench_report *r, const char *path,
                             int (*write)(FILE *, const bench_report *)) {
-    size_t len = strlen(path);
+    char real[OUT_PATH_MAX]; /* through a symbolic link, its target */
+    if (out_path_resolve(path, real, sizeof real) != 0) return -1;
+    size_t len = strlen(real);
     char *tmp = malloc(len + 5);
     if (!tmp) return -1;
-    memcpy(tmp, path, len);
+    memcpy(tmp, real, len);
     memcpy(tmp + len, ".tmp", 5);
     FILE *f = fopen(tmp, "w");
     if (!f) {
@@ -326,7 +329,7 @@ static int write_atomically(const bench_report *r, const char *path,
         failed = 1;
         e = errno;
     }
-    if (!failed && rename(tmp, path) != 0) {
+    if (!failed && rename(tmp, real) != 0) {
         failed = 1;
         e = errno;
     }

@@ -9,6 +9,7 @@
  * points; else half-way). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
+#include "out_path.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
@@ -451,9 +452,11 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     return 0;
 }
 
+/* path + ".tmp", renamed over path; through a symbolic link, over its target (out_path.h). */
 static int write_file(const char *path, const char *text, size_t len) {
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
+    char real[OUT_PATH_MAX], tmp[4096];
+    if (out_path_resolve(path, real, sizeof real) != 0) return -1;
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", real) >= sizeof tmp) {
         errno = ENAMETOOLONG;
         return -1;
     }
@@ -461,7 +464,7 @@ static int write_file(const char *path, const char *text, size_t len) {
     if (!f) return -1;
     int ok = fwrite(text, 1, len, f) == len;
     ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    if (!ok || rename(tmp, real) != 0) {
         int e = errno;
         remove(tmp);
         errno = e;

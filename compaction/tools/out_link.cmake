@@ -1,0 +1,75 @@
+# out_link.cmake: `compact bench` outputs named by a symbolic link (out_path.h). --json and
+# --csv of a sweep, and --tune's --out and --json, write the link's target and the link stays a
+# link, also through a chain of two relative links; a link whose target's directory does not
+# exist is refused with one line and exit code 2 before any measurement, and nothing is
+# written. Usage: cmake -DCOMPACT=path/to/compact -DOUT_DIR=dir -P out_link.cmake
+file(REMOVE_RECURSE ${OUT_DIR})
+file(MAKE_DIRECTORY ${OUT_DIR}/real)
+set(quick --backend cpu --algos serial --n 64 --runs 1 --warmup 0 --quiet)
+
+function(run want_rc)
+  execute_process(COMMAND ${COMPACT} bench ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+    ERROR_VARIABLE err TIMEOUT 120)
+  if(NOT rc STREQUAL "${want_rc}")
+    message(FATAL_ERROR "compact bench ${ARGN}: exit code ${rc}, want ${want_rc}\n${out}\n${err}")
+  endif()
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect_link link)
+  if(NOT IS_SYMLINK ${link})
+    message(FATAL_ERROR "${link} is no longer a symbolic link")
+  endif()
+endfunction()
+
+function(expect_json file array)
+  file(READ ${file} text)
+  string(JSON n ERROR_VARIABLE bad LENGTH "${text}" ${array})
+  if(bad OR n LESS 1)
+    message(FATAL_ERROR "${file}: no '${array}' (${bad})")
+  endif()
+endfunction()
+
+# A sweep's JSON through a chain of two links, its CSV through one; earlier targets replaced.
+file(CREATE_LINK real/sweep.json ${OUT_DIR}/first.json SYMBOLIC)
+file(CREATE_LINK first.json ${OUT_DIR}/sweep.json SYMBOLIC)
+file(CREATE_LINK real/sweep.csv ${OUT_DIR}/sweep.csv SYMBOLIC)
+file(WRITE ${OUT_DIR}/real/sweep.json "old")
+run(0 ${quick} --json ${OUT_DIR}/sweep.json --csv ${OUT_DIR}/sweep.csv)
+foreach(link sweep.json first.json sweep.csv)
+  expect_link(${OUT_DIR}/${link})
+endforeach()
+expect_json(${OUT_DIR}/real/sweep.json records)
+file(STRINGS ${OUT_DIR}/real/sweep.csv lines)
+list(LENGTH lines nlines)
+if(nlines LESS 2 OR NOT lines MATCHES "^backend,")
+  message(FATAL_ERROR "sweep.csv through a link: ${nlines} lines\n${lines}")
+endif()
+
+# --tune: the table (--out) and its measurements (--json) through links.
+file(CREATE_LINK real/table.json ${OUT_DIR}/table.json SYMBOLIC)
+file(CREATE_LINK real/kept.json ${OUT_DIR}/kept.json SYMBOLIC)
+run(0 --tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --tile 64 --runs 1 --warmup 0 --quiet
+  --out ${OUT_DIR}/table.json --json ${OUT_DIR}/kept.json)
+expect_link(${OUT_DIR}/table.json)
+expect_link(${OUT_DIR}/kept.json)
+expect_json(${OUT_DIR}/real/table.json rules)
+expect_json(${OUT_DIR}/real/kept.json records)
+
+# Dangling: refused before the sweep (2^27 elements would take a while), one line.
+file(CREATE_LINK nosuch/x.json ${OUT_DIR}/dangling.json SYMBOLIC)
+run(2 --backend cpu --algos serial --n 2^27 --runs 100 --json ${OUT_DIR}/dangling.json)
+if(NOT err MATCHES "^compact bench: --json: '[^']*/dangling.json' is a symbolic link to '[^']*/nosuch/x.json': cannot write in '[^']*/nosuch': No such file or directory\n$")
+  message(FATAL_ERROR "dangling --json: not the one line wanted:\n${err}")
+endif()
+expect_link(${OUT_DIR}/dangling.json)
+file(CREATE_LINK nosuch/t.json ${OUT_DIR}/dangling_table.json SYMBOLIC)
+run(2 --tune --backend cpu --n 2^10 --out ${OUT_DIR}/dangling_table.json)
+if(NOT err MATCHES "^compact bench: --out: '[^']*/dangling_table.json' is a symbolic link to '[^']*/nosuch/t.json': cannot write in '[^']*/nosuch': No such file or directory\n$")
+  message(FATAL_ERROR "dangling --out: not the one line wanted:\n${err}")
+endif()
+
+file(GLOB_RECURSE left ${OUT_DIR}/*.tmp*)
+if(left)
+  message(FATAL_ERROR "temporary files left: ${left}")
+endif()
