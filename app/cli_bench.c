@@ -160,6 +160,19 @@ int cli_bench_parse(int argc, char **argv) {
     return parse(argc, argv, &o);
 }
 
+/* The items of a comma-separated list, counted on the option's own value (the buffers that
+ * split_list cuts are of a fixed size), empty ones skipped as split_list skips them. */
+static int count_items(const char *s) {
+    int n = 0;
+    while (*s) {
+        size_t len = strcspn(s, ",");
+        n += len > 0;
+        s += len;
+        if (*s) s++;
+    }
+    return n;
+}
+
 /* Split a comma-separated list in place; returns the count or -1 if over cap. */
 static int split_list(char *s, const char **items, int cap) {
     int n = 0;
@@ -672,6 +685,15 @@ static void free_megakernels(baselines *mk) {
 static int lists(bench_opts *o, rc_backend b, char *abuf, char *mbuf, const char **algos, int *na,
                  rc_mode *modes, int *nm, char *lbuf, rc_frame_loop *loops, int *nl) {
     const char *mitems[4], *litems[3];
+    /* Each list's limit is named, with the count given, before the lists are split. */
+    int got = o->common.frame_loop ? count_items(o->common.frame_loop) : 0;
+    if (got > 3)
+        return cli_usage_error("bench", "--frame-loop: at most 3 of graph, stream, host (got %d)",
+                               got);
+    if ((got = o->modes ? count_items(o->modes) : 0) > 2)
+        return cli_usage_error("bench", "--modes: at most 2 of indices, payload (got %d)", got);
+    if ((got = o->algos ? count_items(o->algos) : 0) > MAX_RUNS / 2)
+        return cli_usage_error("bench", "--algos: at most %d names (got %d)", MAX_RUNS / 2, got);
     if ((*nl = split_list(lbuf, litems, 3)) <= 0)
         return cli_usage_error("bench", "--frame-loop: expected graph, stream, host or a list");
     for (int i = 0; i < *nl; i++)

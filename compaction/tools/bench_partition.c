@@ -54,7 +54,11 @@ static int part_bad(const char *opt, const char *v, const char *want) {
 static int part_list(const char *opt, const char *v, size_t lo, size_t hi, size_t *out,
                      int *count) {
     char buf[512];
-    if (strlen(v) >= sizeof buf) return part_bad(opt, "(too long)", "a list");
+    if (strlen(v) >= sizeof buf) {
+        fprintf(stderr, "compact bench: %s: the list is %zu bytes long; at most %zu\n", opt,
+                strlen(v), sizeof buf - 1);
+        return -1;
+    }
     strcpy(buf, v);
     *count = 0;
     if (!buf[0] || buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,"))
