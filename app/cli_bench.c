@@ -56,6 +56,8 @@ static void usage(FILE *f) {
         "                        CUDA frames carry no events and only the frame time is\n"
         "                        reported (the events cost a one-sample frame 3-22 %%)\n"
         "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
+        "  --bounces             after the summary, each run's table per bounce (rays,\n"
+        "                        alive, kept, each phase's time, auto's choice)\n"
         "  --megakernel LIST     also time megakernel baselines for the same samples (one\n"
         "                        CUDA kernel runs every path whole, no ray stream) and\n"
         "                        report each run's speed-up over them; LIST: comma-separated,\n"
@@ -83,6 +85,7 @@ typedef struct bench_opts {
     uint32_t frames, warmup;
     const char *megakernel;
     int library_phases;
+    int bounces;      /* --bounces: the per-bounce tables after the summary */
     int phase_timing; /* --phase-timing: 1 on, 0 off, -1 not given */
     int per_rank;     /* MPI: every rank times every run (else the runs are shared out) */
 } bench_opts;
@@ -141,6 +144,8 @@ static int parse(int argc, char **argv, bench_opts *o) {
                 return RC_EXIT_USAGE;
         } else if ((r = cli_is(&a, "--library-phases", 0)) != 0) {
             o->library_phases = 1;
+        } else if ((r = cli_is(&a, "--bounces", 0)) != 0) {
+            o->bounces = 1;
         } else if ((r = cli_is(&a, "--per-rank", 0)) != 0) {
             o->per_rank = 1;
         } else if ((r = cli_is(&a, "--megakernel", 1)) != 0) {
@@ -266,6 +271,15 @@ static void share_col(double pct, int width) {
         printf(" %*.1f%%", width - 1, pct);
     else
         printf(" %*s", width, "-");
+}
+
+/* The header of the per-bounce tables (--bounces). */
+static void print_bounce_header(void) {
+    printf("\n%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %9s %9s "
+           "%s\n",
+           "algorithm", "mode", "loop", "bounce", "rays in", "alive", "kept", "removed", "extend",
+           "shade", "compact", "share", "shadow in", "shadow kept", "shadow", "sort", "tail",
+           "chosen");
 }
 
 static void print_bounces(const run *rn) {
@@ -681,6 +695,19 @@ static void free_megakernels(baselines *mk) {
     for (int i = 0; i < mk->n; i++) free(mk->b[i].rgb);
 }
 
+/* Under --algos all: the library's algorithms the backend does not run, and why. */
+static void print_left_out(rc_backend backend) {
+    sc_backend b = backend == RC_BACKEND_CUDA ? SC_BACKEND_CUDA : SC_BACKEND_CPU;
+    const char *sep = "";
+    for (int a = 0; a < SC_ALGO_COUNT; a++) {
+        const sc_algorithm_info *info = sc_algorithm_get((sc_algorithm)a);
+        if (info->backends & (1u << b)) continue;
+        printf("%s%s", *sep ? sep : "--algos all leaves out ", info->name);
+        sep = ", ";
+    }
+    if (*sep) printf(": %s backend only\n", backend == RC_BACKEND_CUDA ? "CPU" : "CUDA");
+}
+
 /* The algorithm and mode lists; "all" = every name the backend lists. */
 static int lists(bench_opts *o, rc_backend b, char *abuf, char *mbuf, const char **algos, int *na,
                  rc_mode *modes, int *nm, char *lbuf, rc_frame_loop *loops, int *nl) {
@@ -752,20 +779,17 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     }
     /* The ranks work together from here: a failure on one ends the job. */
     if (cli_mpi_agree(0) != 0) rc = RC_EXIT_USAGE;
-    int root = cli_mpi_rank() == 0, solo = cli_mpi_size() == 1;
+    int root = cli_mpi_rank() == 0;
     if (rc == 0 && root) {
         printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
-               "backend, light sampling %s%s%s\n\n",
+               "backend, light sampling %s%s%s\n",
                o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
                st->max_depth, rc_backend_name(st->backend),
                rc_light_sampling_name(st->light_sampling),
                st->sort_materials ? ", sorted by material" : "",
                st->phase_timing ? "" : ", phases not timed (--phase-timing off)");
-        printf("%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %9s %9s "
-               "%s\n",
-               "algorithm", "mode", "loop", "bounce", "rays in", "alive", "kept", "removed",
-               "extend", "shade", "compact", "share", "shadow in", "shadow kept", "shadow", "sort",
-               "tail", "chosen");
+        if (all) print_left_out(st->backend);
+        fflush(stdout);
     }
     int n = 0;
     for (int i = 0; i < na && rc == 0; i++) {
@@ -785,17 +809,22 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
                 fprintf(stderr, "raycompact bench: %s\n", rn->skipped);
                 rc = RC_EXIT_USAGE;
             }
-            if (rc == 0 && !rn->skipped && root && (solo || o->per_rank)) print_bounces(rn);
-            fflush(stdout);
+            if (rc == 0 && !rn->skipped && root)
+                fprintf(stderr, "raycompact bench: run %d of %d done: %s %s %s, %.3f ms a frame\n",
+                        n + 1, na * nm * nl, rn->algo, rc_mode_name(rn->mode),
+                        rc_frame_loop_name(rn->loop), rn->median_ms);
         }
     }
     if (rc != 0) rc = cli_mpi_fail(rc); /* with several ranks, the job ends here */
     gathered g;
     memset(&g, 0, sizeof g);
     if (rc == 0) rc = gather_runs(o, st->backend, runs, n, &g);
-    for (int i = 0; rc == 0 && root && !solo && !o->per_rank && i < n; i++)
-        if (!runs[i].skipped) print_bounces(&runs[i]);
     if (rc == 0 && root) print_summary(runs, n, &mk, st->width * st->height);
+    if (rc == 0 && root && o->bounces) {
+        print_bounce_header();
+        for (int i = 0; i < n; i++)
+            if (!runs[i].skipped) print_bounces(&runs[i]);
+    }
     if (rc == 0 && root) print_ranks(o, n, &g, st->width * st->height);
     if (rc == 0 && root && o->json) rc = write_json(o, st, runs, n, &mk, &g);
     free_gathered(&g);
