@@ -552,7 +552,7 @@ suite_profile() {
         grep -E "^  [A-Za-z_].*\(|DRAM Throughput|dram__bytes|L1/TEX Cache Throughput|Compute \(SM\) Throughput|Duration|Achieved Occupancy|Registers Per Thread|Warp Cycles Per Issued|^    (OPT|INF) +.*(stall|Stall|bound|latency|occupancy)" \
             "$out/ncu_$1.txt" | head -28
     }
-    # the runs furthest from their floor at 2^26 (docs/bench/h100-kernels: third round)
+    # the runs furthest from their floor at 2^26 (docs/bench/h100.md)
     prof scan_scatter_90 scan-scatter 0.9 "scan_lookback_kernel|scatter_kernel"
     prof jumping_jack_50 jumping-jack 0.5 "jj_kernel"
     prof jumping_jack_90 jumping-jack 0.9 "jj_kernel"

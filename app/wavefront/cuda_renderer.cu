@@ -206,7 +206,7 @@ static void record(rc_renderer *r, int i) {
 
 /* Phase timing: in a captured frame, a phase queued right after the last timed one (nothing
  * in between: the usual case) starts at that one's end event, so the graph holds about half
- * the event nodes of a pair per phase, and they cost (docs/bench/h100-timing). Launched call by
+ * the event nodes of a pair per phase, and they cost (docs/bench/h100.md). Launched call by
  * call (stream and host loops) each phase keeps its own pair: there the GPU may wait for the
  * host between two phases, which neither phase should count. */
 extern "C" void rc_cuda_phase_begin(rc_renderer *r) {

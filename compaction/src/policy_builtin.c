@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* H100 (sm_90): measured by `compact bench --tune` on an H100 80GB HBM3 (CUDA 13.0) with the
- * kernels of this release (scripts/gpu_auto.sh tune). Grid: n 2^8 to 2^24, every 2^2; elements
+ * kernels of this release (scripts/gpu.sh auto tune). Grid: n 2^8 to 2^24, every 2^2; elements
  * 4, 16, 64 bytes; 1-99 % removed; with and without removal lists; tiles 64/256/1024; median of
  * 21 runs after 5 ms of every SM busy. Per half of each n cell the algorithm, the stable one
  * where they differ, and Redzone where a list is offered and it beats both (with its "gain" over

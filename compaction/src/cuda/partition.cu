@@ -16,7 +16,7 @@
  *     for 2 key bits (k <= 4) and for 4, so that counting and ranking loop over the keys and
  *     bit planes that exist at compile time (with run-time loops the histogram alone measured
  *     67 % SM-bound, and the whole 4-key partition of 2^26 x 4 bytes took 0.59 ms; see
- *     docs/bench/h100-kernels).
+ *     docs/bench/h100.md).
  *     Other sizes are gathered by slot (a list of source elements in shared memory), their
  *     first words before the look-back, as single_pass.cu gathers its kept elements.
  *   cub: the vendor baseline: cub::DeviceRadixSort::SortPairs of (key, index) over the few bits
