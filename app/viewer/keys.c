@@ -17,6 +17,8 @@ const rc_help_line rc_view_help[] = {
     {"T", "next tile size (block-based algorithms)"},
     {"L", "tail kernel off / on (the last bounces in one kernel)"},
     {"B", "phase timing on / off (the bars; its events slow a frame down)"},
+    {"I", "light sampling: nee (light samples, shadow rays) / bsdf"},
+    {"N, Shift+N", "next / previous scene: the .json files in its folder"},
     {"V", "alive-ray mask of bounce k"},
     {"[  ]", "previous / next bounce k of the mask"},
     {"W A S D", "move forward, left, back, right (Shift: 4 steps)"},
@@ -76,6 +78,10 @@ static int settings_key(rc_viewer *v, int32_t key, int shift) {
         rc_view_toggle_tail(v);
     else if (key == 'b')
         rc_view_toggle_phases(v);
+    else if (key == 'i')
+        rc_view_toggle_lights(v);
+    else if (key == 'n')
+        rc_view_next_scene(v, shift ? -1 : 1);
     else
         return 0;
     return 1;

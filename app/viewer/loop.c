@@ -27,6 +27,9 @@ static void handle_event(rc_viewer *v, const SDL_Event *e) {
         if (v->dragging && (e->motion.xrel || e->motion.yrel))
             rc_view_drag(v, (float)e->motion.xrel, (float)e->motion.yrel);
         break;
+    case SDL_WINDOWEVENT:
+        if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) rc_view_window_resized(v);
+        break;
     default:
         break;
     }
@@ -35,6 +38,13 @@ static void handle_event(rc_viewer *v, const SDL_Event *e) {
 /* 1 while a `wait` step holds the script at this turn. */
 static int waiting(rc_viewer *v, const rc_script_step *st) {
     rc_script *s = &v->script;
+    if (st->op == RC_SCRIPT_WAIT_MS) {
+        double now = rc_now_ms();
+        if (s->until_ms == 0.0) s->until_ms = now + st->a;
+        if (now < s->until_ms) return 1;
+        s->until_ms = 0.0;
+        return 0;
+    }
     if (st->op == RC_SCRIPT_WAIT_FRAMES) {
         if (s->waited < (uint32_t)st->a) {
             s->waited++;
@@ -44,7 +54,7 @@ static int waiting(rc_viewer *v, const rc_script_step *st) {
         return 0;
     }
     /* wait N spp: until the film holds them, or accumulation stopped short of N */
-    if (v->rebuild || v->reset) return 1;
+    if (v->rebuild || v->reset || v->scene_pending || v->resized) return 1;
     uint32_t want = (uint32_t)st->a;
     if (v->spp_limit && v->spp_limit < want) want = v->spp_limit;
     return v->r && rc_renderer_frames(v->r) < want && rc_view_wants_frame(v);
@@ -56,7 +66,9 @@ static void run_script(rc_viewer *v) {
     rc_script *s = &v->script;
     while (s->next < s->n && !v->quit && !v->shot) {
         const rc_script_step *st = &s->steps[s->next];
-        if ((st->op == RC_SCRIPT_WAIT_FRAMES || st->op == RC_SCRIPT_WAIT_SPP) && waiting(v, st))
+        if ((st->op == RC_SCRIPT_WAIT_FRAMES || st->op == RC_SCRIPT_WAIT_SPP ||
+             st->op == RC_SCRIPT_WAIT_MS) &&
+            waiting(v, st))
             return;
         s->next++;
         switch (st->op) {
@@ -65,6 +77,10 @@ static void run_script(rc_viewer *v) {
             break;
         case RC_SCRIPT_DRAG:
             rc_view_drag(v, (float)st->a, (float)st->b);
+            break;
+        case RC_SCRIPT_RESIZE: /* as a user would: the size-changed event follows, or not */
+            SDL_SetWindowSize(v->win, st->a, st->b);
+            rc_view_window_resized(v);
             break;
         case RC_SCRIPT_SCREENSHOT:
             v->shot = st->path;
@@ -156,8 +172,10 @@ static int turn(rc_viewer *v) {
     draw(v);
     if (v->shot && take_screenshot(v) != 0) return -1;
     SDL_GL_SwapWindow(v->win);
-    /* Nothing to render and no script to run: sleep until an event or the next redraw. */
-    if (!rendered && v->script.next >= v->script.n) SDL_WaitEventTimeout(NULL, RC_IDLE_WAIT_MS);
+    /* Nothing to render and no script to run (or one waiting for the clock): sleep until an
+     * event or the next redraw. */
+    if (!rendered && (v->script.next >= v->script.n || v->script.until_ms > 0.0))
+        SDL_WaitEventTimeout(NULL, RC_IDLE_WAIT_MS);
     return 0;
 }
 

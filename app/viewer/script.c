@@ -81,14 +81,38 @@ static int words(char *line, char **w) {
     return n;
 }
 
+/* wait N frames | N spp | N s | N ms; wall-clock waits are kept in ms, at most a day. */
 static int parse_wait(char **w, int n, rc_script_step *st, const char **why) {
-    int frames = n == 3 && (!strcmp(w[2], "frames") || !strcmp(w[2], "frame"));
-    if (!frames && !(n == 3 && !strcmp(w[2], "spp")))
-        return bad(why, "expected 'wait N frames' or 'wait N spp'");
-    if (parse_int(w[1], 0, 1000000, &st->a) != 0)
-        return bad(why, "the count must be an integer in [0, 1000000]");
-    st->op = frames ? RC_SCRIPT_WAIT_FRAMES : RC_SCRIPT_WAIT_SPP;
-    return 0;
+    static const char count[] = "the count must be an integer in [0, 1000000]";
+    static const struct {
+        const char *unit;
+        rc_script_op op;
+        long max, ms;
+        const char *range;
+    } units[] = {
+        {"frames", RC_SCRIPT_WAIT_FRAMES, 1000000, 1, count},
+        {"frame", RC_SCRIPT_WAIT_FRAMES, 1000000, 1, count},
+        {"spp", RC_SCRIPT_WAIT_SPP, 1000000, 1, count},
+        {"s", RC_SCRIPT_WAIT_MS, 86400, 1000, "the seconds must be an integer in [0, 86400]"},
+        {"ms", RC_SCRIPT_WAIT_MS, 86400000, 1, "the ms must be an integer in [0, 86400000]"},
+    };
+    for (size_t i = 0; n == 3 && i < sizeof units / sizeof *units; i++) {
+        if (strcmp(w[2], units[i].unit) != 0) continue;
+        if (parse_int(w[1], 0, units[i].max, &st->a) != 0) return bad(why, units[i].range);
+        st->a *= (int32_t)units[i].ms;
+        st->op = units[i].op;
+        return 0;
+    }
+    return bad(why, "expected 'wait N frames', 'wait N spp', 'wait N s' or 'wait N ms'");
+}
+
+/* resize W H: the window's size, in the range --window takes. */
+static int parse_resize(char **w, int n, rc_script_step *st, const char **why) {
+    st->op = RC_SCRIPT_RESIZE;
+    if (n == 3 && parse_int(w[1], RC_VIEW_WINDOW_MIN, RC_VIEW_WINDOW_MAX, &st->a) == 0 &&
+        parse_int(w[2], RC_VIEW_WINDOW_MIN, RC_VIEW_WINDOW_MAX, &st->b) == 0)
+        return 0;
+    return bad(why, "expected 'resize W H' (the window's size in pixels, 64..16384 each)");
 }
 
 static int parse_line(char *line, rc_script_step *st, const char **why, const char **arg) {
@@ -97,6 +121,7 @@ static int parse_line(char *line, rc_script_step *st, const char **why, const ch
     if (n == 0) return 0;
     if (n > 4) return bad(why, "too many words");
     if (!strcmp(w[0], "wait")) return parse_wait(w, n, st, why);
+    if (!strcmp(w[0], "resize")) return parse_resize(w, n, st, why);
     if (!strcmp(w[0], "key")) {
         st->op = RC_SCRIPT_KEY;
         if (n != 2) return bad(why, "expected 'key NAME' (e.g. 'key Tab', 'key Shift+Tab')");
@@ -140,7 +165,8 @@ static int add_line(rc_script *s, const char *path, int lineno, char *line, rc_e
     if (parse_line(line, st, &why, &arg) != 0) {
         if (why == unknown_command)
             return rc_fail(err,
-                           "%s:%d: unknown command '%s' (valid: wait, key, drag, screenshot, quit)",
+                           "%s:%d: unknown command '%s' (valid: wait, key, drag, resize, "
+                           "screenshot, quit)",
                            path, lineno, arg);
         if (arg) return rc_fail(err, "%s:%d: %s '%s'", path, lineno, why, arg);
         return rc_fail(err, "%s:%d: %s", path, lineno, why);

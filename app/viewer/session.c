@@ -1,10 +1,13 @@
 /* session.c: the renderer behind the window, and the settings the hotkeys change. A change of
- * algorithm, mode or tile builds a new renderer (each sets up its own stream buffers); a
- * camera move only resets the film. */
+ * algorithm, mode, tile, light sampling, scene or image size builds a new renderer (each sets
+ * up its own stream buffers; the film is made anew when the size changes); a camera move only
+ * resets the film. A renderer that cannot be made leaves the viewer on the settings (and the
+ * scene) of the last one made. */
 #include "viewer.h"
 
 #include "../wavefront/compact.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +42,12 @@ int rc_view_session_init(rc_viewer *v, const rc_view_opts *o) {
     v->compact_algo = v->algo ? v->algo : find_algo(v, "auto");
     if (v->compact_algo == v->num_algos) v->compact_algo = v->num_algos > 1 ? 1 : 0;
     v->st.algo = v->algos[v->algo];
+    v->common = o->common;
+    snprintf(v->scene_path, sizeof v->scene_path, "%s", o->common.scene);
+    snprintf(v->scene_next, sizeof v->scene_next, "%s", o->common.scene);
+    v->base_w = v->st.width;
+    v->base_h = v->st.height;
+    v->interop = !o->no_interop;
     v->spp_limit = o->spp;
     v->mask_bounce = 0;
     rc_fly_init(&v->cam, &v->scene.camera, (float)v->st.width / (float)v->st.height);
@@ -51,7 +60,13 @@ void rc_view_session_free(rc_viewer *v) {
     v->r = NULL;
 }
 
-static int rebuild(rc_viewer *v) {
+static const char *base_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* A renderer for the scene and settings now; one line on stderr and -1 if none can be made. */
+static int build(rc_viewer *v) {
     rc_renderer_destroy(v->r);
     v->r = NULL;
     rc_error err;
@@ -61,11 +76,13 @@ static int rebuild(rc_viewer *v) {
         fprintf(stderr, "raycompact view: %s\n", err.msg);
         return -1;
     }
+    v->cam.aspect = (float)v->st.width / (float)v->st.height;
     rc_camera cam = rc_fly_camera_get(&v->cam);
     rc_renderer_set_camera(v->r, &cam);
     size_t tile = v->st.tile ? v->st.tile : SC_TILE_DEFAULT;
     char title[160];
-    snprintf(title, sizeof title, "raycompact view - %s, %s", v->st.algo, rc_mode_name(v->st.mode));
+    snprintf(title, sizeof title, "raycompact view - %.48s - %s, %s", base_name(v->scene_path),
+             v->st.algo, rc_mode_name(v->st.mode));
     if (v->win) SDL_SetWindowTitle(v->win, title);
     printf("raycompact view: algorithm %s, mode %s, tile %zu, %s backend\n", v->st.algo,
            rc_mode_name(v->st.mode), tile, rc_backend_name(v->st.backend));
@@ -75,7 +92,139 @@ static int rebuild(rc_viewer *v) {
     return 0;
 }
 
+/* The film's textures (and interop buffer) at the image size, made anew when it changed. */
+static int fit_film(rc_viewer *v) {
+    if (!v->gl || (v->film.w == v->st.width && v->film.h == v->st.height)) return 0;
+    rc_film_free(&v->film);
+    rc_error err;
+    if (rc_film_init(&v->film, v->st.width, v->st.height, v->st.backend, v->interop, &err) != 0) {
+        fprintf(stderr, "raycompact view: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The renderer just made is the one to go back to; the film follows its size. */
+static int made(rc_viewer *v) {
+    if (v->st.width != v->good.width || v->st.height != v->good.height)
+        v->refused_w = v->refused_h = 0;
+    v->good = v->st;
+    v->good_algo = v->algo;
+    v->have_good = 1;
+    return fit_film(v);
+}
+
+/* build(), or when that fails, the settings of the last renderer made and build() again. */
+static int rebuild(rc_viewer *v) {
+    if (build(v) != 0) {
+        if (!v->have_good) return -1;
+        if (v->st.width != v->good.width || v->st.height != v->good.height) {
+            v->refused_w = v->st.width; /* not tried again until another size was made */
+            v->refused_h = v->st.height;
+        }
+        v->st = v->good;
+        v->algo = v->good_algo;
+        if (build(v) != 0) return -1;
+    }
+    return made(v);
+}
+
+/* The image size for the window's size now: the scene's scaled as the window is from its
+ * first size (the smaller of the two ratios, so the aspect stays), within RC_MAX_SIZE. */
+static void fitted_size(const rc_viewer *v, uint32_t *iw, uint32_t *ih) {
+    int w = v->win0_w, h = v->win0_h;
+    if (v->win) SDL_GetWindowSize(v->win, &w, &h);
+    double s =
+        v->win0_w > 0 && v->win0_h > 0 ? fmin((double)w / v->win0_w, (double)h / v->win0_h) : 1.0;
+    s = fmin(s, fmin((double)RC_MAX_SIZE / v->base_w, (double)RC_MAX_SIZE / v->base_h));
+    *iw = (uint32_t)fmax(1.0, (double)lround(s * v->base_w));
+    *ih = (uint32_t)fmax(1.0, (double)lround(s * v->base_h));
+}
+
+static void fit_window(rc_viewer *v) {
+    uint32_t iw, ih;
+    fitted_size(v, &iw, &ih);
+    if ((iw == v->st.width && ih == v->st.height) || (iw == v->refused_w && ih == v->refused_h))
+        return;
+    v->st.width = iw;
+    v->st.height = ih;
+    v->rebuild = 1;
+    int w = 0, h = 0;
+    if (v->win) SDL_GetWindowSize(v->win, &w, &h);
+    printf("raycompact view: window %dx%d, image %ux%u\n", w, h, iw, ih);
+    fflush(stdout);
+}
+
+/* The settings of a scene loaded to switch to: its own (and the command line's) for what the
+ * keys do not change; what they change, as it is now (with changes not applied yet). */
+static void keep_key_settings(const rc_viewer *v, rc_settings *st) {
+    st->backend = v->st.backend;
+    st->mode = v->st.mode;
+    st->tile = v->st.tile;
+    st->tail_below = v->st.tail_below;
+    st->phase_timing = v->st.phase_timing;
+    if (v->lights_set) st->light_sampling = v->st.light_sampling;
+}
+
+/* N: load the scene `scene_step` places on and make its renderer, with every change pending;
+ * on either failure, one line, and the scene, camera and settings stay as they were (their
+ * renderer is made again). */
+static int switch_scene(rc_viewer *v) {
+    int step = v->scene_step;
+    v->scene_step = v->scene_pending = 0;
+    char path[RC_VIEW_PATH_MAX];
+    rc_error err;
+    if (rc_scene_list_step(v->scene_next, step, path, sizeof path, &err) != 0) {
+        fprintf(stderr, "raycompact view: %s\n", err.msg);
+        return 0;
+    }
+    snprintf(v->scene_next, sizeof v->scene_next, "%s", path); /* N goes on past a failure */
+    cli_common c = v->common;
+    c.scene = path;
+    rc_scene scene;
+    rc_settings st;
+    if (cli_load("view", &c, &scene, &st) != 0) return 0; /* it printed the line */
+    keep_key_settings(v, &st);
+    rc_scene old = v->scene;
+    rc_settings old_st = v->st;
+    rc_fly_camera old_cam = v->cam;
+    uint32_t old_w = v->base_w, old_h = v->base_h;
+    int old_bounce = v->mask_bounce;
+    rc_renderer_destroy(v->r); /* it reads the old scene's arrays */
+    v->r = NULL;
+    v->scene = scene;
+    v->st = st;
+    v->base_w = st.width;
+    v->base_h = st.height;
+    fitted_size(v, &v->st.width, &v->st.height);
+    rc_fly_init(&v->cam, &v->scene.camera, (float)v->st.width / (float)v->st.height);
+    if ((int)v->st.max_depth <= v->mask_bounce) v->mask_bounce = (int)v->st.max_depth - 1;
+    if (build(v) != 0) {
+        rc_scene_free(&v->scene);
+        v->scene = old;
+        v->st = old_st;
+        v->cam = old_cam;
+        v->base_w = old_w;
+        v->base_h = old_h;
+        v->mask_bounce = old_bounce;
+        v->rebuild = 1;
+        return 0;
+    }
+    rc_scene_free(&old);
+    snprintf(v->scene_path, sizeof v->scene_path, "%s", path);
+    printf("raycompact view: scene %s, image %ux%u\n", path, v->st.width, v->st.height);
+    fflush(stdout);
+    v->rebuild = v->reset = 0;
+    v->film_dirty = 1;
+    return made(v);
+}
+
 int rc_view_session_apply(rc_viewer *v) {
+    if (v->scene_pending && v->have_good && switch_scene(v) != 0) return -1;
+    if (v->resized) {
+        v->resized = 0;
+        fit_window(v);
+    }
     if (v->rebuild || v->reset) v->film_dirty = 1;
     if (v->rebuild) {
         v->rebuild = v->reset = 0;
@@ -119,6 +268,21 @@ void rc_view_toggle_tail(rc_viewer *v) {
 void rc_view_toggle_phases(rc_viewer *v) {
     v->st.phase_timing = !v->st.phase_timing;
     v->rebuild = 1;
+}
+
+void rc_view_toggle_lights(rc_viewer *v) {
+    v->st.light_sampling = v->st.light_sampling == RC_LIGHTS_NEE ? RC_LIGHTS_BSDF : RC_LIGHTS_NEE;
+    v->lights_set = 1;
+    v->rebuild = 1;
+}
+
+void rc_view_next_scene(rc_viewer *v, int step) {
+    v->scene_step += step; /* net 0 (there and back) reloads the scene */
+    v->scene_pending = 1;
+}
+
+void rc_view_window_resized(rc_viewer *v) {
+    v->resized = 1;
 }
 
 void rc_view_camera_changed(rc_viewer *v) {

@@ -45,7 +45,8 @@ static void usage(FILE *f) {
             "                        frame rate shown is the renderer's)\n"
             "  --no-interop          CUDA: copy frames through host memory even where CUDA-GL\n"
             "                        interop works\n"
-            "  --script FILE         scripted input: wait, key, drag, screenshot, quit lines\n"
+            "  --script FILE         scripted input: wait, key, drag, resize, screenshot, quit\n"
+            "                        lines\n"
             "  --help                this text\n",
             RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN, SC_TILE_MAX,
             RC_VIEW_DEFAULT_W, RC_VIEW_DEFAULT_H);
@@ -54,8 +55,8 @@ static void usage(FILE *f) {
 static int parse_window(cli_args *a, rc_view_opts *o) {
     unsigned w = 0, h = 0;
     char end = 0;
-    if (sscanf(a->value, "%ux%u%c", &w, &h, &end) != 2 || w < 64 || h < 64 || w > 16384 ||
-        h > 16384)
+    if (sscanf(a->value, "%ux%u%c", &w, &h, &end) != 2 || w < RC_VIEW_WINDOW_MIN ||
+        h < RC_VIEW_WINDOW_MIN || w > RC_VIEW_WINDOW_MAX || h > RC_VIEW_WINDOW_MAX)
         return cli_usage_error("view", "--window: '%s' is not WxH (64..16384 each)", a->value);
     o->win_w = w;
     o->win_h = h;
@@ -136,6 +137,7 @@ static int open_window(rc_viewer *v, const rc_view_opts *o) {
     /* No vsync unless asked: the frame rate shown is then the renderer's, not the display's. */
     SDL_GL_SetSwapInterval(o->vsync ? 1 : 0);
     SDL_GL_GetDrawableSize(v->win, &v->win_w, &v->win_h);
+    SDL_GetWindowSize(v->win, &v->win0_w, &v->win0_h);
     printf("raycompact view: OpenGL %s on %s; press H for the keys\n",
            (const char *)glGetString(GL_VERSION), (const char *)glGetString(GL_RENDERER));
     return 0;

@@ -8,6 +8,7 @@
  *   keys.c       hotkeys and their help text
  *   overlay.c    the overlay panel: settings, per-bounce bars, the frame-time graph, help
  *   film.c       the film's textures (CPU upload, CUDA-GL interop, or host fallback)
+ *   scene_list.c the scenes key N steps through
  *   batch.c      overlay geometry and text;  camera.c, history.c, script.c, screenshot.c */
 #ifndef RC_VIEWER_H
 #define RC_VIEWER_H
@@ -23,6 +24,7 @@
 #include <SDL.h>
 
 #define RC_VIEW_MAX_ALGOS 32
+#define RC_VIEW_PATH_MAX  4096
 
 typedef struct rc_view_opts {
     cli_common common;
@@ -37,6 +39,16 @@ typedef struct rc_viewer {
     rc_scene scene;
     rc_settings st; /* st.algo points into algos[] */
     rc_renderer *r;
+    rc_settings good; /* the settings of the last renderer made, to go back to */
+    size_t good_algo;
+    int have_good;
+    cli_common common;                    /* the options, to load another scene with */
+    char scene_path[RC_VIEW_PATH_MAX];    /* the scene on screen */
+    char scene_next[RC_VIEW_PATH_MAX];    /* the last one N tried: the next N steps from it */
+    int scene_step, scene_pending;        /* N / Shift+N presses not applied yet */
+    int lights_set;                       /* key I chose st.light_sampling: kept across scenes */
+    uint32_t base_w, base_h;              /* the image size at the window's first size */
+    uint32_t refused_w, refused_h;        /* an image size no renderer could be made for */
     const char *algos[RC_VIEW_MAX_ALGOS]; /* "none", then the library's, in table order */
     size_t num_algos, algo;               /* algo: index of the one in use */
     size_t compact_algo;                  /* the one C switches compaction back on with */
@@ -47,7 +59,11 @@ typedef struct rc_viewer {
     /* the window */
     SDL_Window *win;
     SDL_GLContext gl;
-    int win_w, win_h; /* drawable size, pixels */
+    int win_w, win_h;   /* drawable size, pixels */
+    int win0_w, win0_h; /* the window's first size (SDL_GetWindowSize): the image size scales
+                           with the window's from it */
+    int resized;        /* the window's size changed; the image follows before the next frame */
+    int interop;        /* the film may use CUDA-GL interop (no --no-interop) */
     rc_film film;
     rc_batch batch;
     /* what is shown */
@@ -67,8 +83,9 @@ typedef struct rc_viewer {
 
 /* session.c */
 int rc_view_session_init(rc_viewer *v, const rc_view_opts *o);
-/* Apply pending changes (rebuild the renderer or reset the film); one line on stderr and -1
- * on failure. */
+/* Apply pending changes (another scene, the window's size, a new renderer, a reset film). A
+ * renderer that cannot be made prints one line and the settings (and scene) go back to those
+ * of the last one made; -1 only when that fails too, or the film cannot be made (one line). */
 int rc_view_session_apply(rc_viewer *v);
 void rc_view_session_free(rc_viewer *v);
 void rc_view_pick_algo(rc_viewer *v, size_t index);
@@ -79,6 +96,16 @@ void rc_view_next_tile(rc_viewer *v);
 void rc_view_toggle_tail(rc_viewer *v);
 /* B: time every phase with events (the bars) or only the frame (rc_settings.phase_timing). */
 void rc_view_toggle_phases(rc_viewer *v);
+/* I: light sampling nee / bsdf (rc_settings.light_sampling), kept when the scene changes. */
+void rc_view_toggle_lights(rc_viewer *v);
+/* N, Shift+N: `step` scenes on (scene_list.c); applied with the next change, once. A scene that
+ * does not load, or a renderer that cannot be made for it, prints one line and the viewer
+ * stays on the scene it had. */
+void rc_view_next_scene(rc_viewer *v, int step);
+/* The window's size changed (SDL_WINDOWEVENT_SIZE_CHANGED, or the script's `resize`): the image
+ * size follows the window, the scene's size scaled as the window is from its first size
+ * (aspect kept); the renderer and the film are made anew at it. */
+void rc_view_window_resized(rc_viewer *v);
 void rc_view_camera_changed(rc_viewer *v);
 /* 1 while accumulation should go on (not paused, below the spp limit, or a mask to record). */
 int rc_view_wants_frame(const rc_viewer *v);
@@ -103,5 +130,9 @@ int rc_screenshot(const char *path, int w, int h, rc_error *err);
 
 /* loop.c */
 int rc_view_run(rc_viewer *v);
+
+/* scene_list.c: the scene `step` places from `current` among the .json files of its directory,
+ * in name order, wrapping (a path in the same directory, into out[cap]). 0, or -1 with err. */
+int rc_scene_list_step(const char *current, int step, char *out, size_t cap, rc_error *err);
 
 #endif /* RC_VIEWER_H */
