@@ -2,6 +2,8 @@
 # project takes it, from a copy of compaction/ alone (so nothing outside the folder is reached).
 # -DSRC=<compaction/> -DWORK=<scratch dir> -DHOW=subdirectory|fetchcontent|install
 # -DSHARED=ON|OFF [-DBUILD=<a configured build of the library>, for HOW=install: use it as is]
+# [-DGENERATOR=<CMake generator>: the one the calling build uses, so that no other build tool
+# is needed (a machine with ninja may have no make)]
 # HOW=install: installs (BUILD, or a fresh stand-alone build of the copy), then builds the
 # consumer with find_package(raycompact-compaction) and with pkg-config.
 # The fresh builds are CPU only (the consumer side of a CUDA build is the same; BUILD covers it).
@@ -25,6 +27,10 @@ function(check_use exe)
   endif()
 endfunction()
 
+set(gen "")
+if(GENERATOR)
+  set(gen -G ${GENERATOR})
+endif()
 set(common -DBUILD_SHARED_LIBS=${SHARED} -DRAYCOMPACT_CUDA=OFF -DCMAKE_BUILD_TYPE=Release)
 if(HOW STREQUAL "subdirectory" OR HOW STREQUAL "fetchcontent")
   set(source ${WORK}/compaction)
@@ -33,7 +39,7 @@ if(HOW STREQUAL "subdirectory" OR HOW STREQUAL "fetchcontent")
       compaction)
     set(source file://${WORK}/compaction.tar.gz)
   endif()
-  run("configure (${HOW})" ${CMAKE_COMMAND} -S ${SRC}/tests/consumer -B ${WORK}/b -DHOW=${HOW}
+  run("configure (${HOW})" ${CMAKE_COMMAND} ${gen} -S ${SRC}/tests/consumer -B ${WORK}/b -DHOW=${HOW}
     -DSC_SOURCE=${source} ${common})
   run("build (${HOW})" ${CMAKE_COMMAND} --build ${WORK}/b)
   # The library's tests and CLI stay out of a consumer's build.
@@ -50,7 +56,7 @@ if(NOT HOW STREQUAL "install")
 endif()
 if(NOT BUILD)
   set(BUILD ${WORK}/lib)
-  run("configure the library alone" ${CMAKE_COMMAND} -S ${WORK}/compaction -B ${BUILD} ${common}
+  run("configure the library alone" ${CMAKE_COMMAND} ${gen} -S ${WORK}/compaction -B ${BUILD} ${common}
     -DRAYCOMPACT_COMPACTION_TESTS=OFF)
   run("build the library alone" ${CMAKE_COMMAND} --build ${BUILD})
 endif()
@@ -73,7 +79,7 @@ elseif(NOT libs MATCHES "libraycompact-compaction\\.a")
   message(FATAL_ERROR "no static library among: ${libs}")
 endif()
 
-run("configure (find_package)" ${CMAKE_COMMAND} -S ${SRC}/tests/consumer -B ${WORK}/b -DHOW=package
+run("configure (find_package)" ${CMAKE_COMMAND} ${gen} -S ${SRC}/tests/consumer -B ${WORK}/b -DHOW=package
   -DCMAKE_PREFIX_PATH=${prefix})
 run("build (find_package)" ${CMAKE_COMMAND} --build ${WORK}/b)
 check_use(${WORK}/b/use)
