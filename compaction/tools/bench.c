@@ -56,7 +56,7 @@ static void bench_usage(FILE *f) {
             "Separate passes with sc_options.timing give the per-phase breakdown (median of\n"
             "%d passes).\n"
             "\n"
-            "  --backend B     cpu | cuda (default: cuda in a CUDA build, else cpu)\n"
+            "  --backend B     cpu | cuda (default: cuda where a CUDA device is usable, else cpu)\n"
             "  --algos A       all (default) or names from 'compact list'; algorithms the\n"
             "                  backend lacks are skipped with a notice. auto runs twice: 'auto'\n"
             "                  with the flags only, 'auto-list' offered the removal list too\n"
@@ -472,12 +472,38 @@ void bench_tune_defaults(bench_opts *o) {
     }
 }
 
+/* 1 if a CUDA context can be made (a device this build runs on). */
+static int bench_cuda_usable(void) {
+    sc_context *ctx = NULL;
+    sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
+    sc_context_destroy(ctx);
+    return s == SC_OK;
+}
+
+static int bench_help_asked(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+    return 0;
+}
+
 /* The backend is read first, so that --n checks its limit whatever the order of the options. */
 int bench_parse_args(bench_opts *o, int argc, char **argv) {
     const char *sweep_option = NULL;
     set_defaults(o);
+    int backend_given = 0;
     for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--backend") && parse_option(o, argv[i], argv[i + 1])) return -1;
+        if (!strcmp(argv[i], "--backend")) {
+            if (parse_option(o, argv[i], argv[i + 1])) return -1;
+            backend_given = 1;
+        }
+    /* A CUDA build on a machine without a usable GPU: the CPU backend, said when the sweep
+       opens it (bench_sweep.c), so that an error in the options stays one line. */
+    bench_cpu_fallback = 0;
+    if (!backend_given && o->backend == SC_BACKEND_CUDA && !bench_help_asked(argc, argv) &&
+        !bench_cuda_usable()) {
+        o->backend = SC_BACKEND_CPU;
+        bench_cpu_fallback = 1;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -537,6 +563,7 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
 
 int bench_graph_calls = 0;
 int bench_warm = 0;
+int bench_cpu_fallback = 0;
 double bench_settle_ms = BENCH_SETTLE_MS;
 
 /* The files asked for are checked before any measurement (out_path.h): one that cannot be

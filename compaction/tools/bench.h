@@ -273,6 +273,8 @@ extern int bench_graph_calls;
  * flush after a refill (bench.c sets it; choose_sets and the backends read it). 0: the input
  * sets rotate over twice the last-level cache and nothing is found in it. */
 extern int bench_warm;
+/* 1 when --backend was not given and no CUDA device is usable: the CPU backend runs instead. */
+extern int bench_cpu_fallback;
 /* --settle-ms: CUDA keeps every SM busy this long before each measurement's warm-up runs
  * (bench.c sets it, bench_gpu.cu reads it; 0: off). */
 #define BENCH_SETTLE_MS 5.0

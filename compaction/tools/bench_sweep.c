@@ -457,6 +457,8 @@ bench_session *bench_session_open(sc_backend backend, int quiet, double max_seco
     utc_date(sw->report.date, sizeof sw->report.date);
     sw->ops = ops_for(backend);
     sc_status s = sw->ops ? sw->ops->open(&sw->b, &sw->report.device) : SC_ERR_UNSUPPORTED;
+    if (s == SC_OK && bench_cpu_fallback)
+        fprintf(stderr, "compact bench: no usable CUDA device: running the CPU backend\n");
     if (!sw->ops)
         fprintf(stderr, "compact bench: this build has no CUDA backend (valid here: --backend "
                         "cpu)\n");
