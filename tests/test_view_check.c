@@ -1,8 +1,9 @@
 /* test_view_check.c: looks at what the viewer test (test_view.cmake) left in DIR: the log
  * names every algorithm the session's backend runs (the script tabbed through all of them),
  * the screenshots are not blank, the overlay draws text over an unchanged image, and the
- * alive-ray mask view differs from the image.
- * Usage: test_view_check DIR [cpu|cuda] (default cpu) */
+ * alive-ray mask view differs from the image. With --small, the small window's session instead
+ * (tests/data/view_small.txt): the overlay draws text there but covers under 40 % of it.
+ * Usage: test_view_check DIR [cpu|cuda] [--small] (default cpu) */
 #include "rc_test.h"
 #include "util.h"
 #include "wavefront/compact.h"
@@ -89,13 +90,31 @@ static void check_log(const char *dir, rc_backend backend) {
     free(log);
 }
 
+/* The small window: text drawn, most of the image left uncovered. */
+static int check_small(const char *dir) {
+    image im[2];
+    if (load(dir, "view_small_with.png", &im[0]) != 0 ||
+        load(dir, "view_small_without.png", &im[1]) != 0)
+        return test_finish("view_check --small");
+    size_t text = text_pixels(&im[0], &im[1]);
+    double overlay = share_differing(&im[0], &im[1]);
+    printf("small window %dx%d: %zu text pixels, %.1f%% of the window changed\n", im[0].w, im[0].h,
+           text, 100.0 * overlay);
+    CHECK(text > 100, "only %zu overlay text pixels", text);
+    CHECK(overlay < 0.4, "the overlay covers %.1f%% of a small window", 100.0 * overlay);
+    for (int i = 0; i < 2; i++) stbi_image_free(im[i].px);
+    return test_finish("view_check --small");
+}
+
 int main(int argc, char **argv) {
     rc_backend backend = RC_BACKEND_CPU;
-    if (argc < 2 || argc > 3 || (argc == 3 && rc_backend_parse(argv[2], &backend) != 0)) {
-        fprintf(stderr, "usage: test_view_check DIR [cpu|cuda]\n");
+    int small = argc == 4 && strcmp(argv[3], "--small") == 0;
+    if (argc < 2 || argc > 3 + small || (argc >= 3 && rc_backend_parse(argv[2], &backend) != 0)) {
+        fprintf(stderr, "usage: test_view_check DIR [cpu|cuda] [--small]\n");
         return 2;
     }
     const char *dir = argv[1];
+    if (small) return check_small(dir);
     check_log(dir, backend);
     const char *names[] = {"view_overlay.png", "view_plain.png", "view_mask.png", "view_image.png",
                            "view_help.png"};

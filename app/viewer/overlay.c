@@ -1,7 +1,8 @@
 /* overlay.c: the overlay panel: what runs (algorithm, paper, mode, tile), the rates, one
  * stacked bar per bounce (extend, shade, compact; labelled with the rays alive), and a
  * scrolling graph of frame time split by phase. Sizes are in font units of the batch's scale,
- * so the panel is as readable at 1080p as in a small window. */
+ * so the panel is as readable at 1080p as in a small window; a window the whole panel would
+ * mostly cover gets it folded to the algorithm and the rates. */
 #include "viewer.h"
 
 #include <math.h>
@@ -14,6 +15,7 @@
 #define RC_GRAPH_WINDOW 5000.0 /* ms of history in the graph */
 #define RC_RATE_WINDOW  1000.0 /* ms the rates average over */
 #define RC_GRAPH_COLS   2048
+#define RC_FOLD         0.75f /* the share of the window the whole panel may take */
 
 static const rc_rgba text = {235, 235, 235, 255}, dim = {160, 160, 165, 255},
                      accent = {255, 205, 80, 255}, panel = {12, 12, 16, 200},
@@ -28,13 +30,14 @@ static const char *const phase_name[RC_PH_COUNT] = {
 
 typedef struct layout {
     rc_batch *b;
-    float s;    /* pixels per font unit */
-    float x, y; /* the next line's top-left corner */
-    float w;    /* content width, pixels */
+    float s;     /* pixels per font unit */
+    float x, y;  /* the next line's top-left corner */
+    float w;     /* content width, pixels */
+    float right; /* the right end of the widest text so far */
 } layout;
 
 static void line(layout *l, rc_rgba c, const char *str) {
-    rc_batch_text(l->b, l->x, l->y, c, str);
+    l->right = fmaxf(l->right, l->x + rc_batch_text(l->b, l->x, l->y, c, str));
     l->y += RC_FONT_LINE * l->s;
 }
 
@@ -52,7 +55,9 @@ static void count_str(double v, char *out, size_t cap) {
 static float labelled(layout *l, const char *label, rc_rgba c, const char *value) {
     float col = l->x + rc_batch_text_width(l->b, "algorithm  ");
     rc_batch_text(l->b, l->x, l->y, dim, label);
-    return col + rc_batch_text(l->b, col, l->y, c, value);
+    float end = col + rc_batch_text(l->b, col, l->y, c, value);
+    l->right = fmaxf(l->right, end);
+    return end;
 }
 
 static void header(layout *l, const rc_viewer *v) {
@@ -63,9 +68,10 @@ static void header(layout *l, const rc_viewer *v) {
     const sc_algorithm_info *info = sc_algorithm_find(v->st.algo);
     float x = labelled(l, "algorithm", accent, v->st.algo);
     if (info)
-        rc_batch_textf(l->b, x, l->y, text, "  %s, %s", info->title,
-                       info->stable ? "stable" : "not stable");
+        l->right = fmaxf(l->right, x + rc_batch_textf(l->b, x, l->y, text, "  %s, %s", info->title,
+                                                      info->stable ? "stable" : "not stable"));
     l->y += RC_FONT_LINE * l->s;
+    if (l->w <= 0.0f) return; /* folded: the title and the algorithm only */
     labelled(l, info ? "paper" : "", dim,
              info ? info->paper : "no compaction: ended paths stay in the stream");
     l->y += RC_FONT_LINE * l->s;
@@ -260,7 +266,7 @@ void rc_overlay_draw(rc_viewer *v, double now_ms) {
     rc_batch *b = &v->batch;
     float s = b->scale, pad = 8.0f * s;
     float w = fminf(RC_PANEL_W * s, (float)v->win_w - 2.0f * pad);
-    layout l = {b, s, 2.0f * pad, 2.0f * pad, w - 2.0f * pad};
+    layout l = {b, s, 2.0f * pad, 2.0f * pad, w - 2.0f * pad, 0.0f};
     /* The panel goes under the text: reserve its triangles first, size them at the end. */
     size_t bg = b->n;
     rc_batch_rect(b, 0.0f, 0.0f, 1.0f, 1.0f, panel);
@@ -271,7 +277,17 @@ void rc_overlay_draw(rc_viewer *v, double now_ms) {
     l.y += 4.0f * s;
     frame_graph(&l, v, now_ms);
     footer(&l, v);
-    float x0 = pad, y0 = pad, x1 = pad + w, y1 = l.y + pad;
+    /* A window the whole panel would cover three quarters of (in width or in height) gets
+       the panel folded to its first lines and the rates. */
+    if (l.y + pad > RC_FOLD * (float)v->win_h || w + 2.0f * pad > RC_FOLD * (float)v->win_w) {
+        b->n = bg + 6;
+        l = (layout){b, s, 2.0f * pad, 2.0f * pad, 0.0f, 0.0f};
+        header(&l, v);
+        rates(&l, v, now_ms);
+        line(&l, dim, "O hides this, H help");
+    }
+    float x0 = pad, y0 = pad, x1 = fminf(fmaxf(pad + w, l.right + pad), (float)v->win_w - pad),
+          y1 = l.y + pad;
     const float xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
     for (int i = 0; i < 6 && bg + 6 <= b->n; i++) {
         b->v[bg + (size_t)i].x = xs[i];
