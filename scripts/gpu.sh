@@ -31,6 +31,8 @@ suites:
   frame [tests|bench|all]
                    the device-resident frame loop: its GPU tests and sanitizers, then host
                    against graph loops, --spread, megakernels, compact bench --graph
+  megakernels      the wavefront against the bvh and persistent megakernels on every shipped
+                   scene at 1, 8, 64 and auto samples a frame; a table and a plot
   mpi [SPP]        render over 1-3 ranks byte for byte (CUDA), one rank against one per GPU on
                    spheres 3840x2160 (SPP, default 1024), bench --per-rank
   profile [BUILD]  Nsight Compute on the kernels furthest from their traffic floor at 2^26
@@ -38,7 +40,7 @@ suites:
   view             `raycompact view` with SDL2's offscreen driver (EGL, no X server), from the
                    packages scripts/fetch_view_deps.sh downloaded; its frame times
   report           the suites whose output forms docs/bench's report, each into OUTDIR/SUITE:
-                   app, kernels bench, profile, auto all, frame bench, view, mpi
+                   app, kernels bench, profile, auto all, frame bench, megakernels, view, mpi
 EOF
 }
 
@@ -483,6 +485,24 @@ suite_frame() {
 # one rank (one GPU) and on one rank per GPU; the images must be identical. On a machine of one
 # GPU the second run puts 2 ranks on it (a check, not a scaling figure). Also
 # `bench --per-rank`: every GPU times the same runs.
+# megakernels: the wavefront (none, single-pass, auto) against the bvh and persistent megakernels
+# on every shipped scene at 1, 8, 64 and `auto` samples per frame; the table and
+# OUTDIR/frame_time_vs_spp.png (scripts/plot_megakernels.py).
+suite_megakernels() {
+    gpu_build "$out/build.log" raycompact || exit 1
+    rm -f "$out/build.log"
+    nvidia-smi --query-gpu=name --format=csv,noheader | head -1 >"$out/gpu.txt"
+    for s in cornell spheres knot veach_mis many_lights; do
+        for w in 1 8 64 auto; do
+            build-gpu/bin/raycompact bench --backend cuda --scene scenes/$s.json --modes indices \
+                --algos none,auto,single-pass --samples-per-wave $w --frames 2 --warmup 1 \
+                --megakernel bvh,persistent --json "$out/${s}_$w.json" >/dev/null ||
+                echo "megakernels: $s at $w samples a frame failed"
+        done
+    done
+    python3 scripts/plot_megakernels.py "$out"
+}
+
 suite_mpi() {
     spp=${1:-1024}
     use_mpi_deps
@@ -773,7 +793,7 @@ EOF
 # one of them did.
 suite_report() {
     local fail=0 s
-    for s in "app" "kernels bench" "profile" "auto all" "frame bench" "view" "mpi"; do
+    for s in "app" "kernels bench" "profile" "auto all" "frame bench" "megakernels" "view" "mpi"; do
         # shellcheck disable=SC2086
         set -- $s
         echo "==== scripts/gpu.sh $s"
@@ -782,7 +802,7 @@ suite_report() {
     exit $fail
 }
 
-suites="check quick app fat kernels auto frame mpi profile view report"
+suites="check quick app fat kernels auto frame megakernels mpi profile view report"
 case "${1:-}" in
 -h | --help | help)
     usage
