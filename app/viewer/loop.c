@@ -182,7 +182,7 @@ static int turn(rc_viewer *v) {
 /* The medians of the newest frames in the history (at most RC_HISTORY_FRAMES - 1): the
  * renderer's wall time per frame, and the time from one frame's end to the next's (render,
  * display and swap: the frame time a viewer sees). Printed at exit, for benchmarks of the
- * viewer itself (scripts/gpu_view.sh). */
+ * viewer itself (scripts/gpu.sh view). */
 static void print_frame_medians(const rc_viewer *v) {
     size_t n = v->hist.count > 1 ? v->hist.count - 1 : 0;
     if (n == 0) return;
