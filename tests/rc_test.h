@@ -1,8 +1,9 @@
-/* rc_test.h: a tiny assertion header for the path tracer's tests, and the helpers they share
- * (build a small scene in code, render it to a float image). */
+/* rc_test.h: the path tracer's tests: the shared checks (compaction/tests/check.h) and the
+ * helpers they share (build a small scene in code, render it to a float image). */
 #ifndef RC_TEST_H
 #define RC_TEST_H
 
+#include "check.h"
 #include "image.h"
 #include "scene/scene.h"
 #include "wavefront/wavefront.h"
@@ -11,24 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int test_failures;
-static int test_checks;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        test_checks++;                                                                             \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);               \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            test_failures++;                                                                       \
-        }                                                                                          \
-    } while (0)
+/* Each test is one file: the check counters live here. */
+TEST_COUNTERS;
 
 /* Print "name: N checks, N failed" and return the exit code. */
 static inline int test_finish(const char *name) {
-    printf("%s: %d checks, %d failed\n", name, test_checks, test_failures);
-    return test_failures ? 1 : 0;
+    return test_finish_line(name, test_checks, TEST_LINE_CHECKS);
 }
 
 /* Render `spp` samples per pixel of `scene` with `st` (in waves of st->samples_per_wave, the

@@ -1,23 +1,14 @@
-/* test.h: a tiny assertion header and the stream cases every compaction test shares. */
+/* test.h: the library's checks (check.h and ASSERT_STATUS) and the stream cases every compaction
+ * test shares. */
 #ifndef SC_TEST_H
 #define SC_TEST_H
 
+#include "check.h"
 #include "raycompact/compaction.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-extern int test_failures;
-
-#define ASSERT_TRUE(cond, ...)                                                                     \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: assertion failed: %s: ", __FILE__, __LINE__, #cond);           \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            test_failures++;                                                                       \
-        }                                                                                          \
-    } while (0)
 #define ASSERT_STATUS(got, want, ...)                                                              \
     do {                                                                                           \
         sc_status g_ = (got), w_ = (want);                                                         \
@@ -31,7 +22,9 @@ extern int test_failures;
     } while (0)
 
 /* Finish a test program: prints "N passed, N failed" and returns the exit code. */
-int test_finish(const char *name, int checks);
+static inline int test_finish(const char *name, int checks) {
+    return test_finish_line(name, checks, TEST_LINE_PASSED);
+}
 
 /* Stream patterns (flags: 1 = keep). */
 typedef enum test_pattern {

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int test_failures = 0;
+TEST_COUNTERS;
 
 const size_t test_sizes[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 100003, (1u << 20) + 7};
 const size_t test_num_sizes = sizeof test_sizes / sizeof test_sizes[0];
@@ -11,12 +11,6 @@ const size_t test_elem_sizes[] = {1, 4, 8, 12, 16, 32, 64};
 const size_t test_num_elem_sizes = sizeof test_elem_sizes / sizeof test_elem_sizes[0];
 const size_t test_tiles[] = {32, 256, 2048};
 const size_t test_num_tiles = sizeof test_tiles / sizeof test_tiles[0];
-
-int test_finish(const char *name, int checks) {
-    int failed = test_failures ? test_failures : 0;
-    printf("%s: %d passed, %d failed\n", name, checks - failed < 0 ? 0 : checks - failed, failed);
-    return failed ? 1 : 0;
-}
 
 uint64_t test_rand(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);

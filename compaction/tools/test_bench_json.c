@@ -2,14 +2,16 @@
  * numbers rounded as the report states them, strings escaped, null where a value does not
  * apply, and null (valid JSON) for non-finite times. Usage: test_bench_json DIR (scratch). */
 #include "bench.h"
+#include "check.h"
 #include "read_file.h"
-#include "test_check.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+TEST_COUNTERS;
 
 static const cJSON *field(const cJSON *o, const char *key) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -165,6 +167,5 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/no such dir/bench.json", argv[1]);
     CHECK(bench_report_json(&r, path) == -1, "writing into a missing directory succeeded");
     bench_report_free(&r);
-    printf("test_bench_json: %s\n", failures ? "FAILED" : "ok");
-    return failures ? 1 : 0;
+    return test_finish_line("test_bench_json", test_checks, TEST_LINE_OK);
 }

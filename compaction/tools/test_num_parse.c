@@ -1,11 +1,13 @@
 /* test_num_parse.c: the strict number parser (num_parse.h) and the echo escaping (echo.h) that
  * both command-line tools share, against tables of what a person types. */
+#include "check.h"
 #include "echo.h"
-#include "test_check.h"
 #include "num_parse.h"
 
 #include <stdio.h>
 #include <string.h>
+
+TEST_COUNTERS;
 
 static void integers(void) {
     static const struct {
@@ -97,6 +99,6 @@ int main(void) {
     integers();
     reals();
     escaping();
-    if (failures) fprintf(stderr, "%d failures\n", failures);
-    return failures != 0;
+    if (test_failures) fprintf(stderr, "%d failures\n", test_failures);
+    return test_failures != 0;
 }

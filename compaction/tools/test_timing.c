@@ -2,10 +2,12 @@
  * but not kept, each timed run lands in its slot, the median of odd and even counts (the mean
  * of the middle two), min, max, percentiles, and the rotation over input sets; against values
  * worked out by hand. */
+#include "check.h"
 #include "timing.h"
-#include "test_check.h"
 
 #include <stdio.h>
+
+TEST_COUNTERS;
 
 /* Run i "takes" times[i]: warmup + runs of them through the harness, as a bench does. */
 static int harness(int warmup, int runs, const double *times, double *ms, int *slots) {
@@ -104,6 +106,5 @@ int main(void) {
     percentiles();
     rotation();
     clock_runs_forward();
-    printf("test_timing: %s\n", failures ? "FAILED" : "ok");
-    return failures ? 1 : 0;
+    return test_finish_line("test_timing", test_checks, TEST_LINE_OK);
 }
