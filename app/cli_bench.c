@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "image.h"
 #include "mpi_run.h"
+#include "rank_timing.h"
 #include "stats.h"
 #include "timing.h"
 #include "wavefront/compact.h"
@@ -213,7 +214,9 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
                    float *rgb, baselines *mk) {
     rc_error err;
     rc_renderer *r;
-    if (rc_renderer_create(scene, st, &r, &err) != 0) {
+    int made = rc_renderer_create(scene, st, &r, &err);
+    cli_timing_lap(CLI_PHASE_CREATE);
+    if (made != 0) {
         snprintf(out->reason, sizeof out->reason, "%s", err.msg);
         out->skipped = out->reason;
         return 0;
@@ -224,14 +227,16 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
      * total (CUDA events or the monotonic clock, rc_frame_stats). */
     timing_runs t;
     timing_begin(&t, (int)o->warmup, (int)o->frames, ms);
-    while (rc == 0 && timing_next(&t)) {
+    for (int frame = 0; rc == 0 && timing_next(&t); frame++) {
         if (timing_slot(&t) < 0) {
             rc = rc_render_frame(r, NULL, &err);
+            cli_timing_lap(frame == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
             continue;
         }
         if (timing_slot(&t) == 0) rc_renderer_reset(r);
         rc_frame_stats fs;
         rc = rc_render_frame(r, &fs, &err);
+        cli_timing_lap(frame == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
         if (rc == 0) rc_stats_total_add(&out->tot, &fs);
         if (rc == 0) timing_record(&t, fs.total_ms);
         if (rc == 0) out->loop = fs.loop;
@@ -251,6 +256,7 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
     }
     free(ms);
     rc_renderer_destroy(r);
+    cli_timing_lap(CLI_PHASE_FRAMES); /* the image read back and compared */
     if (rc != 0)
         fprintf(stderr, "raycompact bench: %s/%s: %s\n", st->algo, rc_mode_name(st->mode), err.msg);
     return rc;
@@ -473,9 +479,10 @@ typedef struct rank_info {
 /* Rank 0's view of the job after the gather; size 1 without MPI. */
 typedef struct gathered {
     int size;
-    packed_run *all; /* size x n runs, rank by rank (rank 0 only) */
-    rank_info *info; /* size (rank 0 only) */
-    run *rank_runs;  /* --per-rank: size x n runs made readable here (rank 0 only) */
+    packed_run *all;        /* size x n runs, rank by rank (rank 0 only) */
+    rank_info *info;        /* size (rank 0 only) */
+    run *rank_runs;         /* --per-rank: size x n runs made readable here (rank 0 only) */
+    cli_rank_timing *times; /* size rows: where each rank's time went (rank 0 only) */
 } gathered;
 
 /* Does this rank time run i? */
@@ -543,6 +550,7 @@ static void free_gathered(gathered *g) {
     free(g->all);
     free(g->info);
     free(g->rank_runs);
+    free(g->times);
 }
 
 /* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
@@ -580,6 +588,7 @@ static void ranks_json(cJSON *root, const bench_opts *o, int n, const gathered *
         }
         cJSON_AddItemToArray(arr, j);
     }
+    cJSON_AddItemToObject(root, "ranks_timing", cli_timing_json(g->times, g->size));
     if (o->per_rank) return;
     cJSON *ra = cJSON_GetObjectItem(root, "runs");
     for (int i = 0; i < n && ra; i++)
@@ -777,8 +786,10 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         free_megakernels(&mk);
         return rc;
     }
+    cli_timing_lap(CLI_PHASE_FRAMES); /* the baselines */
     /* The ranks work together from here: a failure on one ends the job. */
     if (cli_mpi_agree(0) != 0) rc = RC_EXIT_USAGE;
+    cli_timing_lap(CLI_PHASE_SETUP);
     int root = cli_mpi_rank() == 0;
     if (rc == 0 && root) {
         printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
@@ -792,6 +803,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         fflush(stdout);
     }
     int n = 0;
+    uint32_t timed = 0;
     for (int i = 0; i < na && rc == 0; i++) {
         for (int m = 0; m < nm * nl && rc == 0; m++, n++) {
             run *rn = &runs[n];
@@ -802,6 +814,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
             rn->mode = modes[m / nl];
             rn->loop = loops[m % nl];
             if (!bench_mine(o, n)) continue; /* another rank times it */
+            cli_timing_samples(++timed);
             rc = run_one(o, scene, st, rn, rgb, &mk) != 0 ? RC_EXIT_FAIL : 0;
             /* `all` skips an algorithm this build lacks; any other run that cannot be set up
              * (out of GPU memory, say) ends the bench, whatever was asked for. */
@@ -819,6 +832,14 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     gathered g;
     memset(&g, 0, sizeof g);
     if (rc == 0) rc = gather_runs(o, st->backend, runs, n, &g);
+    cli_timing_lap(CLI_PHASE_REDUCE);
+    /* Every rank's times to rank 0 in one small gather; the others are done after it. */
+    if (rc == 0 && root) g.times = calloc((size_t)g.size, sizeof *g.times);
+    rc_error err;
+    if (rc == 0 && ((root && !g.times) || cli_timing_gather(g.times, &err) != 0)) {
+        fprintf(stderr, "raycompact bench: %s\n", root && !g.times ? "out of memory" : err.msg);
+        rc = cli_mpi_fail(RC_EXIT_FAIL);
+    }
     if (rc == 0 && root) print_summary(runs, n, &mk, st->width * st->height);
     if (rc == 0 && root && o->bounces) {
         print_bounce_header();
@@ -826,6 +847,8 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
             if (!runs[i].skipped) print_bounces(&runs[i]);
     }
     if (rc == 0 && root) print_ranks(o, n, &g, st->width * st->height);
+    cli_timing_lap(CLI_PHASE_WRITE);
+    if (rc == 0 && root) g.times[0] = cli_timing_mine(); /* the JSON's own writing is not in it */
     if (rc == 0 && root && o->json) rc = write_json(o, st, runs, n, &mk, &g);
     free_gathered(&g);
     free(runs);
@@ -841,13 +864,16 @@ int cmd_bench(int argc, char **argv) {
     if (rc != 0) return rc < 0 ? 0 : rc;
     rc_scene scene;
     rc_settings st;
+    cli_timing_lap(CLI_PHASE_SETUP);
     if ((rc = cli_load("bench", &o.common, &scene, &st)) != 0) return rc;
+    cli_timing_lap(CLI_PHASE_SCENE);
     st.library_timing = o.library_phases;
     if (o.phase_timing >= 0) st.phase_timing = o.phase_timing;
     bench_phases = st.phase_timing;
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
     st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);
     if (rc == 0) rc = cli_check_memory("bench", &o.common, &scene, &st);
+    cli_timing_lap(CLI_PHASE_SETUP);
     if (rc == 0) rc = bench(&o, &scene, &st);
     rc_scene_free(&scene);
     return rc;

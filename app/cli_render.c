@@ -5,6 +5,7 @@
 #include "echo.h"
 #include "image.h"
 #include "mpi_run.h"
+#include "rank_timing.h"
 #include "stats.h"
 #include "wavefront/compact.h"
 #include "wavefront/path.h"
@@ -51,7 +52,8 @@ static void usage(FILE *f) {
             "                        this (default %u MiB)\n"
             "  --stats               print the per-phase and per-bounce timing tables (CUDA:\n"
             "                        the events that time the phases slow a frame down;\n"
-            "                        without --stats none are recorded)\n"
+            "                        without --stats none are recorded), then a row per MPI\n"
+            "                        rank: where its wall time went (docs/renderer.md)\n"
             "  --help                this text\n",
             CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN,
             SC_TILE_MAX, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
@@ -115,6 +117,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     /* Under MPI each rank renders its share of the samples (mpi_run.h); alone, all of them. */
     uint32_t first, count;
     cli_mpi_share(spp, &first, &count);
+    cli_timing_samples(count);
     st->first_sample += first;
     if (cli_mpi_size() > 1 && count && st->samples_per_wave > count)
         st->samples_per_wave = count; /* no stream longer than the share needs */
@@ -122,6 +125,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     rc_renderer *r;
     int rc = rc_renderer_create(scene, st, &r, &err);
     if (rc != 0) fprintf(stderr, "raycompact render: %s\n", err.msg);
+    cli_timing_lap(CLI_PHASE_CREATE);
     if (cli_mpi_agree(rc ? RC_EXIT_USAGE : 0) != 0) {
         rc_renderer_destroy(r);
         return RC_EXIT_USAGE;
@@ -129,6 +133,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     rc_stats_total tot;
     memset(&tot, 0, sizeof tot);
     int tty = isatty(2) && cli_mpi_rank() == 0; /* rank 0's share shows the progress */
+    cli_timing_lap(CLI_PHASE_SETUP);            /* the agreement: it waits for the slowest rank */
     double t0 = rc_now_ms();
     for (uint32_t done = 0; done < count;) {
         rc_frame_stats fs;
@@ -138,6 +143,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
             rc_renderer_destroy(r);
             return cli_mpi_fail(RC_EXIT_FAIL);
         }
+        cli_timing_lap(done == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
         done += fs.samples;
         rc_stats_total_add(&tot, &fs);
         if (tty) progress(done, count, rc_now_ms() - t0);
@@ -155,24 +161,42 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
         rc = cli_mpi_fail(RC_EXIT_FAIL);
     }
     double ms = rc_now_ms() - t0;
+    rc_renderer_destroy(r);
+    cli_timing_lap(CLI_PHASE_REDUCE);
+    /* --stats: every rank's times to rank 0 before it writes the image, so that no rank waits
+     * for the write; rank 0's own row is taken again after it. */
+    cli_rank_timing *times =
+        o->stats && root ? calloc((size_t)cli_mpi_size(), sizeof *times) : NULL;
+    if (rc == 0 && o->stats && ((root && !times) || cli_timing_gather(times, &err) != 0)) {
+        fprintf(stderr, "raycompact render: %s\n", root && !times ? "out of memory" : err.msg);
+        rc = cli_mpi_fail(RC_EXIT_FAIL);
+    }
     if (rc == 0 && root) {
         rc_film_image(sums, n, spp, rgb);
         if (rc_image_write(o->out, rgb, st->width, st->height, &err) != 0) {
             fprintf(stderr, "raycompact render: %s\n", err.msg);
             rc = RC_EXIT_FAIL;
         }
+        cli_timing_lap(CLI_PHASE_WRITE);
     }
-    rc_renderer_destroy(r);
     free(rgb);
     free(sums);
-    if (rc || !root) return rc;
+    if (rc || !root) {
+        free(times);
+        return rc;
+    }
     char ranks[32] = "";
     if (cli_mpi_size() > 1) snprintf(ranks, sizeof ranks, ", %d ranks", cli_mpi_size());
     echo_line(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s%s, %s, %s/%s, %s loop, %s)",
               o->out, st->width, st->height, spp, ms / 1e3, ranks, rc_backend_name(st->backend),
               st->algo, rc_mode_name(st->mode), rc_frame_loop_name(tot.loop),
               rc_light_sampling_name(st->light_sampling));
-    if (o->stats) rc_stats_print(stdout, &tot);
+    if (o->stats) {
+        rc_stats_print(stdout, &tot);
+        times[0] = cli_timing_mine();
+        cli_timing_print(stdout, times, cli_mpi_size());
+    }
+    free(times);
     return 0;
 }
 
@@ -181,9 +205,11 @@ int cmd_render(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     int rc = parse(argc, argv, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
+    cli_timing_lap(CLI_PHASE_SETUP);
     rc_scene scene;
     rc_settings st;
     if ((rc = cli_load("render", &o.common, &scene, &st)) != 0) return rc;
+    cli_timing_lap(CLI_PHASE_SCENE);
     if (o.algo) st.algo = o.algo;
     st.library_timing = o.stats;
     st.phase_timing = o.stats; /* nothing else reads the phases' times */
@@ -193,6 +219,7 @@ int cmd_render(int argc, char **argv) {
     uint32_t spp = o.spp ? o.spp : scene.defaults.spp;
     st.samples_per_wave = cli_wave(&o.common, &st, spp);
     if (rc == 0) rc = cli_check_memory("render", &o.common, &scene, &st);
+    cli_timing_lap(CLI_PHASE_SETUP);
     if (rc == 0) rc = render(&o, &scene, &st, spp);
     rc_scene_free(&scene);
     return rc;

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "mpi_run.h"
 #include "echo.h"
+#include "rank_timing.h"
 #ifdef RC_HAVE_VIEWER
 #include "viewer/view.h"
 #endif
@@ -40,6 +41,7 @@ static int view(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    cli_timing_main(); /* --stats and bench --json: per-rank times from here */
     if (argc < 2) {
         usage(stderr);
         return RC_EXIT_USAGE;
