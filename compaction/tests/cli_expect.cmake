@@ -1,6 +1,8 @@
 # cli_expect.cmake: run EXE with ARGS ('|'-separated); require exit code RC and a line matching
 # REGEX: on stderr when RC is non-zero (and stderr must be that single line), on stdout when RC
-# is 0. The library's own copy of the raycompact root's tests/cli_expect.cmake.
+# is 0. NOTICE (optional, a regular expression): stderr lines that end with it are notices (the
+# raycompact tool's "..., rendering on the CPU"), left out before the one-line check.
+# Shared by the library's command-line tests and the raycompact root's.
 string(REPLACE "|" ";" args "${ARGS}")
 execute_process(COMMAND ${EXE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL "${RC}")
@@ -9,12 +11,17 @@ endif()
 if(RC STREQUAL "0")
   set(stream "${out}")
 else()
-  string(REGEX MATCHALL "\n" newlines "${err}")
+  set(stream "${err}")
+  if(DEFINED NOTICE AND NOT NOTICE STREQUAL "")
+    # Drop the notices; what is left must be exactly one line.
+    string(REGEX REPLACE "[^\n]*${NOTICE}\n" "" stream "${stream}")
+  endif()
+  string(REGEX MATCHALL "\n" newlines "${stream}")
   list(LENGTH newlines n)
   if(NOT n EQUAL 1)
     message(FATAL_ERROR "want one line on stderr, got ${n}:\n${err}")
   endif()
-  string(STRIP "${err}" stream)
+  string(STRIP "${stream}" stream)
 endif()
 if(NOT stream MATCHES "${REGEX}")
   message(FATAL_ERROR "output does not match '${REGEX}':\n${stream}\n(stderr: ${err})")
