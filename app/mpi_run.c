@@ -108,14 +108,23 @@ int cli_mpi_end(int rc) {
 
 int cli_mpi_agree(int rc) {
     if (!g.started) return rc;
-    int worst = rc;
-    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    g.phase = worst == 0 ? 1 : 2;
-    return worst;
+    /* The largest code and the lowest rank that has it (MPI_MAXLOC): rank 0 names that rank
+     * in one line, under the failing rank's own message. */
+    struct {
+        int rc, rank;
+    } mine = {rc, g.rank}, worst = {rc, g.rank};
+    MPI_Allreduce(&mine, &worst, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    g.phase = worst.rc == 0 ? 1 : 2;
+    if (worst.rc != 0 && g.rank == 0 && g.size > 1)
+        fprintf(stderr, "raycompact: rank %d of %d failed (exit code %d); every rank stops\n",
+                worst.rank, g.size, worst.rc);
+    return worst.rc;
 }
 
 int cli_mpi_fail(int rc) {
     if (g.size > 1 && rc != 0) {
+        fprintf(stderr, "raycompact: rank %d of %d failed (exit code %d); ending the job\n", g.rank,
+                g.size, rc);
         fflush(stdout);
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, rc);

@@ -34,11 +34,12 @@ const char *cli_mpi_device(rc_backend b);
 
 /* Every rank calls it once, before the ranks work together: the largest rc of all ranks, so
  * that an error of any rank before that point (bad options, a scene one node cannot read) ends
- * them all the ordinary way. A rank that returns before calling it joins it in cli_mpi_end. */
+ * them all the ordinary way; rank 0 then prints one line naming the lowest failing rank. A rank
+ * that returns before calling it joins it in cli_mpi_end. */
 int cli_mpi_agree(int rc);
 /* A failure on this rank after the ranks started working together: with several ranks, end
- * the whole job now (MPI_Abort with rc; the caller printed the message), so no rank waits for
- * it; alone, return rc. */
+ * the whole job now (MPI_Abort with rc, after a line naming this rank; the caller printed the
+ * message), so no rank waits for it; alone, return rc. */
 int cli_mpi_fail(int rc);
 
 /* This rank's part of `total` samples: [first, first + count), the parts as equal as they go

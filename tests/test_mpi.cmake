@@ -4,7 +4,8 @@
 #  render: a small image alone, then with MPIEXEC -n 2 and -n 3: each file must equal the
 #          single-process one byte for byte; a render of other samples (--seed) must differ,
 #          so the comparison can fail. A scene one rank cannot read must end the whole job with
-#          that rank's one-line message (no hang) and no output file.
+#          that rank's one-line message and rank 0's line naming it (no hang), and no output
+#          file; a bad --out (every rank) the same way.
 #  bench:  -n 2 shares the runs out (each run names its rank, every image hash the same, both
 #          ranks listed with host and device); -n 2 --per-rank gives every rank every run.
 file(REMOVE_RECURSE ${OUT})
@@ -81,9 +82,19 @@ endforeach()
 execute_process(COMMAND ${MPIEXEC} -n 1 ${pre} ${EXE} ${args} --out ${OUT}/bad.pfm :
   -n 1 ${EXE} render --scene ${OUT}/nosuch.json --out ${OUT}/bad.pfm --backend cpu
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
-if(rc EQUAL 0 OR NOT err MATCHES "raycompact render: [^\n]*nosuch.json: cannot open")
-  message(FATAL_ERROR "a rank's missing scene: exit code ${rc}, want non-zero and its message\n${err}")
+if(rc EQUAL 0 OR NOT err MATCHES "raycompact render: [^\n]*nosuch.json: cannot open"
+   OR NOT err MATCHES "raycompact: rank 1 of 2 failed \\(exit code 2\\); every rank stops")
+  message(FATAL_ERROR "a rank's missing scene: exit code ${rc}, want non-zero, its message and "
+                      "rank 0's line naming rank 1\n${err}")
 endif()
 if(EXISTS ${OUT}/bad.pfm)
   message(FATAL_ERROR "a failed job wrote its output")
+endif()
+# Every rank refuses an output folder that does not exist (before the render): rank 0 names
+# the lowest failing rank, and the job ends without a hang.
+execute_process(COMMAND ${MPIEXEC} -n 2 ${pre} ${EXE} ${args} --out ${OUT}/nodir/bad.pfm
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(rc EQUAL 0 OR NOT err MATCHES "raycompact render: --out: cannot write in '[^\n]*nodir'"
+   OR NOT err MATCHES "raycompact: rank 0 of 2 failed \\(exit code 2\\); every rank stops")
+  message(FATAL_ERROR "a bad --out on every rank: exit code ${rc}\n${err}")
 endif()
