@@ -74,7 +74,7 @@ RC_FN void rc_leaf_hit(const rc_bvh_view *bvh, uint32_t first, uint32_t count, r
  * record loaded for its box test (two 16-byte loads on the GPU): a step down is one dependent
  * load, not two. A popped node is loaded again: a variant that pushed its first and count
  * too (a third array on the stack, in local memory that a full stream of paths already
- * crowds in L1) made extend 1.2-2.6x slower on the H100. */
+ * crowds in L1) made extend slower (evidence: docs/design.md#tuning-evidence). */
 RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin,
                               float tmax) {
     rc_hit hit;

@@ -7,7 +7,7 @@
  * stream shorter than the grid's threads is thinned out over all of them, one ray every
  * threads / n lanes (at most 32): a compacted tail of a few hundred rays packed into a few
  * warps diverges inside each warp and runs on a few SMs, where the same rays scattered over the
- * GPU trace side by side (measured: scripts/gpu.sh frame, the knot's tail bounces). */
+ * GPU trace side by side (evidence: docs/design.md#tuning-evidence). */
 __global__ void rc_extend_kernel(rc_scene_view sc, const rc_cuda_counts *counts, uint32_t bounce,
                                  uint32_t bound, int device, int spread, rc_path *paths,
                                  const uint32_t *queue) {

@@ -26,10 +26,8 @@ static __device__ __forceinline__ void rc_tail_count(rc_cuda_counts *c, int live
  * warps. A warp runs its paths' bounces in lock step: it counts each bounce's live, kept and
  * shadow rays with warp votes and one atomic per counter, and stops once none of its paths
  * lives. Warps do not wait for each other: a bounce's slowest path holds up its own warp, not
- * its block. (H100, --tail-below 1024, single-pass: lock step by block took 9.43, 12.46, 4.07,
- * 3.49 and 4.48 us a bounce on cornell, knot, spheres, veach_mis and many_lights, by warp 8.82,
- * 11.97, 3.55, 3.30 and 4.20; letting each thread run its path to the end and counting from a
- * bit per bounce at the end made the tail 5-8 % slower on 4 of the 5 shipped scenes.) */
+ * its block. Faster than lock step by block, and than each thread running its path to the end
+ * (evidence: docs/design.md#tuning-evidence). */
 static __device__ __forceinline__ void rc_tail_warps(const rc_scene_view &sc,
                                                      const rc_shade_params &sp,
                                                      rc_cuda_counts *counts, uint32_t from,
@@ -156,9 +154,8 @@ static __device__ __forceinline__ void rc_tail_pairs(const rc_scene_view &sc,
 }
 
 /* The two kernels: each thread of a warp on a path (rc_tail_warps), or warps in pairs with
- * next-event estimation (rc_tail_pairs). One kernel holding both ran the pairs 9 % slower
- * (H100, cornell, --tail-below 1024: 7.75 against 7.12 us a bounce) and the threads at 96
- * registers instead of 80 (1-4 % fewer frames/s by default), so the host picks one. */
+ * next-event estimation (rc_tail_pairs). One kernel holding both ran both slower and the
+ * threads at more registers, so the host picks one (evidence: docs/design.md#tuning-evidence). */
 __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
                                      rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb) {
@@ -186,8 +183,8 @@ static uint32_t expected_stream(rc_renderer *r, uint32_t from, uint32_t bound) {
 /* Pairs where a scene with shadow rays starts its tail with at most one path per pair of
  * warps (4224 paths on an H100 with a full grid): there the tail is a chain of latency, and a
  * second warp shortens it. Longer streams (a default tail's start, `none`'s whole wave) keep
- * every thread on a path, as pairs hold half as many at once (H100: cornell `none` 1661 ->
- * 1555 frames/s with pairs at every length). */
+ * every thread on a path, as pairs hold half as many at once (evidence:
+ * docs/design.md#tuning-evidence). */
 extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);

@@ -149,8 +149,8 @@ static best find_best(const bench_report *r, const grid_at *g, int want) {
  * and that half's n edge (edge_ratio, as in find_best). The element-size and fraction edges are
  * left out: the fraction bounds are placed where the two cross (crossover), and a list
  * algorithm's cost against a flag algorithm's swings with the element size by design. So where
- * the two tie at the point (2^22 x 4 B, 1 % removed: atomic 0.01968 ms, Redzone 0.01971), the
- * neighbour decides (2^24: 0.0580 against 0.0328). Ties go to the flags. */
+ * the two tie at the point, the neighbour decides (evidence: docs/design.md#tuning-evidence).
+ * Ties go to the flags. */
 static int list_wins(const bench_report *r, const grid_at *g, best list, best flags) {
     if (!list.rec) return 0;
     const size_t n = g->ns[g->in], elem = g->es[g->ie];
@@ -313,10 +313,10 @@ static double cell_time(const bench_report *r, const cell *c, double removed,
  * close to linear in the removed fraction (a flag algorithm writes the kept elements, a list
  * algorithm moves the removed ones), so the switch is where the two lines cross. The edge-aware
  * choice may keep a configuration that is not the fastest at its own point: where the other is
- * at least as fast at both fractions, the switch is at the slower one's point (2^16 x 16 B: CUB
- * kept for 20 % removed but slower there than single-pass, which takes 50 %, was given up to
- * 35 % by a half-way bound, and was 1.16x single-pass at 2^17, 35 %). Half-way when not
- * measured, or when a is faster at i+1 and b at i. */
+ * at least as fast at both fractions, the switch is at the slower one's point (a half-way
+ * bound gave such a configuration fractions where it is slower; evidence:
+ * docs/design.md#tuning-evidence). Half-way when not measured, or when a is faster at i+1 and
+ * b at i. */
 static double crossover(const bench_report *r, const cell *c, int i, best a, best b) {
     const double x0 = c->rs[i], x1 = c->rs[i + 1], mid = (x0 + x1) / 2;
     if (!a.rec || !b.rec || same_choice(a, b)) return mid;

@@ -131,9 +131,8 @@ static __device__ __forceinline__ void load_flags(const uint8_t *flags, size_t c
 
 /* Load the lane's elements of the step at c (vector paths), the same places as its flags:
  * 16-byte elements (one a vector) only where kept, so a sparse step reads only its survivors
- * (measured at 2^20 and 2^26, 90 % removed: reading every element cost 30 % more at 2^20 than
- * the kept ones); smaller elements share a vector, which is loaded whole. Elements past the
- * sequence's end are not loaded. */
+ * (evidence: docs/design.md#tuning-evidence); smaller elements share a vector, which is loaded
+ * whole. Elements past the sequence's end are not loaded. */
 template <unsigned E>
 static __device__ __forceinline__ void load_elems(const void *in, size_t c, size_t end,
                                                   bl_step<E> &s) {

@@ -23,7 +23,7 @@ static __device__ __forceinline__ uint64_t lb_load(const uint64_t *p) {
  * ticket for the next call (which the stream starts after this kernel) and advances the epoch.
  * In the call whose epoch is SC_LB_EPOCH_MAX the epoch stays, and lb_end clears.
  * One L2 round trip: a separate epoch load, fence and ticket atomic cost three, and two fences
- * (H100, ncu: a one-block call took 5.5-6.3 us against 2.2-2.4 us for the atomic append). */
+ * (evidence: docs/design.md#tuning-evidence). */
 static_assert(SC_LB_CTL_TICKET % 2 == 0 && SC_LB_CTL_EPOCH == SC_LB_CTL_TICKET + 1,
               "the ticket and the epoch form one aligned 64-bit word, the ticket its low half");
 static __device__ __forceinline__ unsigned long long *lb_word(const sc_cuda_lookback &lb) {
@@ -146,9 +146,8 @@ static __device__ __forceinline__ uint32_t look_back_tile(const sc_cuda_lookback
     return *s_excl;
 }
 
-/* Host: the block's look-back for grids of up to 2 tiles per SM. Measured on an H100 with
- * single-pass: it wins at 2 tiles per SM (n = 2^20, 6.2 -> 5.2 us per call), the warp's from 4
- * tiles per SM on (n = 2^21: 7.3 against 7.7 us). */
+/* Host: the block's look-back for grids of up to 2 tiles per SM, the warp's from there on
+ * (evidence: docs/design.md#tuning-evidence). */
 static inline bool look_back_by_block(const sc_job *job, size_t tiles) {
     return tiles <= 2u * (size_t)sc_cuda_state_of(job->ctx)->sm_count;
 }

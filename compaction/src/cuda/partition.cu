@@ -14,9 +14,8 @@
  *     the elements of its 16 keys with them (16-byte loads), the ranking puts them into shared
  *     memory at their slots, and they are written out from there. The kernels are compiled
  *     for 2 key bits (k <= 4) and for 4, so that counting and ranking loop over the keys and
- *     bit planes that exist at compile time (with run-time loops the histogram alone measured
- *     67 % SM-bound, and the whole 4-key partition of 2^26 x 4 bytes took 0.59 ms; see
- *     docs/bench/h100.md).
+ *     bit planes that exist at compile time (run-time loops made the histogram SM-bound;
+ *     evidence: docs/design.md#tuning-evidence).
  *     Other sizes are gathered by slot (a list of source elements in shared memory), their
  *     first words before the look-back, as single_pass.cu gathers its kept elements.
  *   cub: the vendor baseline: cub::DeviceRadixSort::SortPairs of (key, index) over the few bits
@@ -116,7 +115,7 @@ static __device__ __forceinline__ uint32_t pt_plane(const uint32_t w[4], unsigne
 /* The chunk's keys equal to j, as plane bits: the planes of the NB key bits matched. NB is a
  * template argument (keys < k <= 2^NB): with the planes and the keys' loops known at compile
  * time, the counting and ranking below are a few instructions a key, not a loop over 16
- * possible keys and 4 possible planes each (the histogram measured 67 % SM-bound that way). */
+ * possible keys and 4 possible planes each (evidence: docs/design.md#tuning-evidence). */
 template <unsigned NB>
 static __device__ __forceinline__ uint32_t pt_match(const uint32_t p[4], unsigned j,
                                                     uint32_t valid) {
@@ -264,7 +263,8 @@ static __device__ uint32_t pt_look_back(const pt_args &a, uint32_t tile) {
  * x mod k' of tile window - x / k'). When the whole grid is resident the tiles reach their
  * look-back together and few prefixes exist yet: a warp walks back tile * k' / 32 rounds where
  * the block needs tile * k' / PT_BLOCK; with many waves the nearest prefix is close and the
- * warp's version, without block barriers, is faster (single_pass.cu measured the same trade).
+ * warp's version, without block barriers, is faster (the trade of lookback.cuh's
+ * look_back_by_block; evidence: docs/design.md#tuning-evidence).
  * Returns, in the threads of key j < k, key j's exclusive prefix. */
 static __device__ uint32_t pt_look_back_block(const pt_args &a, uint32_t tile,
                                               uint32_t (*s_first)[SC_PARTITION_MAX_KEYS],
@@ -603,7 +603,7 @@ static sc_status pt_histogram(sc_job *job, pt_head *head, size_t words) {
 /* NB: the key bits the kernels are compiled for (k <= 2^NB): 2 up to 4 keys, else 4. */
 template <typename W, int PREF, bool STAGE, unsigned NB>
 static void pt_launch_nb(sc_job *job, const pt_args &a, unsigned tiles) {
-    /* the block's look-back up to 2 tiles per SM, as single_pass.cu measured for its own */
+    /* the block's look-back up to 2 tiles per SM, lookback.cuh's bound for single-pass */
     const unsigned few = 2u * (unsigned)sc_cuda_state_of(job->ctx)->sm_count;
     cudaStream_t st = sc_cuda_stream(job);
     if constexpr (STAGE) {

@@ -334,8 +334,8 @@ static void scan_lookback_launch(sc_job *job, unsigned tiles, const ss_args &a, 
 /* ---- scatter ---- */
 
 /* Element loads and stores of the scatter, up to 8-byte words: evict-first in L2, so the indices
- * the scan wrote last stay there for the scatter's first warps (H100, 2^26 x 4 B: 4-6 % faster;
- * 16-byte elements measured 0-2 % slower with them, so theirs are plain). */
+ * the scan wrote last stay there for the scatter's first warps; 16-byte elements plain
+ * (evidence: docs/design.md#tuning-evidence). */
 template <typename W> static __device__ __forceinline__ W elem_load(const W *p) {
     if constexpr (sizeof(W) <= 8)
         return __ldcs(p);
@@ -372,10 +372,9 @@ __global__ void __launch_bounds__(SS_SCATTER_BLOCK, 4)
     if (64ull * total <= n) {
         /* at most 1 in 64 kept (the same choice in every thread): the textbook keep test from
          * the flags, and an index loaded for the kept elements only, so the 32-byte sectors of
-         * 8 indices with none kept are not read. H100, 2^26, 99 % removed: 4 B 0.278 -> 0.266
-         * ms, 16 B 0.299 -> 0.248 ms; at 90 % removed (tried with 1 in 8) 4 B was 7 % slower:
-         * the flag loads and the load chain flag -> index -> element cost more than the
-         * sectors saved. */
+         * 8 indices with none kept are not read. Denser streams keep the test from the indices:
+         * there the flag loads and the load chain flag -> index -> element cost more than the
+         * sectors saved (evidence: docs/design.md#tuning-evidence). */
 #pragma unroll
         for (unsigned k = 0; k < S; k++) {
             const size_t e = seg + k * SC_WARP + lane;

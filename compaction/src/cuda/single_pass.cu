@@ -12,8 +12,8 @@
  * counter of the look-back share one device word (lb_begin), so every call's arguments are the
  * same: a captured graph replays it correctly.
  * Launch: programmatic dependent launch (common.cuh, sc_cuda_launch_pdl) on sm_90+, so a call
- * that follows another kernel in a graph starts its blocks while that one ends (H100, compact
- * bench --graph, 50 % removed: 2^16 x 4 B 3.71 -> 3.40 us a call, 2^20 x 4 B 6.41 -> 6.09).
+ * that follows another kernel in a graph starts its blocks while that one ends (evidence:
+ * docs/design.md#tuning-evidence).
  * Traffic model (compact list --models; F = n flag bytes, E = element bytes, m kept, k removed):
  *   F + 2m*E (one pass: flags, the kept elements gathered and written; 8 bytes of look-back state a
  * tile).
@@ -28,14 +28,9 @@
 /* Small streams: 4 flags a thread (one 4-byte load), tiles of 1024. The paper's tile is a
  * block's threads times items per thread, tuned per problem. Where even the quarter tiles are
  * few enough for the look-back by whole blocks (look_back_by_block: at most 2 per SM), they put
- * 4x the blocks in flight, each with a quarter of the serial work. Measured on the H100
- * (compact bench --graph, 50 % removed, per call): 2^16 x 4 B 4.71 -> 3.68 us, 2^18 x 4 B
- * 4.99 -> 4.10 us; but at 2^20, 1024 quarter tiles looking back by warps took 8.03 us against
- * 6.39 us with 256 full tiles, so larger streams keep the full tile. Half tiles (8 flags a
- * thread) up to 4 per SM were tried as well: 2^19 x 4 B 5.33 -> 4.90 us, but 2^20 x 4 B
- * 6.42 -> 6.76 us and 3 x 2^18 up to 14 % slower; not kept. Full tiles of 512 threads x 8
- * flags (or 1024 x 4) at 2^20: 6.03 (7.37) against 6.09 us with 4-byte elements, 14.89
- * (14.13) against 13.00 us with 16-byte ones; not kept. */
+ * 4x the blocks in flight, each with a quarter of the serial work; larger streams keep the
+ * full tile, whose look-back by warps is then faster (evidence:
+ * docs/design.md#tuning-evidence, with the half and larger tiles tried and not kept). */
 #define SP_FLAGS_SMALL 4
 
 typedef struct sp_args {
