@@ -82,7 +82,7 @@ sc_status sc_auto_peek(sc_job *job, unsigned offer, sc_choice *out);
 /* Record what ran (auto's choice or a fixed algorithm) after a successful call. */
 void sc_auto_record(sc_job *job, int automatic);
 void sc_auto_free(sc_context *ctx);
-/* The backend's function for an algorithm (core.c); NULL if not implemented there. */
+/* The backend's function for an algorithm (registry.c); NULL if not implemented there. */
 sc_impl_fn sc_impl_for(sc_algorithm algo, sc_backend backend);
 
 /* Host scratch of at least `bytes`, kept by the context (CPU backend). NULL on OOM. */
