@@ -29,8 +29,8 @@
  * block's threads times items per thread, tuned per problem. Where even the quarter tiles are
  * few enough for the look-back by whole blocks (look_back_by_block: at most 2 per SM), they put
  * 4x the blocks in flight, each with a quarter of the serial work; larger streams keep the
- * full tile, whose look-back by warps is then faster (evidence:
- * docs/design.md#tuning-evidence, with the half and larger tiles tried and not kept). */
+ * full tile, whose look-back by warps is then faster (evidence, half and larger tiles beside
+ * it: docs/design.md#tuning-evidence). */
 #define SP_FLAGS_SMALL 4
 
 typedef struct sp_args {
