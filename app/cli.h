@@ -66,13 +66,13 @@ typedef struct cli_args {
 /* 1 if argv[i] is option `name`; takes its value when `want_value` (else usage error). */
 int cli_is(cli_args *a, const char *name, int want_value);
 /* Parse the current value as an integer in [lo, hi] with the strict parser both tools share
- * (compaction/tools/num_parse.h: digits or 2^E[+-D], no blanks or sign); prints the error and
+ * (compaction/support/num_parse.h: digits or 2^E[+-D], no blanks or sign); prints the error and
  * returns -1. */
 int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out);
 /* An output file's name is checked before the work starts: the path, and its last part with
  * the ".tmpXXXXXX" of rc_write_file's temporary file, must fit the file system's limits, and
  * the file must be writable where it really goes: through a symbolic link, beside its target
- * (out_path_check, compaction/tools/out_path.h). Prints the error and returns -1. */
+ * (out_path_check, compaction/support/out_path.h). Prints the error and returns -1. */
 int cli_check_name(const char *cmd, const char *opt, const char *path);
 /* Handle an option of cli_common; returns 1 if it was one, 0 if not, -1 on error. */
 int cli_common_option(cli_args *a, cli_common *c);

@@ -18,7 +18,7 @@ typedef struct rc_error {
 
 /* Format into err (NULL allowed) and return -1, so `return rc_fail(err, ...);` reads well.
  * The message is one line of printable ASCII whatever the input it quotes: other bytes are
- * written as \xNN (echo_escape, compaction/tools/echo.h, shared with both tools). */
+ * written as \xNN (echo_escape, compaction/support/echo.h, shared with both tools). */
 int rc_fail(rc_error *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
