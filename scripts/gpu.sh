@@ -33,8 +33,9 @@ suites:
                    against graph loops, --spread, megakernels, compact bench --graph
   megakernels      the wavefront against the bvh and persistent megakernels on every shipped
                    scene at 1, 8, 64 and auto samples a frame; a table and a plot
-  mpi [SPP]        render over 1-3 ranks byte for byte (CUDA), one rank against one per GPU on
-                   spheres 3840x2160 (SPP, default 1024), bench --per-rank
+  mpi [SPP]        render over 1-3 ranks byte for byte (CUDA), 1, 2 and 4 GPUs on spheres
+                   3840x2160 (SPP, default 1024): render and wall time (scaling.txt),
+                   bench --per-rank
   profile [BUILD]  Nsight Compute on the kernels furthest from their traffic floor at 2^26
                    (BUILD default build-gpu)
   view             `raycompact view` with SDL2's offscreen driver (EGL, no X server), from the
@@ -482,7 +483,8 @@ suite_frame() {
 # libopenmpi-dev, or the packages under .deps/mpiroot): build with MPI (sm_90), check that
 # `render` over 1, 2 and 3 ranks on the CUDA backend writes the single-process image byte for
 # byte, then time the multi-GPU target: spheres 3840x2160, SPP (default 1024) spp, depth 16, on
-# one rank (one GPU) and on one rank per GPU; the images must be identical. On a machine of one
+# 1, 2 and 4 ranks, one GPU each (as many as the machine has); the images must be identical. On a
+# machine of one
 # GPU the second run puts 2 ranks on it (a check, not a scaling figure). Also
 # `bench --per-rank`: every GPU times the same runs.
 # megakernels: the wavefront (none, single-pass, auto) against the bvh and persistent megakernels
@@ -529,19 +531,32 @@ suite_mpi() {
 
     echo "== spheres 3840x2160, $spp spp, depth 16"
     big=(render --scene scenes/spheres.json --width 3840 --height 2160 --spp "$spp" --max-depth 16
-        --backend cuda --samples-per-wave auto)
-    many=$ngpu
-    [ "$ngpu" -eq 1 ] && many=2
-    declare -A secs
-    for n in 1 $many; do
-        line=$(mpirun -n $n --oversubscribe $exe "${big[@]}" --out "$out/big$n.png" 2>&1 | tail -1)
+        --backend cuda --samples-per-wave auto --stats)
+    counts=(1)
+    for n in 2 4; do [ "$n" -le "$ngpu" ] && counts+=("$n"); done
+    [ "$ngpu" -eq 1 ] && counts+=(2) # a check of 2 ranks on one GPU, not a scaling figure
+    table=$out/scaling.txt
+    printf '%-6s %-5s %9s %8s %9s %8s %s\n' ranks GPUs render_s speedup wall_s speedup image \
+        >"$table"
+    r1='' w1=''
+    for n in "${counts[@]}"; do
+        t0=$(date +%s.%N)
+        mpirun -n "$n" --oversubscribe $exe "${big[@]}" --out "$out/big$n.png" \
+            >"$out/stats_$n.txt" 2>&1
+        t1=$(date +%s.%N)
+        line=$(grep 'raycompact: wrote' "$out/stats_$n.txt" | tail -1)
         echo "$n rank(s): $line"
-        secs[$n]=$(sed -n 's/.* spp, \([0-9.]*\) s.*/\1/p' <<<"$line")
+        render=$(sed -n 's/.* spp, \([0-9.]*\) s.*/\1/p' <<<"$line")
+        wall=$(python3 -c "print(f'{$t1 - $t0:.2f}')")
+        [ -n "$r1" ] || { r1=$render w1=$wall; }
+        same=identical
+        cmp -s "$out/big1.png" "$out/big$n.png" || { same=DIFFERS; fail=1; }
+        gpus=$((n < ngpu ? n : ngpu))
+        python3 -c "r, w, r1, w1 = float('${render:-0}' or 0), $wall, float('${r1:-0}' or 0), $w1
+print(f'{$n:<6} {$gpus:<5} {r:9.2f} {(r1 / r if r else 0):7.2f}x {w:9.2f} {w1 / w:7.2f}x $same')" \
+            >>"$table"
     done
-    if cmp -s "$out/big1.png" "$out/big$many.png"; then echo "images identical"; else
-        echo "images DIFFER"; fail=1; fi
-    python3 -c "a, b = float('${secs[1]:-0}'), float('${secs[$many]:-0}');
-print(f'throughput {\"x\" if b else \"\"}{a / b if b else 0:.2f} with $many ranks on $ngpu GPU(s)')"
+    cat "$table"
     rm -f "$out"/big*.png
 
     echo "== bench --per-rank"

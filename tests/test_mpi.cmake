@@ -1,7 +1,8 @@
 # test_mpi.cmake: render and bench as the ranks of an MPI job (more ranks than cores: Open MPI
 # needs --oversubscribe). Variables: PART (render or bench), EXE, MPIEXEC, SRC (source tree),
 # OUT (a scratch folder).
-#  render: a small image alone, then with MPIEXEC -n 2 and -n 3: each file must equal the
+#  render: a small image alone, then with MPIEXEC -n 2 and -n 3 (25x15: 1125 film sums, odd, so
+#          the reduction's remainder path runs with 2 ranks): each file must equal the
 #          single-process one byte for byte; a render of other samples (--seed) must differ,
 #          so the comparison can fail. A scene one rank cannot read must end the whole job with
 #          that rank's one-line message and rank 0's line naming it (no hang), and no output
@@ -15,7 +16,7 @@ set(pre "")
 if(version MATCHES "Open MPI|OpenRTE")
   set(pre --oversubscribe)
 endif()
-set(args render --scene ${SRC}/scenes/cornell.json --width 24 --height 16 --spp 7
+set(args render --scene ${SRC}/scenes/cornell.json --width 25 --height 15 --spp 7
   --samples-per-wave 2 --max-depth 6 --backend cpu)
 
 function(run what)
