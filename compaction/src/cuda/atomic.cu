@@ -17,19 +17,21 @@
  */
 #include "common.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
-#define AT_BLOCK 256
-#define AT_FLAGS 16 /* flags per thread: one 16-byte load */
+/* The launch shape, from k_atomic_tune (tuning.cuh; evidence: docs/design.md#tuning-evidence):
+ * threads per block, and the copy words per thread gathered before the block learns its output
+ * offset, by copy word: enough to keep each thread's loads in flight during the atomic (a 50 %
+ * chunk of 4-byte elements is 2048 words: 8 a thread; 16-byte words carry 4x the bytes, so
+ * fewer). */
+static constexpr int AT_BLOCK = SC_TUNED(k_atomic_tune).block;
+static constexpr int AT_PREF_16 = SC_TUNED(k_atomic_tune).pref16;
+static constexpr int AT_PREF_8 = SC_TUNED(k_atomic_tune).pref8;
+static constexpr int AT_PREF_4 = SC_TUNED(k_atomic_tune).pref4;
+static constexpr int AT_PREF_2 = SC_TUNED(k_atomic_tune).pref2;
+static constexpr int AT_PREF_1 = SC_TUNED(k_atomic_tune).pref1;
+#define AT_FLAGS 16 /* flags per thread: one 16-byte load (structure: flag_mask) */
 #define AT_CHUNK (AT_BLOCK * AT_FLAGS)
-
-/* Copy words per thread gathered before the block learns its output offset, by copy word:
- * enough to keep each thread's loads in flight during the atomic (a 50 % chunk of 4-byte
- * elements is 2048 words: 8 a thread; 16-byte words carry 4x the bytes, so fewer). */
-#define AT_PREF_16 4
-#define AT_PREF_8  8
-#define AT_PREF_4  8
-#define AT_PREF_2  8
-#define AT_PREF_1  8
 
 typedef struct at_args {
     const char *in;

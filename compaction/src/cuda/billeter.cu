@@ -25,11 +25,16 @@
  */
 #include "common.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
-#define BL_WARPS       4    /* warps per block, as Billeter et al.'s 128-thread blocks */
-#define BL_SEQUENCES   2048 /* at most: the prefix is a single scan tile */
-#define BL_COUNT_LOADS 8    /* count: 16-byte flag loads per lane in flight */
-#define BL_SUBS        4    /* move: sub-chunks per step; their counts are the 4 bytes of a word */
+/* The launch shape, from k_billeter_tune (tuning.cuh; evidence: docs/design.md#tuning-evidence):
+ * warps per block (Billeter et al.'s 128-thread blocks are 4); sequences at most (the prefix is
+ * a single scan tile); the count's 16-byte flag loads per lane in flight; the move's sub-chunks
+ * per step (their counts are the bytes of a word). */
+static constexpr int BL_WARPS = SC_TUNED(k_billeter_tune).warps;
+static constexpr int BL_SEQUENCES = SC_TUNED(k_billeter_tune).sequences;
+static constexpr int BL_COUNT_LOADS = SC_TUNED(k_billeter_tune).count_loads;
+static constexpr int BL_SUBS = SC_TUNED(k_billeter_tune).subs;
 
 /* Per element size: elements per lane per sub-chunk, so that each lane loads one 16-byte vector
  * of elements per sub-chunk (64 bytes a step); any other size or alignment (elem 0) takes 4

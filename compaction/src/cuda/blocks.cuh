@@ -25,16 +25,21 @@
 
 #include "common.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
 #include <stddef.h>
 
-#define SC_BLK_THREADS 256 /* count kernel: threads per block */
-#define SC_BLK_GROUP   32  /* count kernel: flags per group (the smallest tile) */
-#define SC_BLK_SHIFT   15  /* count kernel: 2^15 = 32768 flags per chunk (one block) */
-#define SC_BLK_CHUNK   (1u << SC_BLK_SHIFT)
-#define SC_BLK_ROUNDS  (SC_BLK_CHUNK / (SC_BLK_THREADS * 16u)) /* 16-byte loads per thread: 8 */
-#define SC_BLK_SCAN    1024 /* chunk-scan kernel: one block of this many threads */
-#define SC_BLK_FUSED   32   /* up to this many chunks (2^20 flags) the tile kernel scans them */
+/* The tile scan's shape, from k_blocks_tune (tuning.cuh; evidence: docs/design.md#tuning-
+ * evidence): the count kernel's threads per block and log2 of its flags per chunk (one block),
+ * the chunk-scan kernel's one block, and the chunks (2^20 flags) up to which the tile kernel
+ * scans them itself. */
+static constexpr int SC_BLK_THREADS = SC_TUNED(k_blocks_tune).count_threads;
+static constexpr int SC_BLK_SHIFT = SC_TUNED(k_blocks_tune).chunk_shift;
+static constexpr int SC_BLK_SCAN = SC_TUNED(k_blocks_tune).scan_threads;
+static constexpr int SC_BLK_FUSED = SC_TUNED(k_blocks_tune).fused_chunks;
+#define SC_BLK_GROUP  32 /* count kernel: flags per group (structure: the smallest tile) */
+#define SC_BLK_CHUNK  (1u << SC_BLK_SHIFT)
+#define SC_BLK_ROUNDS (SC_BLK_CHUNK / (SC_BLK_THREADS * 16u)) /* 16-byte loads per thread: 8 */
 
 /* What a tile kernel reads. Offsets of tile t: chunk_off[t * tile / SC_BLK_CHUNK] + local[t]. */
 typedef struct sc_tile_args {
@@ -261,22 +266,10 @@ static constexpr unsigned sc_tile_table(const unsigned (&table)[N][3], unsigned 
     return 1;
 }
 
-/* The most warps and blocks an SM of the architecture being compiled holds (Turing 32 and 16,
- * sm_86/87 48 and 16, sm_89 48 and 24, the others 64 and 32): the launch bounds may not ask for
- * more. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#define SC_SM_MAX_WARPS  32u
-#define SC_SM_MAX_BLOCKS 16u
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
-#define SC_SM_MAX_WARPS  48u
-#define SC_SM_MAX_BLOCKS 16u
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 890
-#define SC_SM_MAX_WARPS  48u
-#define SC_SM_MAX_BLOCKS 24u
-#else
-#define SC_SM_MAX_WARPS  64u
-#define SC_SM_MAX_BLOCKS 32u
-#endif
+/* The most warps and blocks an SM of the architecture being compiled holds (k_sm_limits in
+ * tuning.cuh): the launch bounds may not ask for more. */
+static constexpr unsigned SC_SM_MAX_WARPS = SC_TUNED(k_sm_limits).max_warps;
+static constexpr unsigned SC_SM_MAX_BLOCKS = SC_TUNED(k_sm_limits).max_blocks;
 
 /* Shape of a tile kernel over tiles of TILE elements: ITEMS consecutive items per thread (8, so
  * each thread has 8 independent loads in flight; fewer in tiles under 256), T threads per tile,

@@ -11,12 +11,18 @@
  */
 #include "common.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 template <typename W, int N> struct sc_words { W w[N]; };
+
+/* The gather's grid-stride launch: threads per block, blocks per SM (k_cub_tune in tuning.cuh;
+ * evidence: docs/design.md#tuning-evidence). */
+static constexpr int CUB_GATHER_THREADS = SC_TUNED(k_cub_tune).threads;
+static constexpr int CUB_GATHER_BLOCKS = SC_TUNED(k_cub_tune).blocks;
 
 /* select (index path): out[j] = in[index[j]] for every j < *count. */
 __global__ void gather_kernel(const void *in, const uint32_t *index, const uint32_t *count,
@@ -104,7 +110,7 @@ static sc_status select_indices(sc_job *job, uint32_t *d_count) {
     s = select(job, (char *)temp + head, &bytes, first, index, d_count);
     if (s != SC_OK) return s;
     const sc_cuda_state *st = sc_cuda_state_of(job->ctx);
-    gather_kernel<<<st->sm_count * 8, 256, 0, sc_cuda_stream(job)>>>(
+    gather_kernel<<<st->sm_count * CUB_GATHER_BLOCKS, CUB_GATHER_THREADS, 0, sc_cuda_stream(job)>>>(
         job->in, index, d_count, job->out, (unsigned)job->elem_size);
     SC_CUDA_LAUNCHED();
     return SC_OK;

@@ -14,10 +14,7 @@
  */
 #include "blocks.cuh"
 
-/* Tiles of up to 256 elements per block (one warp each), by access width (bytes; 0 = any size):
- * 8 warps keep a block's launch cost small against its 2048 elements and let 8 blocks fill an
- * SM; the generic path copies element by element and holds fewer items in flight, 4 suffice. */
-static constexpr unsigned k_horn_shape[][3] = {{4, 8, 48}, {8, 8, 48}, {16, 8, 32}, {0, 4, 32}};
+/* The kernel's shape by access width: k_horn_shape (tuning.cuh). */
 
 /* §3.1 binary search over d in [0, z] for pSum[c + d] = d with data[c + d] valid, for this
  * thread's outputs c[u] < v. pSum[c + d] - d never grows with d and is above 0 exactly left of

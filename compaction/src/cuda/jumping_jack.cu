@@ -24,10 +24,7 @@
  */
 #include "blocks.cuh"
 
-/* Tiles of up to 256 elements per block (one warp each), by access width (bytes; 0 = any size):
- * 8 warps keep a block's launch cost small against its 2048 elements and let 8 blocks fill an
- * SM; the generic path copies element by element and holds fewer items in flight, 4 suffice. */
-static constexpr unsigned k_jj_shape[][3] = {{4, 8, 48}, {8, 8, 48}, {16, 8, 32}, {0, 4, 32}};
+/* The kernel's shape by access width: k_jj_shape (tuning.cuh). */
 
 #define JJ_VALID 0x8000u /* MAS word: data[i] is valid */
 #define JJ_INDEX 0x7fffu /* MAS word: the index it holds */

@@ -10,6 +10,7 @@
 
 #include "common.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
 static __device__ __forceinline__ uint64_t lb_load(const uint64_t *p) {
     uint64_t v;
@@ -146,8 +147,9 @@ static __device__ __forceinline__ uint32_t look_back_tile(const sc_cuda_lookback
     return *s_excl;
 }
 
-/* Host: the block's look-back for grids of up to 2 tiles per SM, the warp's from there on
- * (evidence: docs/design.md#tuning-evidence). */
+/* Host: the block's look-back for grids of up to SC_LB_BLOCK_TILES tiles per SM, the warp's
+ * from there on (k_lookback_tune in tuning.cuh; evidence: docs/design.md#tuning-evidence). */
+static constexpr unsigned SC_LB_BLOCK_TILES = SC_TUNED(k_lookback_tune).block_tiles;
 static inline bool look_back_by_block(const sc_job *job, size_t tiles) {
-    return tiles <= 2u * (size_t)sc_cuda_state_of(job->ctx)->sm_count;
+    return tiles <= SC_LB_BLOCK_TILES * (size_t)sc_cuda_state_of(job->ctx)->sm_count;
 }

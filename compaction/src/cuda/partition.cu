@@ -25,31 +25,40 @@
  * Traffic model of single-pass (n elements of E bytes, k keys):
  *   histogram n; pass n + 2nE; look-back states 8k bytes a tile (4096 elements), cleared by
  *   one memset per call, written once, read from L2 by the next few tiles: about 2 + 2E bytes
- *   an element. 4-byte elements: 10 (2^26: 671 MB, 0.22 ms at 3 TB/s, 0.24 ms at the copy's
- *   2.8 TB/s); 16-byte: 34 (2.28 GB, 0.76 ms). Flagged single-pass compaction of the same n,
- *   half removed, moves 1 + E (5 or 17) bytes an element by its model; at 4 bytes its gather of
- *   the kept half reads every 32-byte sector, 7 bytes an element from DRAM. */
+ *   an element (4-byte elements: 10, 16-byte: 34; what that floor is in time on a measured GPU:
+ *   docs/design.md#tuning-evidence). Flagged single-pass compaction of the same n, half
+ *   removed, moves 1 + E (5 or 17) bytes an element by its model; at 4 bytes its gather of the
+ *   kept half reads every 32-byte sector, 7 bytes an element from DRAM. */
 #include "common.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <limits.h>
 
-#define PT_BLOCK 256
-#define PT_KEYS  16 /* keys per thread: one 16-byte load */
+/* The launch shape, from k_partition_tune (tuning.cuh; evidence: docs/design.md#tuning-
+ * evidence): threads per block; histogram blocks per SM (one wave of the grid-stride loop, no
+ * second, partial wave; two 16-byte loads a thread in flight: 32 KB a SM); staged pass blocks
+ * per SM with up to 4 keys and elements up to 4 bytes (their 40 registers a thread and 21 KB of
+ * shared memory allow 6; Turing holds 1024 threads a SM: 4); gathered pass blocks per SM; the
+ * cub path's grid-stride blocks per SM; copy words per thread gathered before the look-back. */
+static constexpr int PT_BLOCK = SC_TUNED(k_partition_tune).block;
+static constexpr int PT_HIST_BLOCKS = SC_TUNED(k_partition_tune).hist_blocks;
+static constexpr int PT_STAGED_BLOCKS = SC_TUNED(k_partition_tune).staged_blocks;
+static constexpr int PT_GATHER_BLOCKS = SC_TUNED(k_partition_tune).gather_blocks;
+static constexpr int PT_GRID_BLOCKS = SC_TUNED(k_partition_tune).grid_blocks;
+static constexpr int PT_PREF_16 = SC_TUNED(k_partition_tune).pref16;
+static constexpr int PT_PREF_8 = SC_TUNED(k_partition_tune).pref8;
+static constexpr int PT_PREF_4 = SC_TUNED(k_partition_tune).pref4;
+static constexpr int PT_PREF_2 = SC_TUNED(k_partition_tune).pref2;
+static constexpr int PT_PREF_1 = SC_TUNED(k_partition_tune).pref1;
+/* the look-back by the whole block up to this many tiles per SM (k_lookback_tune, as
+ * lookback.cuh's look_back_by_block) */
+static constexpr unsigned PT_LB_BLOCK_TILES = SC_TUNED(k_lookback_tune).block_tiles;
+#define PT_KEYS  16 /* keys per thread: one 16-byte load (structure: pt_load_keys) */
 #define PT_TILE  (PT_BLOCK * PT_KEYS)
 #define PT_WARPS (PT_BLOCK / SC_WARP)
 #define PT_WORDS (SC_PARTITION_MAX_KEYS / 2) /* 16-bit counters, two keys a word */
-/* staged pass blocks per SM with up to 4 keys and elements up to 4 bytes (their 40 registers a
- * thread and 21 KB of shared memory allow 6; Turing holds 1024 threads a SM: 4) */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#define PT_STAGED_BLOCKS 4
-#else
-#define PT_STAGED_BLOCKS 6
-#endif
-/* histogram blocks per SM: one wave of the grid-stride loop (no second, partial wave), two
- * 16-byte loads a thread in flight: 32 KB a SM */
-#define PT_HIST_BLOCKS 4
 
 /* The call's device scratch: hist[0..k) and the bad-key flag, the ticket counter, then one
  * look-back word per tile and key (cleared per call: status 0 = not ready). */
@@ -465,7 +474,7 @@ static __device__ __forceinline__ bool pt_tile(const pt_args &a, uint32_t *s_ctl
  * contiguously. For any element size: W is the copy word, PREF the words per thread gathered
  * before the look-back, BLOCK_LB the look-back by the whole block (few tiles per SM). */
 template <unsigned NB, typename W, int PREF, bool BLOCK_LB>
-__global__ void __launch_bounds__(PT_BLOCK, 4) pt_gather_pass_kernel(pt_args a) {
+__global__ void __launch_bounds__(PT_BLOCK, PT_GATHER_BLOCKS) pt_gather_pass_kernel(pt_args a) {
     __shared__ uint16_t s_src[PT_TILE]; /* tile slot s takes tile element s_src[s] */
     __shared__ uint8_t s_key[PT_TILE];  /* the key of slot s */
     __shared__ uint32_t s_warp[PT_WARPS][PT_WORDS];
@@ -580,7 +589,7 @@ static sc_status pt_finish(sc_job *job, pt_head *head) {
 }
 
 static unsigned pt_grid(const sc_job *job, size_t n) {
-    unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * 8u;
+    unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * (unsigned)PT_GRID_BLOCKS;
     unsigned b = sc_cuda_blocks(n, PT_BLOCK);
     return b < cap ? b : cap;
 }
@@ -603,8 +612,9 @@ static sc_status pt_histogram(sc_job *job, pt_head *head, size_t words) {
 /* NB: the key bits the kernels are compiled for (k <= 2^NB): 2 up to 4 keys, else 4. */
 template <typename W, int PREF, bool STAGE, unsigned NB>
 static void pt_launch_nb(sc_job *job, const pt_args &a, unsigned tiles) {
-    /* the block's look-back up to 2 tiles per SM, lookback.cuh's bound for single-pass */
-    const unsigned few = 2u * (unsigned)sc_cuda_state_of(job->ctx)->sm_count;
+    /* the block's look-back up to PT_LB_BLOCK_TILES tiles per SM, lookback.cuh's bound for
+     * single-pass */
+    const unsigned few = PT_LB_BLOCK_TILES * (unsigned)sc_cuda_state_of(job->ctx)->sm_count;
     cudaStream_t st = sc_cuda_stream(job);
     if constexpr (STAGE) {
         if (tiles <= few)
@@ -664,23 +674,23 @@ extern "C" sc_status sc_cuda_partition_single_pass(sc_job *job) {
     const bool staged = a.wpe == 1;
     switch (wb) {
     case 16:
-        s = pt_launch<uint4, 8, false>(job, a, tiles);
+        s = pt_launch<uint4, PT_PREF_16, false>(job, a, tiles);
         break;
     case 8:
-        s = staged ? pt_launch<uint2, 8, true>(job, a, tiles)
-                   : pt_launch<uint2, 8, false>(job, a, tiles);
+        s = staged ? pt_launch<uint2, PT_PREF_8, true>(job, a, tiles)
+                   : pt_launch<uint2, PT_PREF_8, false>(job, a, tiles);
         break;
     case 4:
-        s = staged ? pt_launch<uint32_t, 16, true>(job, a, tiles)
-                   : pt_launch<uint32_t, 16, false>(job, a, tiles);
+        s = staged ? pt_launch<uint32_t, PT_PREF_4, true>(job, a, tiles)
+                   : pt_launch<uint32_t, PT_PREF_4, false>(job, a, tiles);
         break;
     case 2:
-        s = staged ? pt_launch<unsigned short, 16, true>(job, a, tiles)
-                   : pt_launch<unsigned short, 16, false>(job, a, tiles);
+        s = staged ? pt_launch<unsigned short, PT_PREF_2, true>(job, a, tiles)
+                   : pt_launch<unsigned short, PT_PREF_2, false>(job, a, tiles);
         break;
     default:
-        s = staged ? pt_launch<unsigned char, 16, true>(job, a, tiles)
-                   : pt_launch<unsigned char, 16, false>(job, a, tiles);
+        s = staged ? pt_launch<unsigned char, PT_PREF_1, true>(job, a, tiles)
+                   : pt_launch<unsigned char, PT_PREF_1, false>(job, a, tiles);
     }
     if (s != SC_OK) return s;
     sc_cuda_timing_phase(job, "scatter");

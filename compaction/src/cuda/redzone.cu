@@ -19,9 +19,13 @@
  */
 #include "redzone.cuh"
 
-#define RZ_THREADS    256
-#define RZ_BLOCKS_SM  4    /* pair blocks per SM: RZ_ITEMS loads in flight per thread suffice */
-#define RZ_MAX_BLOCKS 2048 /* phase 3 keeps 3 words per batch in shared memory (24 KB) */
+/* The launch shape, from k_redzone_tune (tuning.cuh; evidence: docs/design.md#tuning-evidence):
+ * threads per block; pair blocks per SM (RZ_ITEMS loads in flight per thread suffice); |P| at
+ * most (phase 3 keeps 3 words per batch in shared memory: 24 KB); mark blocks per SM at most. */
+static constexpr int RZ_THREADS = SC_TUNED(k_redzone_tune).threads;
+static constexpr int RZ_BLOCKS_SM = SC_TUNED(k_redzone_tune).pair_blocks;
+static constexpr int RZ_MAX_BLOCKS = SC_TUNED(k_redzone_tune).max_blocks;
+static constexpr int RZ_MARK_BLOCKS = SC_TUNED(k_redzone_tune).mark_blocks;
 
 /* mark: phase 1 over the grid; any bad index raises the error flag for the later kernels. */
 static __global__ void __launch_bounds__(RZ_THREADS) rz_mark_kernel(rz_args a) {
@@ -192,7 +196,8 @@ extern "C" sc_status sc_cuda_redzone(sc_job *job) {
     rc = rz_clear_map(job, a);
     if (rc != SC_OK) return rc;
     unsigned mark_blocks = sc_cuda_blocks(k, (size_t)RZ_THREADS * RZ_ITEMS);
-    if (mark_blocks > (unsigned)st->sm_count * 8) mark_blocks = (unsigned)st->sm_count * 8;
+    if (mark_blocks > (unsigned)st->sm_count * RZ_MARK_BLOCKS)
+        mark_blocks = (unsigned)st->sm_count * RZ_MARK_BLOCKS;
     rz_mark_kernel<<<mark_blocks, RZ_THREADS, 0, stream>>>(a);
     SC_CUDA_LAUNCHED();
     sc_cuda_timing_phase(job, "mark");

@@ -23,8 +23,13 @@
 
 #include "common.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
-#define RZ_ITEMS    4           /* pairs per thread per round: independent loads in flight */
+/* pairs per thread per round: independent loads in flight (k_redzone_tune in tuning.cuh) */
+static constexpr int RZ_ITEMS = SC_TUNED(k_redzone_tune).items;
+/* the map-clearing kernel's threads, and its blocks per SM at most (k_redzone_tune) */
+static constexpr int RZ_CLEAR_THREADS = SC_TUNED(k_redzone_tune).clear_threads;
+static constexpr int RZ_CLEAR_BLOCKS = SC_TUNED(k_redzone_tune).clear_blocks;
 #define RZ_SLOT_ERR 1           /* d_counters slot: nonzero when the list check failed */
 #define RZ_BAD_LIST 0xffffffffu /* the count a failed list check leaves */
 
@@ -222,10 +227,10 @@ static inline void rz_map_words(const rz_args &a, size_t *first, size_t *count) 
 static inline sc_status rz_clear_map(const sc_job *job, const rz_args &a) {
     cudaStream_t stream = sc_cuda_stream(job);
     if (a.d_n || a.d_k) {
-        unsigned blocks = sc_cuda_blocks(((size_t)a.n + 31) / 32, 256);
-        const unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * 8;
+        unsigned blocks = sc_cuda_blocks(((size_t)a.n + 31) / 32, RZ_CLEAR_THREADS);
+        const unsigned cap = (unsigned)sc_cuda_state_of(job->ctx)->sm_count * RZ_CLEAR_BLOCKS;
         if (blocks > cap) blocks = cap;
-        rz_clear_kernel<<<blocks, 256, 0, stream>>>(a);
+        rz_clear_kernel<<<blocks, RZ_CLEAR_THREADS, 0, stream>>>(a);
         SC_CUDA_LAUNCHED();
         return SC_OK;
     }

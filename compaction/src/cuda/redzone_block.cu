@@ -11,8 +11,9 @@
  */
 #include "redzone.cuh"
 
-#define RZB_THREADS 1024
-#define RZB_STAMPS  4 /* d_counters slots 8..15: 4 stamps of 64 bits */
+/* the one block's threads (k_redzone_tune in tuning.cuh) */
+static constexpr int RZB_THREADS = SC_TUNED(k_redzone_tune).block_threads;
+#define RZB_STAMPS 4 /* d_counters slots 8..15: 4 stamps of 64 bits */
 
 static __device__ __forceinline__ void rzb_stamp(unsigned long long *stamps, int i) {
     if (!stamps || threadIdx.x != 0) return;

@@ -22,11 +22,7 @@
  */
 #include "blocks.cuh"
 
-/* Tiles of up to 256 elements per block (one warp each), by access width (bytes; 0 = any size):
- * 8 warps keep a block's launch cost small against its 2048 elements; a block's shared memory
- * (6 TILE words of 16 bits per tile: RL double-buffered, the two trees) still lets 8 blocks fill
- * an SM; the generic path copies element by element and holds fewer items in flight, 4 suffice. */
-static constexpr unsigned k_rlz_shape[][3] = {{4, 8, 48}, {8, 8, 48}, {16, 8, 32}, {0, 4, 32}};
+/* The kernel's shape by access width: k_rlz_shape (tuning.cuh). */
 
 /* Alg. 2 (recursive doubling): RL starts as the discriminated data (in buf0); round p,
  * offset = 2^(p-1): forall i < s - offset: if RL[i] = offset then RL[i] += RL[i + offset].

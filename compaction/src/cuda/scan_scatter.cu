@@ -39,14 +39,16 @@
 #include "common.cuh"
 #include "lookback.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
 /* Per input type of the scan, the tile shape. Flags: 32 per thread (two 16-byte loads, one
- * 32-bit keep mask); 32-bit counts: 16 per thread (four 16-byte loads). Tile kernels run 256
- * threads (8 blocks per SM); the single-block scan 1024 (one SM, so as wide as it can be), or
- * 128 for arrays of one such tile. */
-#define SS_BLOCK 256
-#define SS_ONE   1024
-#define SS_FEW   128
+ * 32-bit keep mask); 32-bit counts: 16 per thread (four 16-byte loads). The threads, from
+ * k_scan_scatter_tune (tuning.cuh; evidence: docs/design.md#tuning-evidence): SS_BLOCK for the
+ * tile kernels; SS_ONE for the single-block scan (one SM, so as wide as it can be), SS_FEW for
+ * arrays of one such tile. */
+static constexpr int SS_BLOCK = SC_TUNED(k_scan_scatter_tune).block;
+static constexpr int SS_ONE = SC_TUNED(k_scan_scatter_tune).one;
+static constexpr int SS_FEW = SC_TUNED(k_scan_scatter_tune).few;
 template <typename T> static __host__ __device__ constexpr unsigned ss_items() {
     return sizeof(T) == 1 ? 32u : 16u;
 }
@@ -63,14 +65,16 @@ template <typename T> static __host__ __device__ constexpr size_t ss_small() {
     return 2 * (size_t)SS_ONE * ss_items<T>();
 }
 
-/* Scatter rounds of 32 elements per warp, by element size: 8 rounds keep 8 index loads and 8
- * element loads in flight per thread within 64 registers (4 blocks per SM); 16-byte elements
- * move 4x the bytes per load, so 4 rounds do, and the generic copy loops per element. */
-#define SS_SCATTER_BLOCK 256
-#define SS_SCATTER_4     8
-#define SS_SCATTER_8     8
-#define SS_SCATTER_16    4
-#define SS_SCATTER_ANY   4
+/* The scatter's threads, its blocks per SM, and its rounds of 32 elements per warp by element
+ * size (k_scan_scatter_tune): 8 rounds keep 8 index loads and 8 element loads in flight per
+ * thread within 64 registers (4 blocks per SM); 16-byte elements move 4x the bytes per load, so
+ * 4 rounds do, and the generic copy loops per element. */
+static constexpr int SS_SCATTER_BLOCK = SC_TUNED(k_scan_scatter_tune).scatter_block;
+static constexpr int SS_SCATTER_BLOCKS = SC_TUNED(k_scan_scatter_tune).scatter_blocks;
+static constexpr int SS_SCATTER_4 = SC_TUNED(k_scan_scatter_tune).scatter4;
+static constexpr int SS_SCATTER_8 = SC_TUNED(k_scan_scatter_tune).scatter8;
+static constexpr int SS_SCATTER_16 = SC_TUNED(k_scan_scatter_tune).scatter16;
+static constexpr int SS_SCATTER_ANY = SC_TUNED(k_scan_scatter_tune).scatter_any;
 
 /* ---- a thread's items ---- */
 
@@ -356,7 +360,7 @@ template <typename W> static __device__ __forceinline__ void elem_store(W *p, W 
  * most 1 in 64 is kept (see below). W: the element as one word
  * (sizeof(W) == elem_size, aligned), or char for any size. */
 template <typename W, unsigned S>
-__global__ void __launch_bounds__(SS_SCATTER_BLOCK, 4)
+__global__ void __launch_bounds__(SS_SCATTER_BLOCK, SS_SCATTER_BLOCKS)
     scatter_kernel(const void *in, void *out, ss_args a, unsigned elem_size) {
     const uint32_t n = *a.live;
     const size_t block = gridDim.x - 1 - blockIdx.x;

@@ -21,17 +21,26 @@
 #include "common.cuh"
 #include "lookback.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
-#define SP_BLOCK 256
-#define SP_FLAGS 16 /* flags per thread: one 16-byte load */
-#define SP_TILE  (SP_BLOCK * SP_FLAGS)
-/* Small streams: 4 flags a thread (one 4-byte load), tiles of 1024. The paper's tile is a
- * block's threads times items per thread, tuned per problem. Where even the quarter tiles are
- * few enough for the look-back by whole blocks (look_back_by_block: at most 2 per SM), they put
- * 4x the blocks in flight, each with a quarter of the serial work; larger streams keep the
- * full tile, whose look-back by warps is then faster (evidence, half and larger tiles beside
- * it: docs/design.md#tuning-evidence). */
-#define SP_FLAGS_SMALL 4
+/* The launch shape, from k_single_pass_tune (tuning.cuh; evidence: docs/design.md#tuning-
+ * evidence): threads per block, flags per thread (one 16- or 4-byte load), and the copy words
+ * per thread gathered before the look-back by copy word. Small streams take SP_FLAGS_SMALL flags
+ * a thread: the paper's tile is a block's threads times items per thread, tuned per problem.
+ * Where even the small tiles are few enough for the look-back by whole blocks
+ * (look_back_by_block), they put more blocks in flight, each with less of the serial work;
+ * larger streams keep the full tile, whose look-back by warps is then faster. */
+static constexpr int SP_BLOCK = SC_TUNED(k_single_pass_tune).block;
+static constexpr int SP_FLAGS = SC_TUNED(k_single_pass_tune).flags;
+static constexpr int SP_FLAGS_SMALL = SC_TUNED(k_single_pass_tune).flags_small;
+static constexpr int SP_PREF_16 = SC_TUNED(k_single_pass_tune).pref16;
+static constexpr int SP_PREF_8 = SC_TUNED(k_single_pass_tune).pref8;
+static constexpr int SP_PREF_4 = SC_TUNED(k_single_pass_tune).pref4;
+static constexpr int SP_PREF_2 = SC_TUNED(k_single_pass_tune).pref2;
+static constexpr int SP_PREF_1 = SC_TUNED(k_single_pass_tune).pref1;
+#define SP_TILE (SP_BLOCK * SP_FLAGS)
+static_assert((SP_FLAGS == 16 || SP_FLAGS == 4) && (SP_FLAGS_SMALL == 16 || SP_FLAGS_SMALL == 4),
+              "flags per thread: one 16- or 4-byte load (flag_mask)");
 
 typedef struct sp_args {
     const char *in;
@@ -181,19 +190,19 @@ extern "C" sc_status sc_cuda_single_pass(sc_job *job) {
 
     switch (w) {
     case 16:
-        s = launch<uint4, 8>(job, a, small);
+        s = launch<uint4, SP_PREF_16>(job, a, small);
         break;
     case 8:
-        s = launch<uint2, 8>(job, a, small);
+        s = launch<uint2, SP_PREF_8>(job, a, small);
         break;
     case 4:
-        s = launch<uint32_t, 16>(job, a, small);
+        s = launch<uint32_t, SP_PREF_4>(job, a, small);
         break;
     case 2:
-        s = launch<unsigned short, 16>(job, a, small);
+        s = launch<unsigned short, SP_PREF_2>(job, a, small);
         break;
     default:
-        s = launch<unsigned char, 16>(job, a, small);
+        s = launch<unsigned char, SP_PREF_1>(job, a, small);
     }
     if (s != SC_OK) return s;
     sc_cuda_timing_phase(job, "compact");

@@ -28,32 +28,42 @@
  */
 #include "common.cuh"
 #include "primitives.cuh"
+#include "tuning.cuh"
 
 /* Threads and items per thread by tile: at least one warp, 4 flags (one 32-bit load) a thread
  * from tile 128, 8 (one 64-bit load) from tile 1024: one warp up to tile 128, 2-8 above. */
 #define SP_ITEMS(tile)   ((tile) >= 1024u ? 8u : (tile) >= 128u ? 4u : (tile) / 32u)
 #define SP_THREADS(tile) ((tile) / SP_ITEMS(tile))
-/* count: tiles per block, so that a block counts 2048 flags (at most 16 tiles). */
-#define SP_COUNT_TILES(tile) ((tile) >= 2048u ? 1u : (tile) >= 128u ? 2048u / (tile) : 16u)
+/* The launch shape, from k_spataro_tune (tuning.cuh; evidence: docs/design.md#tuning-
+ * evidence). count: tiles per block, so that a block counts SP_COUNT_FLAGS flags (tiles under
+ * 128, one warp, count as 128: at most 16 tiles of 2048 flags). */
+static constexpr unsigned SP_COUNT_FLAGS = SC_TUNED(k_spataro_tune).count_flags;
+#define SP_COUNT_TILES(tile)                                                                       \
+    ((tile) >= SP_COUNT_FLAGS ? 1u : SP_COUNT_FLAGS / ((tile) >= 128u ? (tile) : 128u))
 /* move: a thread holds its kept elements of every tile of its block in registers from their
  * load to their store. Per element size, the bytes of elements a thread holds (at least one
- * tile's items), which sets the tiles a block works through (1 to 4): 64 bytes (16 registers) keep
- * 4 tiles of 256 in flight per block for 4-byte elements, 2 for 8-byte ones, 1 for 16-byte ones
- * (their own loads are already wide and there are 4 of them); any other size (elem 0) loads at
- * store time and takes up to 1024 elements a block. */
+ * tile's items), which sets the tiles a block works through (1 to SP_MOVE_TILES): 64 bytes (16
+ * registers) keep 4 tiles of 256 in flight per block for 4-byte elements, 2 for 8-byte ones, 1
+ * for 16-byte ones (their own loads are already wide and there are 4 of them); any other size
+ * (elem 0) loads at store time and takes up to SP_ANY_ELEMS elements a block. */
 typedef struct sp_shape {
     unsigned elem; /* element size of the register path, 0: any size */
     unsigned hold; /* bytes of elements a thread holds at most */
 } sp_shape;
-static constexpr sp_shape sp_shapes[] = {{4, 64}, {8, 64}, {16, 64}, {0, 0}};
+static constexpr unsigned SP_HOLD_4 = SC_TUNED(k_spataro_tune).hold4;
+static constexpr unsigned SP_HOLD_8 = SC_TUNED(k_spataro_tune).hold8;
+static constexpr unsigned SP_HOLD_16 = SC_TUNED(k_spataro_tune).hold16;
+static constexpr unsigned SP_ANY_ELEMS = SC_TUNED(k_spataro_tune).any_elems;
+static constexpr unsigned SP_MOVE_TILES = SC_TUNED(k_spataro_tune).max_tiles;
+static constexpr sp_shape sp_shapes[] = {{4, SP_HOLD_4}, {8, SP_HOLD_8}, {16, SP_HOLD_16}, {0, 0}};
 
 template <unsigned TILE, unsigned E> static constexpr unsigned move_tiles() {
     unsigned hold = 0;
     for (const sp_shape &sh : sp_shapes)
         if (sh.elem == E) hold = sh.hold;
     const unsigned per_tile = SP_ITEMS(TILE) * (E ? E : 1u);
-    const unsigned g = E == 0 ? 1024u / TILE : hold / per_tile;
-    return g < 1u ? 1u : g > 4u ? 4u : g;
+    const unsigned g = E == 0 ? SP_ANY_ELEMS / TILE : hold / per_tile;
+    return g < 1u ? 1u : g > SP_MOVE_TILES ? SP_MOVE_TILES : g;
 }
 
 /* Bit-sliced planes of a value up to `max`. */
