@@ -293,16 +293,16 @@ EOF
 
 # auto [tune|eval|render|partition|all]: the measurements behind `auto` and the multi-way
 # partition, each into OUTDIR:
-#   tune:      compact bench --tune over n 2^8..2^24 (every 2^2), elements 4/16/64, 1-99 %
+#   tune:      compact tune over n 2^8..2^24 (every 2^2), elements 4/16/64, 1-99 %
 #              removed, with and without removal lists, tiles 64/256/1024, median of 21 runs
 #              (fewer where they would take over 4 ms): sm_90.json (the table) and tune_fixed.json
-#              (every fixed algorithm's times: `compact bench --tune --from tune_fixed.json`
+#              (every fixed algorithm's times: `compact tune --from tune_fixed.json`
 #              derives the table again without a GPU).
 #   eval:      auto (with OUTDIR/sm_90.json when the tune wrote one, else the built-in table)
 #              and every fixed algorithm in one process, over the target's range (n 2^16..2^28,
 #              mostly points the tune did not see; 1, 10, 35, 65, 90, 99 % removed; elements
 #              4/16/64; 2^28 at 4 bytes and 1/35/90 % only, where each check moves gigabytes):
-#              same_*.json, and compaction/tools/auto_eval.py over all of them.
+#              same_*.json, and compaction/bench/auto_eval.py over all of them.
 #              AUTO_EVAL_SMALL_ONLY=1: n 2^16..2^21 only.
 #   render:    raycompact bench of every shipped scene at its default size, both modes, every
 #              fixed algorithm and auto (graph loop, one sample per wave, depth 16), and the
@@ -319,7 +319,7 @@ suite_auto() {
 
     if [ "$what" = tune ] || [ "$what" = all ]; then
         t=$SECONDS
-        timeout 330 $c bench --tune --backend cuda --n 2^8,2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24 \
+        timeout 330 $c tune --backend cuda --n 2^8,2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24 \
             --elem 4,16,64 --removed 0.01,0.05,0.2,0.5,0.8,0.99 --tile 64,256,1024 --runs 21 \
             --warmup 2 --budget-ms 4 --quiet --out "$out/sm_90.json" --json "$out/tune_fixed.json" \
             >"$out/tune.log" 2>&1
@@ -350,7 +350,7 @@ docs = [json.load(open(p)) for p in sys.argv[1:]]
 docs[0]["records"] = [r for d in docs for r in d["records"]]
 json.dump(docs[0], sys.stdout)
 PY
-        python3 compaction/tools/auto_eval.py "$out/same.json" "$out/same.json" --worst 12
+        python3 compaction/bench/auto_eval.py "$out/same.json" "$out/same.json" --worst 12
     fi
 
     if [ "$what" = render ] || [ "$what" = all ]; then

@@ -2,6 +2,7 @@
 #ifndef SC_CLI_H
 #define SC_CLI_H
 
+#include "bench.h" /* cli_unknown_algorithm, cli_parse_scan, cli_rand */
 #include "raycompact/compaction.h"
 #include "num_parse.h" /* numbers: num_parse_size, num_parse_fraction, ... */
 
@@ -9,7 +10,6 @@
 
 int cmd_list(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
 int cmd_policy(int argc, char **argv);
 
 /* `compact explain`'s options, checked: the algorithm runs on the CPU backend, and exactly one
@@ -28,12 +28,7 @@ typedef struct explain_args {
 /* 0: run it; 1: --help was printed; -1: a usage error was printed. */
 int explain_parse_args(explain_args *e, int argc, char **argv);
 
-/* Print "compact: unknown algorithm 'x' (valid: a, b, ...)" to stderr. */
-void cli_unknown_algorithm(const char *name);
-/* "hillis-steele" | "blelloch" | "default"; 0 on success. */
-int cli_parse_scan(const char *s, sc_scan *out);
+/* "doubling" | "tree" | "default"; 0 on success. */
 int cli_parse_rlz(const char *s, sc_rlz_variant *out);
-/* Deterministic xorshift-based generator for masks and data. */
-uint64_t cli_rand(uint64_t *state);
 
 #endif

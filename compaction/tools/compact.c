@@ -1,4 +1,6 @@
-/* compact: list, explain and benchmark the compaction library's algorithms. */
+/* compact: list, explain, benchmark and tune the compaction library's algorithms. */
+#include "bench.h"
+#include "bench_partition.h"
 #include "cli.h"
 #include "echo.h"
 
@@ -14,9 +16,21 @@ static void usage(FILE *f) {
                "  list               the algorithm table: paper, stable?, in place?, backends\n"
                "  explain ALGO ...   trace one algorithm pass by pass on a small stream\n"
                "  bench ...          time algorithms against CUB and the copy limit\n"
+               "  tune ...           measure a grid and write auto's policy table\n"
                "  policy ...         show or check auto's policy tables\n"
                "\n"
                "Run 'compact <command> --help' for a command's options.\n");
+}
+
+/* `compact bench` and `compact tune`: the harness in compaction/bench does the work. */
+static int cmd_bench(int argc, char **argv) {
+    static bench_opts o; /* large (patterns hold paths): not on the stack */
+    for (int i = 1; i < argc && !strcmp(argv[0], "bench"); i++)
+        if (!strcmp(argv[i], "--partition")) return bench_partition_cmd(argc - 1, argv + 1);
+    int p = bench_parse_args(&o, argc, argv);
+    if (p) return p > 0 ? 0 : BENCH_EXIT_USAGE;
+    if (o.tune) return bench_tune(&o);
+    return o.report ? bench_suite(&o) : bench_sweep(&o);
 }
 
 int main(int argc, char **argv) {
@@ -35,8 +49,9 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "list")) return cmd_list(argc - 1, argv + 1);
     if (!strcmp(cmd, "explain")) return cmd_explain(argc - 1, argv + 1);
-    if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench") || !strcmp(cmd, "tune")) return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "policy")) return cmd_policy(argc - 1, argv + 1);
-    echo_line(stderr, "compact: unknown command '%s' (valid: list, explain, bench, policy)", cmd);
+    echo_line(stderr, "compact: unknown command '%s' (valid: list, explain, bench, tune, policy)",
+              cmd);
     return 2;
 }

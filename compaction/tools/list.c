@@ -7,15 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cli_unknown_algorithm(const char *name) {
-    char valid[1024];
-    size_t n = 0;
-    for (int i = 0; i < SC_ALGO_COUNT && n < sizeof valid; i++)
-        n += (size_t)snprintf(valid + n, sizeof valid - n, "%s %s", i ? "," : "",
-                              sc_algorithm_get((sc_algorithm)i)->name);
-    echo_line(stderr, "compact: unknown algorithm '%s' (valid:%s)", name, valid);
-}
-
 static void tunables(unsigned t, char *buf, size_t cap) {
     buf[0] = 0;
     if (t & SC_TUNE_TILE) strncat(buf, "tile ", cap - strlen(buf) - 1);
@@ -158,18 +149,6 @@ int cmd_list(int argc, char **argv) {
     return 0;
 }
 
-int cli_parse_scan(const char *s, sc_scan *out) {
-    if (!strcmp(s, "hillis-steele") || !strcmp(s, "hs"))
-        *out = SC_SCAN_HILLIS_STEELE;
-    else if (!strcmp(s, "blelloch"))
-        *out = SC_SCAN_BLELLOCH;
-    else if (!strcmp(s, "default"))
-        *out = SC_SCAN_DEFAULT;
-    else
-        return -1;
-    return 0;
-}
-
 int cli_parse_rlz(const char *s, sc_rlz_variant *out) {
     if (!strcmp(s, "doubling") || !strcmp(s, "recursive-doubling"))
         *out = SC_RLZ_RECURSIVE_DOUBLING;
@@ -180,12 +159,4 @@ int cli_parse_rlz(const char *s, sc_rlz_variant *out) {
     else
         return -1;
     return 0;
-}
-
-uint64_t cli_rand(uint64_t *state) {
-    /* splitmix64: every seed, 0 included, gives a good sequence */
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }

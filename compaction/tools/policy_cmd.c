@@ -13,7 +13,7 @@ static void policy_usage(FILE *f) {
                "\n"
                "auto (SC_ALGO_AUTO) chooses an algorithm per call by a policy table (JSON).\n"
                "Built in: cpu (the CPU backend), sm_90 (H100), cuda (other GPUs). A table of\n"
-               "your own comes from 'compact bench --tune --out FILE' and is used through\n"
+               "your own comes from 'compact tune --out FILE' and is used through\n"
                "SC_POLICY=FILE or sc_options.policy.\n"
                "\n"
                "  show NAME      print the built-in table NAME\n"

@@ -1,8 +1,8 @@
 /* fuzz_compact_cli.c: the option parsers of `compact bench` and `compact explain` (parse only:
  * nothing is timed or traced). Input: NUL-separated arguments, the first "bench" or
  * "explain". */
-#include "../../compaction/tools/bench.h"
-#include "../../compaction/tools/bench_partition.h"
+#include "../../compaction/bench/bench.h"
+#include "../../compaction/bench/bench_partition.h"
 #include "../../compaction/tools/cli.h"
 #include "fuzz_args.h"
 

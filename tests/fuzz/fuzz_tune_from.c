@@ -1,7 +1,7 @@
 /* fuzz_tune_from.c: `compact bench --tune --from FILE`: the reader of kept --tune measurements
  * (JSON) and the table derived from them, which the library's own parser must accept. Input:
  * the file's bytes. */
-#include "../../compaction/tools/bench.h"
+#include "../../compaction/bench/bench.h"
 
 #include <stdlib.h>
 #include <string.h>

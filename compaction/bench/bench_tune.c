@@ -391,7 +391,7 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
             "  \"name\": \"tuned-%s\", \"backend\": \"%s\",\n  \"device\": \"",
             r->backend, r->backend);
     json_text(f, r->device.name);
-    fprintf(f, "\",\n  \"source\": \"compact bench --tune, ");
+    fprintf(f, "\",\n  \"source\": \"compact tune, ");
     json_text(f, r->date);
     fprintf(f, ", commit ");
     json_text(f, r->commit);
@@ -415,7 +415,7 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
                     p->list = find_best(r, &g, WANT_LIST);
                     if (!p->any.rec || !p->stable.rec) {
                         fprintf(stderr,
-                                "compact bench: --tune: no stable flag algorithm measured at n=%zu "
+                                "compact tune: no stable flag algorithm measured at n=%zu "
                                 "elem=%zu removed=%g\n",
                                 ns[c.in], es[c.ie], rs[i]);
                         return -1;
@@ -624,7 +624,7 @@ static int parse_measurements(const char *path, const char *text, size_t len, be
     }
     cJSON_Delete(root);
     if (why[0]) {
-        fprintf(stderr, "compact bench: --from %s: %s\n", path, why);
+        fprintf(stderr, "compact tune: --from %s: %s\n", path, why);
         bench_report_free(r);
         return -1;
     }
@@ -681,18 +681,18 @@ static int emit(const bench_opts *o, char *text, size_t len) {
     char why[256] = "";
     int rc = 0;
     if (!text) {
-        fprintf(stderr, "compact bench: --tune: no table could be made, so none was written\n");
+        fprintf(stderr, "compact tune: no table could be made, so none was written\n");
         rc = BENCH_EXIT_ERROR;
     } else if (sc_policy_check(text, len, o->backend, why, sizeof why) != SC_OK) {
-        fprintf(stderr, "compact bench: --tune wrote a table the library refuses: %s\n", why);
+        fprintf(stderr, "compact tune: it wrote a table the library refuses: %s\n", why);
         rc = BENCH_EXIT_ERROR;
     } else if (!o->tune_out) {
         fwrite(text, 1, len, stdout);
     } else if (write_file(o->tune_out, text, len) != 0) {
-        fprintf(stderr, "compact bench: cannot write %s: %s\n", o->tune_out, strerror(errno));
+        fprintf(stderr, "compact tune: cannot write %s: %s\n", o->tune_out, strerror(errno));
         rc = BENCH_EXIT_ERROR;
     } else if (!o->quiet) {
-        fprintf(stderr, "compact bench: policy table written to %s (SC_POLICY=%s uses it)\n",
+        fprintf(stderr, "compact tune: policy table written to %s (SC_POLICY=%s uses it)\n",
                 o->tune_out, o->tune_out);
     }
     free(text);
@@ -714,7 +714,7 @@ static int tune_from(bench_opts *o) {
     size_t len = 0;
     char *json = read_file(o->tune_from, (size_t)-1, &len);
     if (!json) {
-        fprintf(stderr, "compact bench: cannot read %s: %s\n", o->tune_from, strerror(errno));
+        fprintf(stderr, "compact tune: cannot read %s: %s\n", o->tune_from, strerror(errno));
         return BENCH_EXIT_ERROR;
     }
     char *text;
@@ -755,12 +755,12 @@ int bench_tune(bench_opts *o) {
      * to derive a table again with --from) */
     int bad = stopped;
     if (!bad && o->json && bench_report_json(r, o->json) != 0) {
-        fprintf(stderr, "compact bench: cannot write %s: %s\n", o->json, strerror(errno));
+        fprintf(stderr, "compact tune: cannot write %s: %s\n", o->json, strerror(errno));
         bad = 1;
     }
     int rc = bench_session_close(s);
     if (bad || rc) {
-        fprintf(stderr, "compact bench: --tune: %s, so no table was written\n",
+        fprintf(stderr, "compact tune: %s, so no table was written\n",
                 stopped ? "the sweep stopped" : "a measurement failed");
         free(text);
         return rc ? rc : BENCH_EXIT_ERROR;

@@ -1,5 +1,5 @@
 # out_link.cmake: `compact bench` outputs named by a symbolic link (out_path.h). --json and
-# --csv of a sweep, and --tune's --out and --json, write the link's target and the link stays a
+# --csv of a sweep, and `compact tune`'s --out and --json, write the link's target and the link stays a
 # link, also through a chain of two relative links; a link whose target's directory does not
 # exist is refused with one line and exit code 2 before any measurement, and nothing is
 # written. Usage: cmake -DCOMPACT=path/to/compact -DOUT_DIR=dir -P out_link.cmake
@@ -8,10 +8,14 @@ file(MAKE_DIRECTORY ${OUT_DIR}/real)
 set(quick --backend cpu --algos serial --n 64 --runs 1 --warmup 0 --quiet)
 
 function(run want_rc)
-  execute_process(COMMAND ${COMPACT} bench ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+  set(cmd bench)
+  if("${ARGV1}" STREQUAL "tune")
+    set(cmd)
+  endif()
+  execute_process(COMMAND ${COMPACT} ${cmd} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
     ERROR_VARIABLE err TIMEOUT 120)
   if(NOT rc STREQUAL "${want_rc}")
-    message(FATAL_ERROR "compact bench ${ARGN}: exit code ${rc}, want ${want_rc}\n${out}\n${err}")
+    message(FATAL_ERROR "compact ${cmd} ${ARGN}: exit code ${rc}, want ${want_rc}\n${out}\n${err}")
   endif()
   set(err "${err}" PARENT_SCOPE)
 endfunction()
@@ -46,10 +50,10 @@ if(nlines LESS 2 OR NOT lines MATCHES "^backend,")
   message(FATAL_ERROR "sweep.csv through a link: ${nlines} lines\n${lines}")
 endif()
 
-# --tune: the table (--out) and its measurements (--json) through links.
+# compact tune: the table (--out) and its measurements (--json) through links.
 file(CREATE_LINK real/table.json ${OUT_DIR}/table.json SYMBOLIC)
 file(CREATE_LINK real/kept.json ${OUT_DIR}/kept.json SYMBOLIC)
-run(0 --tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --tile 64 --runs 1 --warmup 0 --quiet
+run(0 tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --tile 64 --runs 1 --warmup 0 --quiet
   --out ${OUT_DIR}/table.json --json ${OUT_DIR}/kept.json)
 expect_link(${OUT_DIR}/table.json)
 expect_link(${OUT_DIR}/kept.json)
@@ -64,8 +68,8 @@ if(NOT err MATCHES "^compact bench: --json: '[^']*/dangling.json' is a symbolic 
 endif()
 expect_link(${OUT_DIR}/dangling.json)
 file(CREATE_LINK nosuch/t.json ${OUT_DIR}/dangling_table.json SYMBOLIC)
-run(2 --tune --backend cpu --n 2^10 --out ${OUT_DIR}/dangling_table.json)
-if(NOT err MATCHES "^compact bench: --out: '[^']*/dangling_table.json' is a symbolic link to '[^']*/nosuch/t.json': cannot write in '[^']*/nosuch': No such file or directory\n$")
+run(2 tune --backend cpu --n 2^10 --out ${OUT_DIR}/dangling_table.json)
+if(NOT err MATCHES "^compact tune: --out: '[^']*/dangling_table.json' is a symbolic link to '[^']*/nosuch/t.json': cannot write in '[^']*/nosuch': No such file or directory\n$")
   message(FATAL_ERROR "dangling --out: not the one line wanted:\n${err}")
 endif()
 

@@ -1,4 +1,4 @@
-# tune_smoke.cmake: `compact bench --tune` on the CPU with a tiny grid writes a policy table
+# tune_smoke.cmake: `compact tune` on the CPU with a tiny grid writes a policy table
 # that `compact policy check` and the library read back and auto then chooses by; a tune that
 # stops leaves the table it would replace untouched. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
 file(REMOVE_RECURSE ${OUT_DIR})
@@ -11,10 +11,10 @@ function(run)
   set(err "${err}" PARENT_SCOPE)
 endfunction()
 
-run(${COMPACT} bench --backend cpu --tune --n 2^10,2^14 --elem 4,16 --removed 0.02,0.5
+run(${COMPACT} tune --backend cpu --n 2^10,2^14 --elem 4,16 --removed 0.02,0.5
     --tile 64,256 --runs 3 --warmup 0 --quiet --out ${table})
 if(NOT rc EQUAL 0 OR NOT EXISTS ${table})
-  message(FATAL_ERROR "bench --tune failed (exit ${rc}):\n${err}")
+  message(FATAL_ERROR "tune failed (exit ${rc}):\n${err}")
 endif()
 run(${COMPACT} policy check ${table} --backend cpu)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "ok \\(cpu backend\\)")
@@ -53,16 +53,16 @@ endif()
 
 # a tune that stops, or cannot write, leaves the old table as it was
 file(SHA256 ${table} before)
-run(${COMPACT} bench --backend cpu --tune --n 2^10 --elem 4 --removed 0.5 --runs 1
+run(${COMPACT} tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1
     --warmup 0 --quiet --max-seconds 0.000001 --out ${table})
 file(SHA256 ${table} after)
 if(rc EQUAL 0 OR NOT before STREQUAL after OR NOT err MATCHES "no table was written")
   message(FATAL_ERROR "stopped tune: exit ${rc}, table changed: ${before} ${after}\n${err}")
 endif()
-run(${COMPACT} bench --backend cpu --tune --n 2^10 --elem 4 --removed 0.5 --runs 1
+run(${COMPACT} tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1
     --warmup 0 --quiet --out ${OUT_DIR}/no/such/dir/t.json)
 # refused before any measurement (out_path.h), as a usage error
-if(NOT rc EQUAL 2 OR NOT err MATCHES "^compact bench: --out: cannot write in '[^']*/no/such/dir': No such file or directory\n$")
+if(NOT rc EQUAL 2 OR NOT err MATCHES "^compact tune: --out: cannot write in '[^']*/no/such/dir': No such file or directory\n$")
   message(FATAL_ERROR "tune into a missing directory: exit ${rc}\n${err}")
 endif()
 message(STATUS "tuned ${rules} rules; auto read them back")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench_cuda_sweep.sh COMPACT OUT_DIR: the CUDA bench over many inputs in one process, as the
-# tune and the report run it: a --tune sweep (n 2^12..2^20, elements of 4, 16 and 64 bytes,
+# tune and the report run it: a tune sweep (n 2^12..2^20, elements of 4, 16 and 64 bytes,
 # 1-99 % removed, three tiles; every fixed algorithm, the baselines, the removal lists), then
 # auto and every fixed algorithm together on points between. Every measurement is checked
 # against the serial reference by the bench itself; the test fails on any failed or mismatched
@@ -20,12 +20,12 @@ if ! "$compact" bench --backend cuda --n 2^10 --runs 1 --warmup 0 --quiet >/dev/
     cat "$out/probe.log"
     exit 1
 fi
-"$compact" bench --tune --backend cuda --n 2^12,2^14,2^16,2^18,2^20 --elem 4,16,64 \
+"$compact" tune --backend cuda --n 2^12,2^14,2^16,2^18,2^20 --elem 4,16,64 \
     --removed 0.01,0.05,0.2,0.5,0.8,0.99 --tile 64,256,1024 --runs 5 --warmup 1 --quiet \
     --out "$out/table.json" >"$out/tune.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ] || [ ! -s "$out/table.json" ]; then
-    echo "compact bench --tune failed (exit $rc):"
+    echo "compact tune failed (exit $rc):"
     grep -iE "fail|error|mismatch" "$out/tune.log" | head -20
     exit 1
 fi
@@ -39,4 +39,4 @@ if [ $rc -ne 0 ] || grep -qiE "failed|mismatch" "$out/same.log"; then
     grep -iE "fail|error|mismatch" "$out/same.log" | head -20
     exit 1
 fi
-echo "bench --tune (270 configurations) and auto beside every fixed algorithm: every measurement checked"
+echo "tune (270 configurations) and auto beside every fixed algorithm: every measurement checked"

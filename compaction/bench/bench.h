@@ -16,6 +16,14 @@
 extern "C" {
 #endif
 
+/* ---- helpers `compact explain` shares ---- */
+/* Print "compact: unknown algorithm 'x' (valid: a, b, ...)" to stderr. */
+void cli_unknown_algorithm(const char *name);
+/* "hillis-steele" (or "hs") | "blelloch" | "default"; 0 on success. */
+int cli_parse_scan(const char *s, sc_scan *out);
+/* Deterministic splitmix64 generator for masks and data. */
+uint64_t cli_rand(uint64_t *state);
+
 /* ---- what one timed operation does ---- */
 typedef enum bench_op {
     BENCH_OP_FLAGGED, /* sc_compact_flagged(algo): in + flags -> out */
@@ -114,6 +122,16 @@ typedef struct bench_device {
 
 typedef struct bench_backend bench_backend;
 
+/* The input sets every backend's state starts with: `num_sets` copies of (in, out, flags, list
+ * of k), each buffer one allocation with set s at s * stride bytes; `next` is the set the next
+ * timed run takes. */
+typedef struct bench_sets {
+    size_t n, es, k;
+    int num_sets, next;
+    size_t in_stride, flags_stride, list_stride;
+} bench_sets;
+void bench_sets_init(bench_sets *s, size_t n, size_t es, size_t k, int num_sets);
+
 typedef struct bench_ops {
     sc_backend backend;
     /* SC_ERR_NO_DEVICE or SC_ERR_UNSUPPORTED when the backend cannot run here. */
@@ -124,8 +142,17 @@ typedef struct bench_ops {
     /* Data and flags into every set; then the removal list (one order) into every set. */
     sc_status (*load)(bench_backend *b, const bench_input *in);
     sc_status (*load_list)(bench_backend *b, const uint32_t *removed);
-    /* warmup + runs runs, each on the next set; ms[0 .. runs) gets each timed run. */
-    sc_status (*time)(bench_backend *b, const bench_job *job, int warmup, int runs, double *ms);
+    /* The steps bench_time runs. begin: before the runs (spare buffers, `runs` stamp pairs; CUDA:
+     * --graph's capture, --settle-ms). refill: an in-place operation's buffer in set `set` from
+     * its input, then with `flush` the cache flushed (nothing with --warm). stamp: the start (stop
+     * 0) or the end (stop 1) of timed run `slot`. run: the operation once on set `set`; *in_place =
+     * 1 if its result is in that set's buffer (auto-list). end: after the runs, or after the first
+     * failure `st`: ms[0 .. runs) from the stamps; returns st or its own error. */
+    sc_status (*begin)(bench_backend *b, const bench_job *job, int runs);
+    sc_status (*refill)(bench_backend *b, const bench_job *job, int set, int flush);
+    sc_status (*stamp)(bench_backend *b, int slot, int stop);
+    sc_status (*run)(bench_backend *b, const bench_job *job, int set, int *in_place);
+    sc_status (*end)(bench_backend *b, sc_status st, int runs, double *ms);
     /* One untimed run on set 0. `out` (may be NULL): the result buffer's n elements are copied
      * there; *kept: the count. With `timing`, phases[0 .. *num_phases) get the phase times. */
     sc_status (*run_once)(bench_backend *b, const bench_job *job, int timing, void *out,
@@ -133,6 +160,11 @@ typedef struct bench_ops {
     /* What the backend's last library call ran (sc_last_choice): auto's choice. */
     sc_status (*last_choice)(bench_backend *b, sc_choice *out);
 } bench_ops;
+
+/* The timing loop (bench_time.c): warmup + runs runs of `job`, each on the next set; ms[0 ..
+ * runs) gets each timed run. */
+sc_status bench_time(const bench_ops *ops, bench_backend *b, const bench_job *job, int warmup,
+                     int runs, double *ms);
 
 extern const bench_ops bench_cpu_ops;
 #ifdef SC_HAVE_CUDA
@@ -168,8 +200,9 @@ typedef struct bench_opts {
 #define BENCH_EXIT_USAGE    2
 #define BENCH_EXIT_MISMATCH 3 /* a result differed from the serial reference */
 
-/* Parse `compact bench` arguments (argv[0] is skipped) into o. Returns 0 to run, 1 after
- * --help, -1 on a usage error (printed). */
+/* Parse the arguments of `compact bench` (argv[0] "bench") or `compact tune` (argv[0] "tune",
+ * which sets o->tune) into o, and check that the output files can be written. Returns 0 to run,
+ * 1 after --help, -1 on a usage error (printed). */
 int bench_parse_args(bench_opts *o, int argc, char **argv);
 
 /* Run the sweep, print the table, write the files; returns the exit code. */

@@ -5,7 +5,7 @@
  * 2-D blobs and image masks (Moreira 2009 Table 1: finger, hand, bunny and their negatives),
  * and removal lists with a chosen share in the red zone (Redzone Fig. 6). */
 #include "bench.h"
-#include "cli.h"
+#include "num_parse.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -42,7 +42,7 @@ def main():
             for r in doc["records"] if needed(r)]
     head = {k: doc[k] for k in doc if k != "records"}
     head["fixture"] = ("the records of docs/bench/h100/bench.json that the claims read, with "
-                       "the fields they read (compaction/tools/tests/README.md)")
+                       "the fields they read (compaction/bench/tests/README.md)")
     text = json.dumps(head, indent=1)[:-2] + ',\n "records": [\n' + ",\n".join(
         json.dumps(r, separators=(",", ":")) for r in recs) + "\n ]\n}\n"
     json.loads(text)

@@ -218,7 +218,7 @@ static sc_status timed_runs(sweep *sw, const bench_job *job, bench_record *rec) 
     int runs = sw->o->runs, warmup = sw->o->warmup;
     if (sw->o->budget_ms > 0) {
         double probe = 0.0;
-        sc_status s = sw->ops->time(sw->b, job, 0, 1, &probe);
+        sc_status s = bench_time(sw->ops, sw->b, job, 0, 1, &probe);
         if (s != SC_OK) return s;
         double fit = probe > 0 ? sw->o->budget_ms / probe : (double)(runs + warmup);
         if (fit < (double)(runs + warmup)) {
@@ -228,7 +228,7 @@ static sc_status timed_runs(sweep *sw, const bench_job *job, bench_record *rec) 
         /* The budget only shortens a measurement: sw->ms holds --runs times. */
         if (runs > sw->o->runs) runs = sw->o->runs;
     }
-    sc_status s = sw->ops->time(sw->b, job, warmup, runs, sw->ms);
+    sc_status s = bench_time(sw->ops, sw->b, job, warmup, runs, sw->ms);
     if (s != SC_OK) return s;
     rec->runs = runs;
     timing_stats st = timing_summary(sw->ms, runs);

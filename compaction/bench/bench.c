@@ -1,10 +1,10 @@
-/* bench.c: `compact bench`: its options and --help. The sweep itself is bench_sweep.c, the
- * fixed set of sweeps behind --report bench_suite.c. */
+/* bench.c: the options and --help of `compact bench` and `compact tune`. The sweep itself is
+ * bench_sweep.c, the fixed set of sweeps behind --report bench_suite.c, the tune bench_tune.c. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench.h"
 #include "bench_partition.h"
-#include "cli.h"
 #include "echo.h"
+#include "num_parse.h"
 #include "out_path.h"
 
 #include <math.h>
@@ -22,10 +22,6 @@ static void bench_usage(FILE *f) {
             "                     [--max-seconds S] [--quiet]\n"
             "       compact bench --partition K [--backend cpu|cuda] [--n LIST] [--elem LIST]\n"
             "                     [--runs N] [--warmup N] [--seed S] [--quiet]\n"
-            "       compact bench --tune [--out FILE] [--backend cpu|cuda] [--n LIST]\n"
-            "                     [--elem LIST] [--removed LIST] [--tile LIST] [--scan LIST]\n"
-            "                     [--algos LIST] [--runs N] [--warmup N] [--json FILE] [--quiet]\n"
-            "       compact bench --tune --from FILE [--out FILE] [--quiet]\n"
             "\n"
             "Times compaction algorithms through the public API, one configuration or a sweep\n"
             "(the cartesian product of the lists; LIST is comma-separated), against baselines\n"
@@ -122,21 +118,6 @@ static void bench_usage(FILE *f) {
             "  --quick         with --report: smaller streams, fewer points and runs\n"
             "  --max-seconds S with --report: start no measurement after S seconds; the files\n"
             "                  then hold what was measured, marked incomplete; exit status 1\n"
-            "  --tune          measure a grid (every algorithm but auto, with and without a\n"
-            "                  removal list, each --tile and --scan) and write auto's policy\n"
-            "                  table: per point the fastest algorithm, the fastest stable one,\n"
-            "                  and Redzone where a list beats both (per half of the point's n\n"
-            "                  cell, the least worst ratio to the fastest over the point and\n"
-            "                  that half's edges; fraction bounds where the choices' times\n"
-            "                  cross; medians above a larger n's count as that). Defaults:\n"
-            "                  --n 2^16,2^20,2^24 (cuda; 2^12,2^16,2^20 cpu) --elem 4,16,64\n"
-            "                  --removed 0.01,0.03,0.1,0.3,0.5,0.7,0.9 --tile 64,256,1024\n"
-            "  --out FILE      with --tune: the table's file (written to FILE.tmp, renamed;\n"
-            "                  default stdout). SC_POLICY=FILE or sc_options.policy uses it;\n"
-            "                  --json FILE also keeps the measurements the table came from\n"
-            "  --from FILE     with --tune: measure nothing; derive the table from the\n"
-            "                  measurements an earlier --tune --json FILE kept (its grid, its\n"
-            "                  backend and device)\n"
             "\n"
             "Parameters an algorithm does not read (tile, scan, order) are not swept for it.\n"
             "JSON and CSV are written to FILE.tmp, then renamed over FILE; a sweep that stopped\n"
@@ -171,25 +152,79 @@ static void bench_usage(FILE *f) {
             "      one density, four structures\n"
             "  compact bench --algos single-pass,auto --removed 0.01,0.5 --elem 4,64\n"
             "      auto (the policy table's choice per call) beside a fixed algorithm\n"
-            "  compact bench --tune --out sm_90.json\n"
-            "      auto's policy table for this GPU, measured\n"
             "  compact bench --report docs/bench/h100\n"
             "      every sweep, the plots and the verdicts (about 5 minutes on an H100)\n",
             BENCH_PHASE_PASSES, BENCH_SETTLE_MS);
 }
 
+static void tune_usage(FILE *f) {
+    fprintf(f, "usage: compact tune [--out FILE] [--backend cpu|cuda] [--n LIST] [--elem LIST]\n"
+               "                    [--removed LIST] [--tile LIST] [--scan LIST] [--algos LIST]\n"
+               "                    [--runs N] [--warmup N] [--json FILE] [--quiet]\n"
+               "       compact tune --from FILE [--out FILE] [--quiet]\n"
+               "\n"
+               "Measures a grid (every algorithm but auto, with and without a removal list, each\n"
+               "--tile and --scan) as 'compact bench' does, and writes auto's policy table: per\n"
+               "point the fastest algorithm, the fastest stable one, and Redzone where a list\n"
+               "beats both (per half of the point's n cell, the least worst ratio to the fastest\n"
+               "over the point and that half's edges; fraction bounds where the choices' times\n"
+               "cross; medians above a larger n's count as that). The lists and --runs, --warmup,\n"
+               "--seed, --budget-ms and --settle-ms are those of 'compact bench --help'.\n"
+               "Defaults: --n 2^16,2^20,2^24 (cuda; 2^12,2^16,2^20 cpu) --elem 4,16,64\n"
+               "--removed 0.01,0.03,0.1,0.3,0.5,0.7,0.9 --tile 64,256,1024\n"
+               "\n"
+               "  --out FILE   the table's file (written to FILE.tmp, renamed; default stdout);\n"
+               "               SC_POLICY=FILE or sc_options.policy uses it\n"
+               "  --json FILE  also keep the measurements the table came from\n"
+               "  --from FILE  measure nothing: derive the table from the measurements an earlier\n"
+               "               'compact tune --json FILE' kept (its grid, its backend and device)\n"
+               "\n"
+               "example: compact tune --out sm_90.json   (auto's table for this GPU, measured)\n");
+}
+
+/* "compact bench" or "compact tune": what the messages of the option parser start with. */
+static const char *prog = "compact bench";
+
 /* ---- option parsing ---- */
 
+void cli_unknown_algorithm(const char *name) {
+    char valid[1024];
+    size_t n = 0;
+    for (int i = 0; i < SC_ALGO_COUNT && n < sizeof valid; i++)
+        n += (size_t)snprintf(valid + n, sizeof valid - n, "%s %s", i ? "," : "",
+                              sc_algorithm_get((sc_algorithm)i)->name);
+    echo_line(stderr, "compact: unknown algorithm '%s' (valid:%s)", name, valid);
+}
+
+int cli_parse_scan(const char *s, sc_scan *out) {
+    if (!strcmp(s, "hillis-steele") || !strcmp(s, "hs"))
+        *out = SC_SCAN_HILLIS_STEELE;
+    else if (!strcmp(s, "blelloch"))
+        *out = SC_SCAN_BLELLOCH;
+    else if (!strcmp(s, "default"))
+        *out = SC_SCAN_DEFAULT;
+    else
+        return -1;
+    return 0;
+}
+
+uint64_t cli_rand(uint64_t *state) {
+    /* splitmix64: every seed, 0 included, gives a good sequence */
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 static int bad_value(const char *opt, const char *value, const char *valid) {
-    echo_line(stderr, "compact bench: bad %s '%s' (valid: %s)", opt, value, valid);
+    echo_line(stderr, "%s: bad %s '%s' (valid: %s)", prog, opt, value, valid);
     return -1;
 }
 
 /* A list longer than its buffer: the limit is named, the list is not echoed (it may be longer
  * than a message). */
 static int too_long(const char *opt, size_t len, size_t cap) {
-    fprintf(stderr, "compact bench: %s: the list is %zu bytes long; at most %zu\n", opt, len,
-            cap - 1);
+    fprintf(stderr, "%s: %s: the list is %zu bytes long; at most %zu\n", prog, opt, len, cap - 1);
     return -1;
 }
 
@@ -221,7 +256,7 @@ static int parse_item(bench_opts *o, const char *opt, const char *v, int i) {
         char why[600];
         if (i >= BENCH_MAX_PATTERNS) return bad_value(opt, v, "at most 16 patterns");
         if (bench_pattern_parse(v, &o->pattern[i], why, sizeof why)) {
-            echo_line(stderr, "compact bench: bad --pattern '%s': %s", v, why);
+            echo_line(stderr, "%s: bad --pattern '%s': %s", prog, v, why);
             return -1;
         }
     }
@@ -386,11 +421,11 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
         o->tune_from = v;
     else {
         echo_line(stderr,
-                  "compact bench: unknown option '%s' (valid: --backend, --algos, --n, "
+                  "%s: unknown option '%s' (valid: --backend, --algos, --n, "
                   "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
-                  "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --tune, "
-                  "--out, --from, --quiet, --graph, --warm, --help)",
-                  a);
+                  "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --out, "
+                  "--from, --quiet, --graph, --warm, --help)",
+                  prog, a);
         return -1;
     }
     return 0;
@@ -399,7 +434,7 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
 /* --report runs its own sweeps: options that choose a sweep do not go with it. */
 static int check_report(const bench_opts *o, const char *sweep_option) {
     if (o->quick && !o->report) {
-        echo_line(stderr, "compact bench: --quick goes with --report DIR");
+        echo_line(stderr, "%s: --quick goes with --report DIR", prog);
         return -1;
     }
     if (o->report && sweep_option) {
@@ -412,23 +447,18 @@ static int check_report(const bench_opts *o, const char *sweep_option) {
     return 0;
 }
 
-/* --tune writes a table (and, with --json, the measurements it came from): not a report, not
- * the sweep's CSV. */
+/* compact tune writes a table (and, with --json, the measurements it came from): not a report,
+ * not the sweep's CSV; --out and --from are its own. */
 static int check_tune(const bench_opts *o) {
     const char *other = o->report ? "--report" : o->csv ? "--csv" : NULL;
     if (o->tune && other) {
-        fprintf(stderr,
-                "compact bench: --tune writes a policy table (--out FILE); %s does not go "
-                "with it\n",
+        fprintf(stderr, "%s: it writes a policy table (--out FILE); %s does not go with it\n", prog,
                 other);
         return -1;
     }
-    if (o->tune_out && !o->tune) {
-        fprintf(stderr, "compact bench: --out goes with --tune\n");
-        return -1;
-    }
-    if (o->tune_from && !o->tune) {
-        fprintf(stderr, "compact bench: --from goes with --tune\n");
+    const char *own = o->tune_out ? "--out" : o->tune_from ? "--from" : NULL;
+    if (own && !o->tune) {
+        fprintf(stderr, "%s: %s goes with compact tune\n", prog, own);
         return -1;
     }
     return 0;
@@ -486,10 +516,14 @@ static int bench_help_asked(int argc, char **argv) {
     return 0;
 }
 
+static int check_outputs(const bench_opts *o);
+
 /* The backend is read first, so that --n checks its limit whatever the order of the options. */
 int bench_parse_args(bench_opts *o, int argc, char **argv) {
     const char *sweep_option = NULL;
     set_defaults(o);
+    o->tune = argc > 0 && !strcmp(argv[0], "tune");
+    prog = o->tune ? "compact tune" : "compact bench";
     int backend_given = 0;
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--backend")) {
@@ -507,7 +541,10 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            bench_usage(stdout);
+            if (o->tune)
+                tune_usage(stdout);
+            else
+                bench_usage(stdout);
             return 1;
         }
         if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -527,14 +564,17 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
             continue;
         }
         if (!strcmp(a, "--tune")) {
-            o->tune = 1;
-            continue;
+            fprintf(stderr,
+                    "%s: --tune is its own command: compact tune [--from FILE] (see "
+                    "compact tune --help)\n",
+                    prog);
+            return -1;
         }
         if (is_sweep_option(a) && !sweep_option) sweep_option = a;
         if (a[0] == '-' && i + 1 >= argc && !is_option(a)) return parse_option(o, a, "");
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
-            echo_line(stderr, "compact bench: %s '%s' (see compact bench --help)",
-                      a[0] == '-' ? "option needs a value:" : "unexpected argument", a);
+            echo_line(stderr, "%s: %s '%s' (see %s --help)", prog,
+                      a[0] == '-' ? "option needs a value:" : "unexpected argument", a, prog);
             return -1;
         }
         if (parse_option(o, a, argv[++i])) return -1;
@@ -542,23 +582,23 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
     if (check_report(o, sweep_option) || check_tune(o)) return -1;
     if (o->tune_from && sweep_option) {
         echo_line(stderr,
-                  "compact bench: --tune --from FILE takes the grid and the times from FILE; "
-                  "%s does not go with it (valid: --out, --quiet)",
+                  "compact tune: --from FILE takes the grid and the times from FILE; %s does not "
+                  "go with it (valid: --out, --quiet)",
                   sweep_option);
         return -1;
     }
     if (bench_graph_calls && (o->backend != SC_BACKEND_CUDA || o->report)) {
-        fprintf(stderr, "compact bench: --graph needs --backend cuda and no --report\n");
+        fprintf(stderr, "%s: --graph needs --backend cuda and no --report\n", prog);
         return -1;
     }
     if (bench_warm && (o->report || o->tune)) {
-        fprintf(stderr, "compact bench: --warm does not go with %s (it measures cold input)\n",
-                o->report ? "--report" : "--tune");
+        fprintf(stderr, "%s: --warm does not go with %s (it measures cold input)\n", prog,
+                o->report ? "--report" : "compact tune");
         return -1;
     }
     if (o->tune) bench_tune_defaults(o);
     fill_defaults(o);
-    return 0;
+    return check_outputs(o);
 }
 
 int bench_graph_calls = 0;
@@ -574,19 +614,8 @@ static int check_outputs(const bench_opts *o) {
     char why[3 * OUT_PATH_MAX];
     for (int i = 0; i < 3; i++)
         if (paths[i] && out_path_check(paths[i], why, sizeof why) != 0) {
-            echo_line(stderr, "compact bench: %s: %s", opts[i], why);
+            echo_line(stderr, "%s: %s: %s", prog, opts[i], why);
             return -1;
         }
     return 0;
-}
-
-int cmd_bench(int argc, char **argv) {
-    static bench_opts o; /* large (patterns hold paths): not on the stack */
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--partition")) return bench_partition_cmd(argc - 1, argv + 1);
-    int p = bench_parse_args(&o, argc, argv);
-    if (p) return p > 0 ? 0 : BENCH_EXIT_USAGE;
-    if (check_outputs(&o)) return BENCH_EXIT_USAGE;
-    if (o.tune) return bench_tune(&o);
-    return o.report ? bench_suite(&o) : bench_sweep(&o);
 }

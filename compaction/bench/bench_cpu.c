@@ -1,5 +1,6 @@
-/* bench_cpu.c: the CPU backend of `compact bench`: host buffers, runs timed by the monotonic
- * clock (timing.h), and the copy and scatter limits as plain loops. */
+/* bench_cpu.c: the CPU backend of `compact bench`: host buffers, runs stamped by the monotonic
+ * clock (timing.h) for the timing loop of bench_time.c, and the copy and scatter limits as plain
+ * loops. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "timing.h"
@@ -9,13 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Each buffer is one allocation holding every set, set s at s * stride bytes. */
 struct bench_backend {
+    bench_sets s; /* first: bench_time reads it */
     sc_context *ctx;
-    size_t n, es, k;
-    int num_sets, next;
     unsigned char *in, *out, *flags, *list;
-    size_t in_stride, flags_stride, list_stride;
+    double *t0, *t1; /* each timed run's stamps */
+    int num_stamps;
     unsigned char *flush; /* written between a refill and the timed run, to evict the refill */
     size_t flush_bytes;
     unsigned char *alt; /* auto-list's output when auto takes a flag algorithm */
@@ -29,14 +29,11 @@ typedef struct cpu_set {
     uint32_t *list;
 } cpu_set;
 
-static size_t round_up(size_t bytes) {
-    return (bytes + 255) & ~(size_t)255;
-}
-
 static cpu_set set_of(const bench_backend *b, int s) {
-    cpu_set set = {b->in + (size_t)s * b->in_stride, b->out + (size_t)s * b->in_stride,
-                   b->flags + (size_t)s * b->flags_stride,
-                   (uint32_t *)(void *)(b->list + (size_t)s * b->list_stride)};
+    const bench_sets *g = &b->s;
+    cpu_set set = {b->in + (size_t)s * g->in_stride, b->out + (size_t)s * g->in_stride,
+                   b->flags + (size_t)s * g->flags_stride,
+                   (uint32_t *)(void *)(b->list + (size_t)s * g->list_stride)};
     return set;
 }
 
@@ -113,7 +110,7 @@ static void free_sets(bench_backend *b) {
     free(b->flags);
     free(b->list);
     b->in = b->out = b->flags = b->list = NULL;
-    b->num_sets = 0;
+    b->s.num_sets = 0;
 }
 
 static void cpu_close(bench_backend *b) {
@@ -121,51 +118,46 @@ static void cpu_close(bench_backend *b) {
     free_sets(b);
     free(b->flush);
     free(b->alt);
+    free(b->t0);
+    free(b->t1);
     sc_context_destroy(b->ctx);
     free(b);
 }
 
 static sc_status cpu_alloc(bench_backend *b, size_t n, size_t es, size_t k, int num_sets) {
     free_sets(b);
-    b->n = n;
-    b->es = es;
-    b->k = k;
-    b->next = 0;
-    b->in_stride = round_up(n * es);
-    b->flags_stride = round_up(n);
-    b->list_stride = round_up(k * sizeof(uint32_t));
+    bench_sets_init(&b->s, n, es, k, num_sets);
     size_t sets = (size_t)num_sets;
-    b->in = malloc(sets * b->in_stride);
-    b->out = malloc(sets * b->in_stride);
-    b->flags = malloc(sets * b->flags_stride);
-    b->list = malloc(sets * b->list_stride + 256);
+    b->in = malloc(sets * b->s.in_stride);
+    b->out = malloc(sets * b->s.in_stride);
+    b->flags = malloc(sets * b->s.flags_stride);
+    b->list = malloc(sets * b->s.list_stride + 256);
     if (!b->in || !b->out || !b->flags || !b->list) {
         free_sets(b);
         return SC_ERR_OUT_OF_MEMORY;
     }
-    b->num_sets = num_sets;
     return SC_OK;
 }
 
 static sc_status cpu_load(bench_backend *b, const bench_input *in) {
-    for (int i = 0; i < b->num_sets; i++) {
+    for (int i = 0; i < b->s.num_sets; i++) {
         cpu_set s = set_of(b, i);
-        memcpy(s.in, in->data, b->n * b->es);
-        memcpy(s.flags, in->flags, b->n);
-        memset(s.out, 0, b->n * b->es); /* first touch here, not in a timed run */
+        memcpy(s.in, in->data, b->s.n * b->s.es);
+        memcpy(s.flags, in->flags, b->s.n);
+        memset(s.out, 0, b->s.n * b->s.es); /* first touch here, not in a timed run */
     }
     return SC_OK;
 }
 
 static sc_status cpu_load_list(bench_backend *b, const uint32_t *removed) {
-    for (int i = 0; i < b->num_sets; i++)
-        memcpy(set_of(b, i).list, removed, b->k * sizeof(uint32_t));
+    for (int i = 0; i < b->s.num_sets; i++)
+        memcpy(set_of(b, i).list, removed, b->s.k * sizeof(uint32_t));
     return SC_OK;
 }
 
 /* auto-list's spare output buffer, grown before the runs that need it. */
 static sc_status ensure_alt(bench_backend *b, const bench_job *job) {
-    size_t bytes = b->n * b->es + 64;
+    size_t bytes = b->s.n * b->s.es + 64;
     if (job->op != BENCH_OP_AUTO_LIST || bytes <= b->alt_bytes) return SC_OK;
     free(b->alt);
     b->alt_bytes = 0;
@@ -177,24 +169,23 @@ static sc_status ensure_alt(bench_backend *b, const bench_job *job) {
 
 static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options *opt,
                         const cpu_set *s, size_t *kept) {
-    size_t es = b->es;
+    const size_t n = b->s.n, es = b->s.es, k = b->s.k;
     switch (job->op) {
     case BENCH_OP_FLAGGED:
-        return sc_compact_flagged(b->ctx, job->algo, s->in, s->flags, s->out, b->n, es, opt, kept);
+        return sc_compact_flagged(b->ctx, job->algo, s->in, s->flags, s->out, n, es, opt, kept);
     case BENCH_OP_REMOVE:
-        return sc_remove_indices(b->ctx, job->algo, s->out, b->n, es, s->list, b->k, opt, kept);
+        return sc_remove_indices(b->ctx, job->algo, s->out, n, es, s->list, k, opt, kept);
     case BENCH_OP_COPY:
-        memcpy(s->out, s->in, b->n * es);
-        *kept = b->n;
+        memcpy(s->out, s->in, n * es);
+        *kept = n;
         return SC_OK;
     case BENCH_OP_SCATTER:
-        for (size_t i = 0; i < b->k; i++)
-            memcpy(s->out + (size_t)s->list[i] * es, s->in + i * es, es);
-        *kept = b->n - b->k;
+        for (size_t i = 0; i < k; i++) memcpy(s->out + (size_t)s->list[i] * es, s->in + i * es, es);
+        *kept = n - k;
         return SC_OK;
     case BENCH_OP_AUTO_LIST:
-        return sc_compact_any(b->ctx, job->algo, s->out, s->flags, b->alt, b->n, es, s->list, b->k,
-                              opt, kept, &b->result);
+        return sc_compact_any(b->ctx, job->algo, s->out, s->flags, b->alt, n, es, s->list, k, opt,
+                              kept, &b->result);
     case BENCH_OP_THRUST:
     case BENCH_OP_THRUST_LIST:
         break;
@@ -202,27 +193,46 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
     return SC_ERR_UNSUPPORTED;
 }
 
-static sc_status cpu_time(bench_backend *b, const bench_job *job, int warmup, int runs,
-                          double *ms) {
+/* ---- the steps of bench_time ---- */
+
+static sc_status cpu_begin(bench_backend *b, const bench_job *job, int runs) {
     if (job->op == BENCH_OP_THRUST || job->op == BENCH_OP_THRUST_LIST) return SC_ERR_UNSUPPORTED;
-    sc_status e = ensure_alt(b, job);
-    if (e != SC_OK) return e;
-    timing_runs t;
-    timing_begin(&t, warmup, runs, ms);
-    while (timing_next(&t)) {
-        cpu_set set = set_of(b, timing_rotate(&b->next, b->num_sets)), *s = &set;
-        if (bench_job_in_place(job)) { /* refill, then push the refill out of the cache */
-            memcpy(s->out, s->in, b->n * b->es);
-            if (b->flush) memset(b->flush, t.index & 0xff, b->flush_bytes);
-        }
-        size_t kept = 0;
-        double t0 = timing_now_ms();
-        sc_status st = run_op(b, job, &job->opt, s, &kept);
-        double t1 = timing_now_ms();
-        if (st != SC_OK) return st;
-        timing_record(&t, t1 - t0);
+    if (runs > b->num_stamps) {
+        free(b->t0);
+        free(b->t1);
+        b->t0 = malloc((size_t)runs * sizeof *b->t0);
+        b->t1 = malloc((size_t)runs * sizeof *b->t1);
+        b->num_stamps = b->t0 && b->t1 ? runs : 0;
+        if (!b->num_stamps) return SC_ERR_OUT_OF_MEMORY;
     }
+    return ensure_alt(b, job);
+}
+
+/* The refill, then a write of twice the cache that pushes it out (none with --warm). */
+static sc_status cpu_refill(bench_backend *b, const bench_job *job, int set, int flush) {
+    (void)job;
+    cpu_set s = set_of(b, set);
+    memcpy(s.out, s.in, b->s.n * b->s.es);
+    if (flush && b->flush) memset(b->flush, set & 0xff, b->flush_bytes);
     return SC_OK;
+}
+
+static sc_status cpu_stamp(bench_backend *b, int slot, int stop) {
+    (stop ? b->t1 : b->t0)[slot] = timing_now_ms();
+    return SC_OK;
+}
+
+static sc_status cpu_run(bench_backend *b, const bench_job *job, int set, int *in_place) {
+    cpu_set s = set_of(b, set);
+    size_t kept = 0;
+    sc_status st = run_op(b, job, &job->opt, &s, &kept);
+    *in_place = b->result == s.out;
+    return st;
+}
+
+static sc_status cpu_end(bench_backend *b, sc_status st, int runs, double *ms) {
+    for (int r = 0; st == SC_OK && r < runs; r++) ms[r] = b->t1[r] - b->t0[r];
+    return st;
 }
 
 static sc_status cpu_run_once(bench_backend *b, const bench_job *job, int timing, void *out,
@@ -234,13 +244,13 @@ static sc_status cpu_run_once(bench_backend *b, const bench_job *job, int timing
     if (e != SC_OK) return e;
     if (job->op == BENCH_OP_AUTO_LIST) memset(b->alt, 0xA5, b->alt_bytes);
     if (bench_job_in_place(job))
-        memcpy(s->out, s->in, b->n * b->es);
+        memcpy(s->out, s->in, b->s.n * b->s.es);
     else if (out) /* poison, so that a result left by an earlier operation cannot pass */
-        memset(s->out, 0xA5, b->n * b->es);
+        memset(s->out, 0xA5, b->s.n * b->s.es);
     sc_status st = run_op(b, job, &opt, s, kept);
     if (st != SC_OK) return st;
     const void *result = job->op == BENCH_OP_AUTO_LIST ? b->result : s->out;
-    if (out) memcpy(out, result, b->n * b->es);
+    if (out) memcpy(out, result, b->s.n * b->s.es);
     if (num_phases) {
         int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE ||
                       job->op == BENCH_OP_AUTO_LIST;
@@ -255,6 +265,6 @@ static sc_status cpu_last_choice(bench_backend *b, sc_choice *out) {
 }
 
 const bench_ops bench_cpu_ops = {
-    SC_BACKEND_CPU, cpu_open, cpu_close,    cpu_alloc,       cpu_load,
-    cpu_load_list,  cpu_time, cpu_run_once, cpu_last_choice,
+    SC_BACKEND_CPU, cpu_open,  cpu_close, cpu_alloc, cpu_load,     cpu_load_list,   cpu_begin,
+    cpu_refill,     cpu_stamp, cpu_run,   cpu_end,   cpu_run_once, cpu_last_choice,
 };

@@ -1,5 +1,6 @@
-/* bench_gpu.cu: the CUDA backend of `compact bench`: device input sets, CUDA-event timing,
- * and the baselines that need CUDA: thrust::remove_if (with a stencil, or marked from a removal
+/* bench_gpu.cu: the CUDA backend of `compact bench`: device input sets, runs stamped by CUDA
+ * events for the timing loop of bench_time.c (or replays of a captured graph), and the baselines
+ * that need CUDA: thrust::remove_if (with a stencil, or marked from a removal
  * list first), the device copy, the scatter limit.
  * bench.c and the rest of the tool see only the C interface in bench.h. */
 #include "bench.h"
@@ -16,15 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each buffer is one allocation holding every set, set s at s * stride bytes. */
 struct bench_backend {
+    bench_sets s; /* first: bench_time reads it */
     sc_context *ctx;
     cudaStream_t stream;
-    size_t n, es, k;
-    int num_sets, next;
+    size_t n, es, k; /* s.n, s.es, s.k */
     unsigned char *d_in, *d_out, *d_flags, *d_list;
     unsigned char *d_stencil; /* thrust-remove-list's stencil, marked from the list each run */
-    size_t in_stride, flags_stride, list_stride;
+    sc_options opt;           /* the timed runs' options: the job's, on this stream, d_kept */
+    cudaGraphExec_t graph;    /* --graph: the captured calls a timed run replays */
     uint32_t *d_kept;
     uint32_t *d_len;           /* --graph: n and k on the device (sc_options.d_n, d_k) */
     cudaEvent_t *start, *stop; /* one pair per timed run */
@@ -66,15 +67,12 @@ static sc_status status_of(cudaError_t e) {
         if (s_ != SC_OK) return s_;                                                                \
     } while (0)
 
-static size_t round_up(size_t bytes) {
-    return (bytes + 255) & ~(size_t)255;
-}
-
 static gpu_set set_of(const bench_backend *b, int s) {
-    gpu_set set = {b->d_in + (size_t)s * b->in_stride, b->d_out + (size_t)s * b->in_stride,
-                   b->d_flags + (size_t)s * b->flags_stride,
-                   (const uint32_t *)(const void *)(b->d_list + (size_t)s * b->list_stride),
-                   b->d_stencil + (size_t)s * b->flags_stride};
+    const bench_sets *g = &b->s;
+    gpu_set set = {b->d_in + (size_t)s * g->in_stride, b->d_out + (size_t)s * g->in_stride,
+                   b->d_flags + (size_t)s * g->flags_stride,
+                   (const uint32_t *)(const void *)(b->d_list + (size_t)s * g->list_stride),
+                   b->d_stencil + (size_t)s * g->flags_stride};
     return set;
 }
 
@@ -282,7 +280,7 @@ static sc_status thrust_list_phases(bench_backend *b, const gpu_set *s, size_t *
 /* auto-list's spare output buffer, allocated before the runs that need it (only then: it
  * costs one more stream of memory). */
 static sc_status ensure_alt(bench_backend *b, const bench_job *job) {
-    size_t bytes = round_up(b->n * b->es);
+    size_t bytes = b->s.in_stride;
     if (job->op != BENCH_OP_AUTO_LIST || bytes <= b->alt_bytes) return SC_OK;
     cudaFree(b->d_alt);
     b->d_alt = NULL;
@@ -379,7 +377,7 @@ static void free_sets(bench_backend *b) {
     cudaFree(b->d_alt);
     b->d_in = b->d_out = b->d_flags = b->d_list = b->d_stencil = b->d_alt = NULL;
     b->alt_bytes = 0;
-    b->num_sets = 0;
+    b->s.num_sets = 0;
 }
 
 static void gpu_close(bench_backend *b) {
@@ -433,24 +431,20 @@ static sc_status gpu_open(bench_backend **out, bench_device *dev) {
 
 static sc_status gpu_alloc(bench_backend *b, size_t n, size_t es, size_t k, int num_sets) {
     free_sets(b);
+    bench_sets_init(&b->s, n, es, k, num_sets);
     b->n = n;
     b->es = es;
     b->k = k;
-    b->next = 0;
-    b->in_stride = round_up(n * es);
-    b->flags_stride = round_up(n);
-    b->list_stride = round_up(k * sizeof(uint32_t));
-    size_t sets = (size_t)num_sets;
-    cudaError_t e = cudaMalloc(&b->d_in, sets * b->in_stride);
-    if (e == cudaSuccess) e = cudaMalloc(&b->d_out, sets * b->in_stride);
-    if (e == cudaSuccess) e = cudaMalloc(&b->d_flags, sets * b->flags_stride);
-    if (e == cudaSuccess) e = cudaMalloc(&b->d_list, sets * b->list_stride + 256);
-    if (e == cudaSuccess) e = cudaMalloc(&b->d_stencil, sets * b->flags_stride);
+    const size_t sets = (size_t)num_sets, in = b->s.in_stride, flags = b->s.flags_stride;
+    cudaError_t e = cudaMalloc(&b->d_in, sets * in);
+    if (e == cudaSuccess) e = cudaMalloc(&b->d_out, sets * in);
+    if (e == cudaSuccess) e = cudaMalloc(&b->d_flags, sets * flags);
+    if (e == cudaSuccess) e = cudaMalloc(&b->d_list, sets * b->s.list_stride + 256);
+    if (e == cudaSuccess) e = cudaMalloc(&b->d_stencil, sets * flags);
     if (e != cudaSuccess) {
         free_sets(b);
         return status_of(e);
     }
-    b->num_sets = num_sets;
     return SC_OK;
 }
 
@@ -462,7 +456,7 @@ static sc_status gpu_load(bench_backend *b, const bench_input *in) {
     gpu_set s0 = set_of(b, 0);
     TRY(cudaMemcpyAsync(s0.in, in->data, b->n * b->es, cudaMemcpyHostToDevice, b->stream));
     TRY(cudaMemcpyAsync((void *)s0.flags, in->flags, b->n, cudaMemcpyHostToDevice, b->stream));
-    for (int i = 1; i < b->num_sets; i++) {
+    for (int i = 1; i < b->s.num_sets; i++) {
         gpu_set s = set_of(b, i);
         TRY(cudaMemcpyAsync(s.in, s0.in, b->n * b->es, cudaMemcpyDeviceToDevice, b->stream));
         TRY(cudaMemcpyAsync((void *)s.flags, s0.flags, b->n, cudaMemcpyDeviceToDevice, b->stream));
@@ -476,7 +470,7 @@ static sc_status gpu_load_list(bench_backend *b, const uint32_t *removed) {
     if (bytes == 0) return SC_OK;
     gpu_set s0 = set_of(b, 0);
     TRY(cudaMemcpyAsync((void *)s0.list, removed, bytes, cudaMemcpyHostToDevice, b->stream));
-    for (int i = 1; i < b->num_sets; i++)
+    for (int i = 1; i < b->s.num_sets; i++)
         TRY(cudaMemcpyAsync((void *)set_of(b, i).list, s0.list, bytes, cudaMemcpyDeviceToDevice,
                             b->stream));
     TRY(cudaStreamSynchronize(b->stream));
@@ -507,44 +501,30 @@ static sc_status refill_buffers(bench_backend *b, const bench_job *job, const gp
     return SC_OK;
 }
 
-/* A write of twice the L2 size, which evicts what came before it (nothing with --warm). */
-static sc_status flush_l2(bench_backend *b) {
-    if (b->flush_bytes) TRY(cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream));
-    return SC_OK;
-}
-
-/* Before each run, outside the timed region: the refill would leave the buffers in L2, so the
- * flush follows it. */
-static sc_status refill(bench_backend *b, const bench_job *job, const gpu_set *s) {
-    TRY_SC(refill_buffers(b, job, s));
-    return flush_l2(b);
+/* --graph times every operation but thrust's, which reads its count back on the host and
+ * cannot be captured: it is timed as usual. */
+static int graphed(const bench_job *job) {
+    return bench_graph_calls > 0 && job->op != BENCH_OP_THRUST && job->op != BENCH_OP_THRUST_LIST;
 }
 
 /* --graph: bench_graph_calls back-to-back calls on the sets in turn, captured once into a graph
- * (the calls read n and k from the device, the count stays there); each run is one replay,
- * bracketed by events, and reports the replay's time per call. One uncaptured call first grows
- * the context's storage, so the capture allocates nothing. */
-static sc_status graph_time(bench_backend *b, const bench_job *job, int warmup, int runs,
-                            double *ms) {
-    const int calls = bench_graph_calls;
-    sc_options opt = job->opt;
-    opt.stream = b->stream;
-    opt.d_kept = b->d_kept;
-    opt.timing = 0;
-    opt.d_n = b->d_len;
-    opt.d_k = b->d_len + 1;
+ * (the calls read n and k from the device, the count stays there); each timed run is then one
+ * replay, and end() reports its time per call. One uncaptured call first grows the context's
+ * storage, so the capture allocates nothing. */
+static sc_status capture(bench_backend *b, const bench_job *job) {
+    b->opt.d_n = b->d_len;
+    b->opt.d_k = b->d_len + 1;
     const uint32_t len[2] = {(uint32_t)b->n, (uint32_t)b->k};
     TRY(cudaMemcpyAsync(b->d_len, len, sizeof len, cudaMemcpyHostToDevice, b->stream));
     gpu_set s0 = set_of(b, 0);
-    TRY_SC(run_op(b, job, &opt, &s0, NULL));
+    TRY_SC(run_op(b, job, &b->opt, &s0, NULL));
     TRY(cudaStreamSynchronize(b->stream));
     cudaGraph_t graph;
-    cudaGraphExec_t exec;
     TRY(cudaStreamBeginCapture(b->stream, cudaStreamCaptureModeGlobal));
     sc_status st = SC_OK;
-    for (int c = 0; c < calls && st == SC_OK; c++) {
-        gpu_set s = set_of(b, c % b->num_sets);
-        st = run_op(b, job, &opt, &s, NULL);
+    for (int c = 0; c < bench_graph_calls && st == SC_OK; c++) {
+        gpu_set s = set_of(b, c % b->s.num_sets);
+        st = run_op(b, job, &b->opt, &s, NULL);
     }
     cudaError_t e = cudaStreamEndCapture(b->stream, &graph);
     if (st != SC_OK) {
@@ -553,92 +533,61 @@ static sc_status graph_time(bench_backend *b, const bench_job *job, int warmup, 
         return st;
     }
     TRY(e);
-    e = cudaGraphInstantiate(&exec, graph, 0);
+    e = cudaGraphInstantiate(&b->graph, graph, 0);
     cudaGraphDestroy(graph);
-    TRY(e);
-    if (settle(b) != SC_OK) {
-        cudaGraphExecDestroy(exec);
-        return SC_ERR_CUDA;
-    }
-    timing_runs t;
-    timing_begin(&t, warmup, runs, ms);
-    while (e == cudaSuccess && timing_next(&t)) {
-        int slot = timing_slot(&t);
-        if (slot >= 0) e = cudaEventRecord(b->start[slot], b->stream);
-        if (e == cudaSuccess) e = cudaGraphLaunch(exec, b->stream);
-        if (e == cudaSuccess && slot >= 0) e = cudaEventRecord(b->stop[slot], b->stream);
-    }
-    if (e == cudaSuccess) e = cudaStreamSynchronize(b->stream);
-    cudaGraphExecDestroy(exec);
-    TRY(e);
+    if (e != cudaSuccess) b->graph = NULL;
+    return status_of(e);
+}
+
+/* ---- the steps of bench_time: runs queued back to back, each between two events; library
+ * calls leave the kept count on the device (opt.d_kept), so nothing inside the timed region
+ * waits for the host ---- */
+
+static sc_status gpu_begin(bench_backend *b, const bench_job *job, int runs) {
+    TRY_SC(ensure_events(b, runs));
+    TRY_SC(ensure_alt(b, job));
+    b->opt = job->opt;
+    b->opt.stream = b->stream;
+    b->opt.d_kept = b->d_kept;
+    b->opt.timing = 0;
+    if (graphed(job)) TRY_SC(capture(b, job));
+    return settle(b);
+}
+
+/* Before a run, outside the timed region: the refill would leave the buffers in L2, so a write
+ * of twice its size follows (nothing with --warm). Graph replays run on the previous call's
+ * output, not refilled. */
+static sc_status gpu_refill(bench_backend *b, const bench_job *job, int set, int flush) {
+    if (graphed(job)) return SC_OK;
+    gpu_set s = set_of(b, set);
+    TRY_SC(refill_buffers(b, job, &s));
+    if (flush && b->flush_bytes) TRY(cudaMemsetAsync(b->d_flush, 0, b->flush_bytes, b->stream));
+    return SC_OK;
+}
+
+static sc_status gpu_stamp(bench_backend *b, int slot, int stop) {
+    return status_of(cudaEventRecord((stop ? b->stop : b->start)[slot], b->stream));
+}
+
+static sc_status gpu_run(bench_backend *b, const bench_job *job, int set, int *in_place) {
+    if (b->graph) return status_of(cudaGraphLaunch(b->graph, b->stream));
+    gpu_set s = set_of(b, set);
+    sc_status st = run_op(b, job, &b->opt, &s, NULL);
+    *in_place = b->result == s.out;
+    return st;
+}
+
+static sc_status gpu_end(bench_backend *b, sc_status st, int runs, double *ms) {
+    sc_status sync = status_of(cudaStreamSynchronize(b->stream)); /* nothing queued outlives it */
+    const double calls = b->graph ? (double)bench_graph_calls : 1.0;
+    if (b->graph) cudaGraphExecDestroy(b->graph);
+    b->graph = NULL;
+    if (st != SC_OK) return st;
+    TRY_SC(sync);
     for (int r = 0; r < runs; r++) {
         float t = 0.f;
         TRY(cudaEventElapsedTime(&t, b->start[r], b->stop[r]));
         ms[r] = (double)t / calls;
-    }
-    return SC_OK;
-}
-
-/* All runs are queued back to back and timed by event pairs; library calls leave the kept count
- * on the device (opt.d_kept), so nothing inside the timed region waits for the host. */
-static sc_status gpu_time(bench_backend *b, const bench_job *job, int warmup, int runs,
-                          double *ms) {
-    TRY_SC(ensure_events(b, runs));
-    TRY_SC(ensure_alt(b, job));
-    /* thrust reads its count back on the host: it cannot be captured, and is timed as usual */
-    if (bench_graph_calls > 0 && job->op != BENCH_OP_THRUST && job->op != BENCH_OP_THRUST_LIST)
-        return graph_time(b, job, warmup, runs, ms);
-    sc_options opt = job->opt;
-    opt.stream = b->stream;
-    opt.d_kept = b->d_kept;
-    opt.timing = 0;
-    /* auto-list works in place only when auto takes a removal-list algorithm; when it takes a
-     * flag algorithm the data stays as it was and the result goes to d_alt. So every set's data
-     * is refilled once here (and L2 flushed), and a run refills its set only after a run on it
-     * worked in place: a flag choice is then timed as its fixed algorithm is, without a refill
-     * and a flush of L2 (dirty lines it would write back) just before it. */
-    unsigned char *stale = NULL;
-    if (job->op == BENCH_OP_AUTO_LIST) {
-        stale = (unsigned char *)calloc((size_t)b->num_sets, 1);
-        if (!stale) return SC_ERR_OUT_OF_MEMORY;
-        sc_status e = SC_OK;
-        for (int i = 0; e == SC_OK && i < b->num_sets; i++) {
-            gpu_set si = set_of(b, i);
-            e = refill_buffers(b, job, &si);
-        }
-        if (e == SC_OK) e = flush_l2(b);
-        if (e != SC_OK) {
-            free(stale);
-            (void)cudaStreamSynchronize(b->stream); /* nothing queued outlives the failure */
-            return e;
-        }
-    }
-    sc_status st = settle(b);
-    timing_runs t;
-    timing_begin(&t, warmup, runs, ms);
-    while (st == SC_OK && timing_next(&t)) {
-        int slot = timing_slot(&t);
-        int idx = timing_rotate(&b->next, b->num_sets);
-        gpu_set s = set_of(b, idx);
-        if (bench_job_in_place(job) && (!stale || stale[idx])) {
-            st = refill(b, job, &s);
-            if (stale) stale[idx] = 0;
-        }
-        if (st == SC_OK && slot >= 0) st = status_of(cudaEventRecord(b->start[slot], b->stream));
-        if (st == SC_OK) st = run_op(b, job, &opt, &s, NULL);
-        if (st == SC_OK && slot >= 0) st = status_of(cudaEventRecord(b->stop[slot], b->stream));
-        if (stale && b->result == s.out) stale[idx] = 1;
-    }
-    free(stale);
-    if (st != SC_OK) {
-        (void)cudaStreamSynchronize(b->stream);
-        return st;
-    }
-    TRY(cudaStreamSynchronize(b->stream));
-    for (int r = 0; r < runs; r++) {
-        float t = 0.f;
-        TRY(cudaEventElapsedTime(&t, b->start[r], b->stop[r]));
-        ms[r] = (double)t;
     }
     return SC_OK;
 }
@@ -682,6 +631,6 @@ static sc_status gpu_last_choice(bench_backend *b, sc_choice *out) {
 }
 
 extern "C" const bench_ops bench_gpu_ops = {
-    SC_BACKEND_CUDA, gpu_open, gpu_close,    gpu_alloc,       gpu_load,
-    gpu_load_list,   gpu_time, gpu_run_once, gpu_last_choice,
+    SC_BACKEND_CUDA, gpu_open,  gpu_close, gpu_alloc, gpu_load,     gpu_load_list,   gpu_begin,
+    gpu_refill,      gpu_stamp, gpu_run,   gpu_end,   gpu_run_once, gpu_last_choice,
 };

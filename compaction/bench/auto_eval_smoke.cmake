@@ -1,23 +1,23 @@
 # auto_eval_smoke.cmake: the pipeline that measures auto against the best fixed algorithm, on
-# the CPU with a tiny grid: --tune writes a table and (--json) its measurements, auto runs on
+# the CPU with a tiny grid: compact tune writes a table and (--json) its measurements, auto runs on
 # the same grid with that table (SC_POLICY), and auto_eval.py compares them point by point.
 # Usage: cmake -DCOMPACT=compact -DPYTHON=python3 -DEVAL=auto_eval.py -DOUT_DIR=dir -P ...
 file(MAKE_DIRECTORY ${OUT_DIR})
 set(grid --backend cpu --n 3000,2^14 --elem 4,16 --removed 0.05,0.5 --runs 3 --warmup 1 --quiet)
 file(REMOVE ${OUT_DIR}/table.json ${OUT_DIR}/fixed.json ${OUT_DIR}/auto.json)
-execute_process(COMMAND ${COMPACT} bench --tune ${grid} --tile 256 --out ${OUT_DIR}/table.json
+execute_process(COMMAND ${COMPACT} tune ${grid} --tile 256 --out ${OUT_DIR}/table.json
     --json ${OUT_DIR}/fixed.json RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT_DIR}/table.json OR NOT EXISTS ${OUT_DIR}/fixed.json)
-  message(FATAL_ERROR "compact bench --tune --json exited with ${rc}\n${err}")
+  message(FATAL_ERROR "compact tune --json exited with ${rc}\n${err}")
 endif()
-# the measurements it kept derive the same table again, byte for byte (--tune --from)
+# the measurements it kept derive the same table again, byte for byte (compact tune --from)
 file(REMOVE ${OUT_DIR}/again.json)
-execute_process(COMMAND ${COMPACT} bench --tune --from ${OUT_DIR}/fixed.json
+execute_process(COMMAND ${COMPACT} tune --from ${OUT_DIR}/fixed.json
     --out ${OUT_DIR}/again.json --quiet RESULT_VARIABLE rc ERROR_VARIABLE err)
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT_DIR}/table.json
     ${OUT_DIR}/again.json RESULT_VARIABLE diff)
 if(NOT rc EQUAL 0 OR NOT diff EQUAL 0)
-  message(FATAL_ERROR "--tune --from the tune's own measurements: exit ${rc}, differs ${diff}\n${err}")
+  message(FATAL_ERROR "tune --from the tune's own measurements: exit ${rc}, differs ${diff}\n${err}")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env SC_POLICY=${OUT_DIR}/table.json
     ${COMPACT} bench --algos auto ${grid} --json ${OUT_DIR}/auto.json

@@ -1,5 +1,5 @@
-# tune_from.cmake: `compact bench --tune --from FILE` derives a table from measurements kept by
-# an earlier --tune --json. Each half of a grid point's n cell gets the configuration whose
+# tune_from.cmake: `compact tune --from FILE` derives a table from measurements kept by
+# an earlier `compact tune --json`. Each half of a grid point's n cell gets the configuration whose
 # worst ratio to the fastest over the point and that half's edge is least: one that wins at its
 # point by 1 % but is 1.5x the fastest one grid step up loses the upper half; one that wins by
 # 30 % keeps it. A median above the same configuration's at a larger n counts as that one (a
@@ -70,10 +70,10 @@ function(expect_halves in upper lower what)
   endif()
 endfunction()
 function(derive in out)
-  execute_process(COMMAND ${COMPACT} bench --tune --from ${in} --out ${out} --quiet
+  execute_process(COMMAND ${COMPACT} tune --from ${in} --out ${out} --quiet
       RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "--tune --from ${in}: exit ${rc}\n${err}")
+    message(FATAL_ERROR "tune --from ${in}: exit ${rc}\n${err}")
   endif()
 endfunction()
 
@@ -198,12 +198,12 @@ foreach(case truncated:not\ JSON nonum:out\ of\ range unknown:unknown\ algorithm
   list(GET c 0 name)
   list(GET c 1 want)
   file(REMOVE ${OUT_DIR}/t.json)
-  execute_process(COMMAND ${COMPACT} bench --tune --from ${OUT_DIR}/${name}.json
+  execute_process(COMMAND ${COMPACT} tune --from ${OUT_DIR}/${name}.json
       --out ${OUT_DIR}/t.json RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(REGEX MATCHALL "\n" lines "${err}")
   list(LENGTH lines nl)
-  if(NOT rc EQUAL 1 OR NOT err MATCHES "^compact bench: --from .*${name}.json: .*${want}"
-     AND NOT err MATCHES "^compact bench: cannot read .*${name}.json"
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "^compact tune: --from .*${name}.json: .*${want}"
+     AND NOT err MATCHES "^compact tune: cannot read .*${name}.json"
      OR NOT nl EQUAL 1 OR EXISTS ${OUT_DIR}/t.json)
     message(FATAL_ERROR "--from ${name}.json: exit ${rc}, ${nl} lines: ${err}")
   endif()

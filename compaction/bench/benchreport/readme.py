@@ -40,7 +40,7 @@ def write_readme(doc, d, claims, plots, path):
         doc.get("elapsed_s", 0), len(doc["records"]), " (--quick)" if doc.get("quick") else ""))
     L.append("")
     L.append("Made by `compact bench --report DIR --backend %s%s`; every number and verdict "
-             "below is computed by `compaction/tools/benchreport` from `bench.json` (also "
+             "below is computed by `compaction/bench/benchreport` from `bench.json` (also "
              "`bench.csv`, and `table.txt` for reading). Each measurement is checked against "
              "the serial reference, then timed on input sets that together exceed twice the "
              "last-level cache; times are medians." % (

@@ -6,7 +6,7 @@ the papers next to what was measured here, with a verdict computed from the meas
 the thresholds stated in the README (nothing in it is typed in by hand).
 
 Usage: python3 -m benchreport DIR/bench.json [--out DIR] [--compact PATH]
-       (or compaction/tools/plot_bench.py, the same with the package beside it)
+       (or compaction/bench/plot_bench.py, the same with the package beside it)
 The algorithms and which of them are stable come from the library's table, through
 `compact list --names` (--compact, which `compact bench` passes, else $COMPACT, else PATH).
 Needs matplotlib (Debian: python3-matplotlib). Without it the README is still written, with

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """auto_eval.py: how close `auto` comes to the best fixed algorithm, point by point.
 
-    compact bench --tune --out table.json --json fixed.json [grid]   # every fixed algorithm
+    compact tune --out table.json --json fixed.json [grid]   # every fixed algorithm
     SC_POLICY=table.json compact bench --algos auto [same grid] --json auto.json
-    python3 compaction/tools/auto_eval.py fixed.json auto.json [--tolerance 0.05]
+    python3 compaction/bench/auto_eval.py fixed.json auto.json [--tolerance 0.05]
 
 Per grid point (n, element size, removed fraction, pattern): `auto` (flags only) against the
 fastest flag algorithm measured there, and `auto-list` (offered the removal list too) against
@@ -35,7 +35,7 @@ def key(r):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fixed", help="JSON with the fixed algorithms (compact bench --tune --json)")
+    ap.add_argument("fixed", help="JSON with the fixed algorithms (compact tune --json)")
     ap.add_argument("auto", help="JSON with auto and auto-list (compact bench --algos auto)")
     ap.add_argument("--tolerance", type=float, default=0.05, help="default 0.05 (5 %%)")
     ap.add_argument("--worst", type=int, default=8, help="worst points listed (default 8)")

@@ -1,7 +1,6 @@
 /* bench_input.c: the benchmark's inputs on the host and the check of each result against
  * the serial reference. */
 #include "bench.h"
-#include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

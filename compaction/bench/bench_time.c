@@ -1,0 +1,53 @@
+/* bench_time.c: the one timing loop of `compact bench` and `compact tune`, for every backend:
+ * warm-up runs, then timed runs, each on the next input set, an in-place operation's buffer
+ * refilled (and the refill pushed out of the cache) before its run, outside the timed region.
+ * The backend says how a run is stamped: the monotonic clock on the CPU, CUDA events on the GPU
+ * (bench_cpu.c, bench_gpu.cu). */
+#include "bench.h"
+#include "timing.h"
+
+#include <stdlib.h>
+
+/* Every set's buffers are one allocation each, set s at s * stride bytes (256-byte aligned). */
+void bench_sets_init(bench_sets *s, size_t n, size_t es, size_t k, int num_sets) {
+    s->n = n;
+    s->es = es;
+    s->k = k;
+    s->num_sets = num_sets;
+    s->next = 0;
+    s->in_stride = (n * es + 255) & ~(size_t)255;
+    s->flags_stride = (n + 255) & ~(size_t)255;
+    s->list_stride = (k * sizeof(uint32_t) + 255) & ~(size_t)255;
+}
+
+sc_status bench_time(const bench_ops *ops, bench_backend *b, const bench_job *job, int warmup,
+                     int runs, double *ms) {
+    bench_sets *sets = (bench_sets *)(void *)b; /* every backend's state starts with its sets */
+    /* auto-list works in place only when auto takes a removal-list algorithm; when it takes a
+     * flag algorithm the data stays as it was and the result goes to a spare buffer. So every
+     * set is refilled once here, and a run refills its set only after a run on it worked in
+     * place: a flag choice is then timed as its fixed algorithm is, without a refill and a
+     * cache flush (dirty lines it would write back) just before it. */
+    unsigned char *stale = NULL;
+    sc_status st = SC_OK;
+    if (job->op == BENCH_OP_AUTO_LIST) {
+        stale = calloc((size_t)sets->num_sets, 1);
+        if (!stale) return SC_ERR_OUT_OF_MEMORY;
+        for (int i = 0; st == SC_OK && i < sets->num_sets; i++)
+            st = ops->refill(b, job, i, i == sets->num_sets - 1);
+    }
+    if (st == SC_OK) st = ops->begin(b, job, runs);
+    timing_runs t;
+    timing_begin(&t, warmup, runs, ms);
+    while (st == SC_OK && timing_next(&t)) {
+        const int slot = timing_slot(&t), set = timing_rotate(&sets->next, sets->num_sets);
+        int in_place = 0;
+        if (bench_job_in_place(job) && (!stale || stale[set])) st = ops->refill(b, job, set, 1);
+        if (st == SC_OK && slot >= 0) st = ops->stamp(b, slot, 0);
+        if (st == SC_OK) st = ops->run(b, job, set, &in_place);
+        if (st == SC_OK && slot >= 0) st = ops->stamp(b, slot, 1);
+        if (stale) stale[set] = (unsigned char)in_place;
+    }
+    free(stale);
+    return ops->end(b, st, runs, ms);
+}
