@@ -1,9 +1,9 @@
 /* test_view_check.c: looks at what the viewer test (test_view.cmake) left in DIR: the log
- * names every algorithm the session's backend runs (the script tabbed through all of them),
- * the screenshots are not blank, the overlay draws text over an unchanged image, and the
- * alive-ray mask view differs from the image. With --small, the small window's session instead
- * (tests/data/view_small.txt): the overlay draws text there but covers under 40 % of it.
- * Usage: test_view_check DIR [cpu|cuda] [--small] (default cpu) */
+ * names every algorithm the session's backend runs (the script tabbed through all of them) and
+ * the frame-time budgets the keys , and . set; the screenshots are not blank, the overlay draws
+ * text over an unchanged image, and the alive-ray mask view differs from the image. With --small,
+ * the small window's session instead (tests/data/view_small.txt): the overlay draws text there but
+ * covers under 40 % of it. Usage: test_view_check DIR [cpu|cuda] [--small] (default cpu) */
 #include "rc_test.h"
 #include "util.h"
 #include "wavefront/compact.h"
@@ -87,6 +87,9 @@ static void check_log(const char *dir, rc_backend backend) {
         CHECK(strstr(log, want) != NULL, "the viewer never ran '%s' (no '%s' in %s)", names[i],
               want, path);
     }
+    /* the frame-time budget's keys: halved, then doubled back */
+    CHECK(strstr(log, "frame budget 8 ms") && strstr(log, "frame budget 16 ms"),
+          "the budget's keys left no 'frame budget 8 ms' and '16 ms' in %s", path);
     free(log);
 }
 

@@ -2,12 +2,42 @@
 #include "history.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define RC_SMOOTH_MS 500.0 /* time constant of the bars' exponential smoothing */
 
 void rc_history_init(rc_history *h) {
     memset(h, 0, sizeof *h);
+}
+
+static uint32_t add_u32(uint32_t a, uint32_t b) {
+    return b > UINT32_MAX - a ? UINT32_MAX : a + b;
+}
+
+void rc_frame_stats_add(rc_frame_stats *sum, const rc_frame_stats *f) {
+    sum->samples = add_u32(sum->samples, f->samples);
+    if (f->bounces > sum->bounces) sum->bounces = f->bounces;
+    sum->generate_ms += f->generate_ms;
+    sum->accumulate_ms += f->accumulate_ms;
+    sum->total_ms += f->total_ms;
+    for (uint32_t b = 0; b < f->bounces; b++) {
+        rc_bounce_stats *s = &sum->bounce[b];
+        const rc_bounce_stats *g = &f->bounce[b];
+        s->stream = add_u32(s->stream, g->stream);
+        s->alive = add_u32(s->alive, g->alive);
+        s->kept = add_u32(s->kept, g->kept);
+        s->shadow_in = add_u32(s->shadow_in, g->shadow_in);
+        s->shadow_kept = add_u32(s->shadow_kept, g->shadow_kept);
+        s->extend_ms += g->extend_ms;
+        s->shade_ms += g->shade_ms;
+        s->compact_ms += g->compact_ms;
+        s->shadow_ms += g->shadow_ms;
+        s->sort_ms += g->sort_ms;
+        s->tail_ms += g->tail_ms;
+        if (g->algo) s->algo = g->algo;
+    }
+    for (size_t i = 0; i < f->num_lib && i < sum->num_lib; i++) sum->lib[i].ms += f->lib[i].ms;
 }
 
 void rc_history_settings_changed(rc_history *h, double now_ms) {
@@ -46,6 +76,7 @@ void rc_history_add(rc_history *h, const rc_frame_stats *fs, double now_ms) {
     memset(f, 0, sizeof *f);
     f->end_ms = now_ms;
     f->wall_ms = fs->total_ms;
+    f->samples = fs->samples;
     /* phases not timed (key B): the frame graph shows the wall time as one span */
     f->ms[RC_PH_OTHER] =
         (float)(fs->phases_timed ? fs->generate_ms + fs->accumulate_ms : fs->total_ms);
@@ -70,14 +101,15 @@ const rc_history_frame *rc_history_get(const rc_history *h, size_t i) {
 }
 
 rc_history_rates rc_history_rates_over(const rc_history *h, double now_ms, double window_ms) {
-    rc_history_rates r = {0.0, 0.0, 0.0};
-    double rays = 0.0, compact = 0.0, phases = 0.0, oldest = now_ms;
+    rc_history_rates r = {0.0, 0.0, 0.0, 0.0};
+    double rays = 0.0, spp = 0.0, compact = 0.0, phases = 0.0, oldest = now_ms;
     size_t n = 0;
     const rc_history_frame *f;
     /* The newest frame always counts: frames slower than the window still show a rate. */
     for (size_t i = 0; (f = rc_history_get(h, i)) && (i == 0 || f->end_ms >= now_ms - window_ms);
          i++, n++) {
         rays += (double)f->rays;
+        spp += f->samples;
         compact += f->ms[RC_PH_COMPACT];
         for (int p = 0; p < RC_PH_COUNT; p++) phases += f->ms[p];
         oldest = f->end_ms - f->wall_ms;
@@ -87,6 +119,7 @@ rc_history_rates rc_history_rates_over(const rc_history *h, double now_ms, doubl
     if (n == 0 || span <= 0.0) return r;
     r.frames_per_s = 1e3 * (double)n / span;
     r.rays_per_s = 1e3 * rays / span;
+    r.spp_per_s = 1e3 * spp / span;
     r.compact_share = phases > 0.0 ? compact / phases : 0.0;
     return r;
 }

@@ -26,6 +26,7 @@ typedef struct rc_history_frame {
     double wall_ms;        /* its wall time */
     float ms[RC_PH_COUNT]; /* its phase times */
     uint64_t rays;         /* live rays it traced, over all bounces */
+    uint32_t samples;      /* samples per pixel it added */
 } rc_history_frame;
 
 typedef struct rc_history_bounce {
@@ -47,10 +48,15 @@ typedef struct rc_history {
 /* Rates over the frames of the last `window_ms`. */
 typedef struct rc_history_rates {
     double frames_per_s, rays_per_s;
+    double spp_per_s;     /* samples per pixel per second (x pixels: samples per second) */
     double compact_share; /* compaction's share of the frames' phase times, 0..1 */
 } rc_history_rates;
 
 void rc_history_init(rc_history *h);
+/* Add the stats of another renderer call of the same displayed frame to `sum`: samples, phase
+ * times and per-bounce counts add up (so a bounce's `stream` and `alive` are the paths of the
+ * whole displayed frame), bounces is the most any call ran. */
+void rc_frame_stats_add(rc_frame_stats *sum, const rc_frame_stats *f);
 void rc_history_add(rc_history *h, const rc_frame_stats *fs, double now_ms);
 /* Forget the bars (new settings: the old times would mislead) and mark the graph. */
 void rc_history_settings_changed(rc_history *h, double now_ms);

@@ -7,6 +7,7 @@
 
 #define RC_EXPOSURE_STEP 0.5f  /* stops per + or - */
 #define RC_ARROW_TURN    40.0f /* an arrow key turns like a drag of this many pixels */
+#define RC_BUDGET_STEP   2.0   /* , and . halve and double the frame-time budget */
 
 const rc_help_line rc_view_help[] = {
     {"Tab, Shift+Tab", "next / previous compaction algorithm"},
@@ -27,6 +28,7 @@ const rc_help_line rc_view_help[] = {
     {"+  -", "exposure up / down half a stop"},
     {"R", "reset camera, exposure and film"},
     {"P", "pause / resume accumulation"},
+    {",  .", "frame-time budget halved / doubled (the samples a frame adds)"},
     {"O or F2", "overlay on / off"},
     {"H or F1", "this help"},
     {"F12", "screenshot (PNG, with the overlay) in the working directory"},
@@ -166,6 +168,12 @@ static int display_key(rc_viewer *v, int32_t key) {
         break;
     case 'p':
         v->paused = !v->paused;
+        break;
+    case ',':
+        rc_view_scale_budget(v, 1.0 / RC_BUDGET_STEP);
+        break;
+    case '.':
+        rc_view_scale_budget(v, RC_BUDGET_STEP);
         break;
     case SDLK_F12:
         screenshot_key(v);

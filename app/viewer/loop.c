@@ -1,6 +1,7 @@
 /* loop.c: the frame loop. Each turn: window and mouse events, the script's next steps,
- * pending setting changes, one frame of the renderer (unless paused or done), the film to its
- * texture, the image and overlay drawn, a screenshot when one is due, and the buffer swap. */
+ * pending setting changes, one displayed frame of the renderer (unless paused or done: the
+ * samples per pixel the frame-time budget allows, budget.h), the film to its texture, the
+ * image and overlay drawn, a screenshot when one is due, and the buffer swap. */
 #include "viewer.h"
 
 #include "timing.h"
@@ -95,19 +96,45 @@ static void run_script(rc_viewer *v) {
     }
 }
 
-/* One frame of the renderer when one is wanted; 1 if it ran, -1 on failure. */
+/* The samples per pixel the next displayed frame adds: the budget's count, within the spp
+ * limit; one while paused (a frame then only records a stale mask). */
+static uint32_t frame_samples(const rc_viewer *v) {
+    uint32_t n = v->paused ? 1 : v->budget.n, done = rc_renderer_frames(v->r);
+    if (v->spp_limit && done < v->spp_limit && v->spp_limit - done < n) n = v->spp_limit - done;
+    return n ? n : 1;
+}
+
+/* One displayed frame: `n` samples per pixel in calls of equal size, at most the renderer's
+ * wave each (one wave size: a CUDA graph is captured once for it); their stats summed into
+ * `fs`, its total_ms the wall time of them all. */
+static int render_samples(rc_viewer *v, uint32_t n, rc_frame_stats *fs, rc_error *err) {
+    uint32_t wave = rc_renderer_wave(v->r), calls = (n + wave - 1) / wave, each = n / calls;
+    double t0 = rc_now_ms();
+    for (uint32_t i = 0; i < calls; i++) {
+        rc_frame_stats one;
+        if (rc_render_samples(v->r, each, i ? &one : fs, err) != 0) return -1;
+        if (i) rc_frame_stats_add(fs, &one);
+    }
+    fs->total_ms = rc_now_ms() - t0;
+    v->frame_calls = calls;
+    return 0;
+}
+
+/* One displayed frame of the renderer when one is wanted; 1 if it ran, -1 on failure. */
 static int render(rc_viewer *v) {
     if (rc_view_session_apply(v) != 0) return -1;
     if (!rc_view_wants_frame(v)) return 0;
     rc_frame_stats fs;
     rc_error err;
-    if (rc_render_frame(v->r, &fs, &err) != 0) {
+    if (render_samples(v, frame_samples(v), &fs, &err) != 0) {
         fprintf(stderr, "raycompact view: %s\n", err.msg);
         return -1;
     }
+    if (!v->paused) rc_budget_update(&v->budget, fs.samples, fs.total_ms);
     rc_history_add(&v->hist, &fs, rc_now_ms());
     if (v->show_mask) v->mask_stale = 0;
     v->rendered++;
+    v->samples += fs.samples;
     return 1;
 }
 
@@ -218,5 +245,9 @@ int rc_view_run(rc_viewer *v) {
            (unsigned long long)v->rendered, (unsigned long long)v->turns, s,
            s > 0.0 ? (double)v->turns / s : 0.0);
     print_frame_medians(v);
+    printf("raycompact view: %llu samples per pixel in %llu frames; frame budget %g ms, %u spp "
+           "a frame at the end\n",
+           (unsigned long long)v->samples, (unsigned long long)v->rendered, v->budget.budget_ms,
+           v->budget.n);
     return 0;
 }

@@ -1,8 +1,10 @@
-/* overlay.c: the overlay panel: what runs (algorithm, paper, mode, tile), the rates, one
- * stacked bar per bounce (extend, shade, compact; labelled with the rays alive), and a
- * scrolling graph of frame time split by phase. Sizes are in font units of the batch's scale,
- * so the panel is as readable at 1080p as in a small window; a window the whole panel would
- * mostly cover gets it folded to the algorithm and the rates. */
+/* overlay.c: the overlay panel: what runs (algorithm, paper, mode, tile), the rates and the
+ * frame-time budget, the paths alive per bounce as a row of columns, one stacked bar per
+ * bounce (extend, shade, compact; labelled with the rays alive), and a scrolling graph of
+ * frame time split by phase. Times and counts are per displayed frame (summed over the
+ * renderer calls of a frame that adds more samples than one wave holds). Sizes are in font units of
+ * the batch's scale, so the panel is as readable at 1080p as in a small window; a window the whole
+ * panel would mostly cover gets it folded to the algorithm and the rates. */
 #include "viewer.h"
 
 #include <math.h>
@@ -88,21 +90,58 @@ static void header(layout *l, const rc_viewer *v) {
 
 static void rates(layout *l, const rc_viewer *v, double now) {
     rc_history_rates r = rc_history_rates_over(&v->hist, now, RC_RATE_WINDOW);
-    char spp[48], rays[16], s[256];
+    char spp[48], rays[16], samples[16], s[256];
     uint32_t frames = v->r ? rc_renderer_frames(v->r) : 0;
     if (v->spp_limit)
         snprintf(spp, sizeof spp, "%u/%u", frames, v->spp_limit);
     else
         snprintf(spp, sizeof spp, "%u", frames);
     count_str(r.rays_per_s, rays, sizeof rays);
+    count_str(r.spp_per_s * v->st.width * v->st.height, samples, sizeof samples);
     snprintf(s, sizeof s, "spp %s%s   %.1f frames/s   %s rays/s", spp, v->paused ? " (paused)" : "",
              r.frames_per_s, rays);
+    line(l, text, s);
+    /* the budget: what the last frame added, in how long, against what (keys , and .) */
+    const rc_budget *b = &v->budget;
+    char calls[32] = "";
+    if (v->frame_calls > 1) snprintf(calls, sizeof calls, " in %u calls", v->frame_calls);
+    snprintf(s, sizeof s, "%s samples/s   %u spp/frame%s   %.1f of %g ms (, .)", samples,
+             b->last_samples, calls, b->last_ms, b->budget_ms);
     line(l, text, s);
     if (v->st.phase_timing)
         snprintf(s, sizeof s, "compaction takes %.1f%% of the frame time", 100.0 * r.compact_share);
     else
         snprintf(s, sizeof s, "phases not timed (B): the frame time only");
     line(l, text, s);
+}
+
+/* The pool's occupancy at bounce b: the paths alive in bounce b's stream per displayed frame
+ * (rc_frame_stats.bounce[b].alive, smoothed), and into *pool the paths the frame's pool holds
+ * (today: the samples it issued, the stream of bounce 0). The one place that reads them: when
+ * the frame loop keeps a pool of slots refilled with new paths, its size comes in here. */
+static double pool_occupancy(const rc_viewer *v, uint32_t b, double *pool) {
+    *pool = v->hist.bounces ? v->hist.bounce[0].stream : 0.0;
+    return b < v->hist.bounces ? v->hist.bounce[b].alive : 0.0;
+}
+
+/* One column per bounce, its height the share of the pool alive there. */
+static void occupancy_row(layout *l, const rc_viewer *v) {
+    uint32_t n = v->hist.bounces;
+    double pool = 0.0;
+    pool_occupancy(v, 0, &pool);
+    char s[96], total[16];
+    count_str(pool, total, sizeof total);
+    snprintf(s, sizeof s, "paths alive per bounce, of %s a frame", total);
+    line(l, text, s);
+    float h = 14.0f * l->s, gap = l->s, cw = n ? fminf(16.0f * l->s, l->w / (float)n) : 0.0f;
+    rc_batch_rect(l->b, l->x, l->y, l->w, h, track);
+    for (uint32_t b = 0; b < n && pool > 0.0; b++) {
+        double p;
+        float share = (float)fmin(1.0, pool_occupancy(v, b, &p) / pool);
+        rc_batch_rect(l->b, l->x + (float)b * cw, l->y + h * (1.0f - share), cw - gap, h * share,
+                      accent);
+    }
+    l->y += h + 4.0f * l->s;
 }
 
 /* Colour chips and names of the phases from `first` on. */
@@ -147,9 +186,9 @@ static void bounce_bars(layout *l, const rc_viewer *v) {
     const int is_auto = strcmp(v->st.algo, sc_algorithm_get(SC_ALGO_AUTO)->name) == 0;
     const int timed = v->st.phase_timing;
     line(l, text,
-         !timed    ? "per bounce: the rays alive (+ shadow rays); phase times off (B)"
-         : is_auto ? "per bounce: phase times, the rays alive (+ shadow rays), auto's choice"
-                   : "per bounce: phase times, the rays alive (+ shadow rays)");
+         !timed    ? "per bounce and frame: the rays alive (+ shadow rays); times off (B)"
+         : is_auto ? "per bounce and frame: times, rays alive (+ shadow rays), auto's choice"
+                   : "per bounce and frame: phase times, the rays alive (+ shadow rays)");
     legend(l, RC_PH_EXTEND);
     uint32_t rows = h->bounces < RC_BAR_ROWS ? h->bounces : RC_BAR_ROWS;
     double full = 0.0;
@@ -273,6 +312,7 @@ void rc_overlay_draw(rc_viewer *v, double now_ms) {
     header(&l, v);
     rates(&l, v, now_ms);
     l.y += 4.0f * s;
+    occupancy_row(&l, v);
     bounce_bars(&l, v);
     l.y += 4.0f * s;
     frame_graph(&l, v, now_ms);

@@ -14,12 +14,14 @@ static const struct {
     const char *name;
     SDL_Keycode key;
 } named_keys[] = {
-    {"Tab", SDLK_TAB},       {"Escape", SDLK_ESCAPE}, {"Esc", SDLK_ESCAPE}, {"Space", SDLK_SPACE},
-    {"Return", SDLK_RETURN}, {"Enter", SDLK_RETURN},  {"Left", SDLK_LEFT},  {"Right", SDLK_RIGHT},
-    {"Up", SDLK_UP},         {"Down", SDLK_DOWN},     {"F1", SDLK_F1},      {"F2", SDLK_F2},
-    {"F3", SDLK_F3},         {"F4", SDLK_F4},         {"F5", SDLK_F5},      {"F6", SDLK_F6},
-    {"F7", SDLK_F7},         {"F8", SDLK_F8},         {"F9", SDLK_F9},      {"F10", SDLK_F10},
-    {"F11", SDLK_F11},       {"F12", SDLK_F12},
+    {"Tab", SDLK_TAB},     {"Escape", SDLK_ESCAPE}, {"Esc", SDLK_ESCAPE},
+    {"Space", SDLK_SPACE}, {"Return", SDLK_RETURN}, {"Enter", SDLK_RETURN},
+    {"Left", SDLK_LEFT},   {"Right", SDLK_RIGHT},   {"Up", SDLK_UP},
+    {"Down", SDLK_DOWN},   {"F1", SDLK_F1},         {"F2", SDLK_F2},
+    {"F3", SDLK_F3},       {"F4", SDLK_F4},         {"F5", SDLK_F5},
+    {"F6", SDLK_F6},       {"F7", SDLK_F7},         {"F8", SDLK_F8},
+    {"F9", SDLK_F9},       {"F10", SDLK_F10},       {"F11", SDLK_F11},
+    {"F12", SDLK_F12},     {"Comma", SDLK_COMMA},   {"Period", SDLK_PERIOD},
 };
 
 static const struct {

@@ -2,11 +2,13 @@
  *
  *     # a comment
  *     wait 20 frames        let 20 frames be drawn
- *     wait 8 spp            until the film holds 8 samples per pixel (or accumulation stopped)
+ *     wait 8 spp            until the film holds 8 samples per pixel or more (a frame adds
+ *                           several), or accumulation stopped
  *     wait 2 s              let 2 seconds of wall-clock time pass (also `wait 500 ms`)
  *     key Tab               press a key, as a hotkey: a letter, a character, or a name (Tab,
- *     key Shift+Tab         Escape, Space, Return, F1..F12, Left, Right, Up, Down), after
- *                           Shift+, Ctrl+ or Alt+
+ *     key Shift+Tab         Escape, Space, Return, F1..F12, Left, Right, Up, Down, Comma,
+ *     key .                 Period), after Shift+, Ctrl+ or Alt+; `key ,` and `key .` (or
+ *                           `key Comma`, `key Period`) halve and double the frame budget
  *     drag 40 -10           a mouse drag of (dx, dy) pixels (turns the camera)
  *     resize 960 540        resize the window to W x H (64..16384 each), as a user would: the
  *                           image size follows (the renderer and the film are made anew)

@@ -2,7 +2,8 @@
  * algorithm, mode, tile, light sampling, scene or image size builds a new renderer (each sets
  * up its own stream buffers; the film is made anew when the size changes); a camera move only
  * resets the film. A renderer that cannot be made leaves the viewer on the settings (and the
- * scene) of the last one made. */
+ * scene) of the last one made. Each renderer's wave holds the samples per pixel of
+ * rc_budget_wave (a displayed frame that adds more calls it several times). */
 #include "viewer.h"
 
 #include "../wavefront/compact.h"
@@ -50,6 +51,9 @@ int rc_view_session_init(rc_viewer *v, const rc_view_opts *o) {
     v->interop = !o->no_interop;
     v->spp_limit = o->spp;
     v->mask_bounce = 0;
+    v->wave_given = o->common.wave; /* `--samples-per-wave auto` is 0: rc_budget_wave */
+    rc_budget_init(&v->budget, o->frame_ms > 0.0 ? o->frame_ms : RC_FRAME_MS_DEFAULT,
+                   RC_BUDGET_MAX_N);
     rc_fly_init(&v->cam, &v->scene.camera, (float)v->st.width / (float)v->st.height);
     v->rebuild = 1;
     return 0;
@@ -71,6 +75,8 @@ static int build(rc_viewer *v) {
     v->r = NULL;
     rc_error err;
     v->st.algo = v->algos[v->algo];
+    v->st.samples_per_wave =
+        rc_budget_wave(v->st.width, v->st.height, v->st.backend == RC_BACKEND_CUDA, v->wave_given);
     if (rc_renderer_create(&v->scene, &v->st, &v->r, &err) != 0 ||
         rc_renderer_watch_bounce(v->r, v->show_mask ? v->mask_bounce : -1, &err) != 0) {
         fprintf(stderr, "raycompact view: %s\n", err.msg);
@@ -84,10 +90,14 @@ static int build(rc_viewer *v) {
     snprintf(title, sizeof title, "raycompact view - %.48s - %s, %s", base_name(v->scene_path),
              v->st.algo, rc_mode_name(v->st.mode));
     if (v->win) SDL_SetWindowTitle(v->win, title);
-    printf("raycompact view: algorithm %s, mode %s, tile %zu, %s backend\n", v->st.algo,
-           rc_mode_name(v->st.mode), tile, rc_backend_name(v->st.backend));
+    printf("raycompact view: algorithm %s, mode %s, tile %zu, %s backend, wave %u spp\n",
+           v->st.algo, rc_mode_name(v->st.mode), tile, rc_backend_name(v->st.backend),
+           rc_renderer_wave(v->r));
     fflush(stdout);
     rc_history_settings_changed(&v->hist, rc_now_ms());
+    /* Another renderer costs another time per sample (and its first frame sets up more): go
+       on from a quarter of the count, so that the first frames stay within the budget. */
+    rc_budget_restart(&v->budget, v->budget.n / 4, RC_BUDGET_MAX_N);
     v->mask_stale = v->show_mask;
     return 0;
 }
@@ -289,6 +299,15 @@ void rc_view_camera_changed(rc_viewer *v) {
     rc_camera cam = rc_fly_camera_get(&v->cam);
     if (v->r) rc_renderer_set_camera(v->r, &cam);
     v->reset = 1;
+}
+
+void rc_view_scale_budget(rc_viewer *v, double factor) {
+    double ms = v->budget.budget_ms * factor;
+    ms = ms < RC_FRAME_MS_MIN ? RC_FRAME_MS_MIN : ms > RC_FRAME_MS_MAX ? RC_FRAME_MS_MAX : ms;
+    if (ms == v->budget.budget_ms) return;
+    rc_budget_set_ms(&v->budget, ms);
+    printf("raycompact view: frame budget %g ms, %u spp a frame\n", ms, v->budget.n);
+    fflush(stdout);
 }
 
 int rc_view_wants_frame(const rc_viewer *v) {

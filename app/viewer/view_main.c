@@ -18,12 +18,19 @@ static void usage(FILE *f) {
             "usage: raycompact view --scene FILE [options]\n"
             "\n"
             "Render a scene progressively in a window, with an overlay of what each phase and\n"
-            "each bounce costs. Press H in the window for the keys.\n"
+            "each bounce costs. Each displayed frame adds as many samples per pixel as fit\n"
+            "the frame-time budget. Press H in the window for the keys.\n"
             "\n"
             "options:\n"
             "  --scene FILE          scene file (JSON)\n"
             "  --width W --height H  image size (default: the scene's render block)\n"
             "  --spp N               stop accumulating at N samples per pixel (default: never)\n"
+            "  --frame-ms MS         frame-time budget: the renderer's time per displayed\n"
+            "                        frame, %g..%g ms (default %g; keys , and . halve and\n"
+            "                        double it); each frame adds the samples that fit\n"
+            "  --samples-per-wave N  samples per pixel of one renderer call (a frame that adds\n"
+            "                        more makes several; default: as many as fit %u paths on\n"
+            "                        CUDA, %u on the CPU)\n"
             "  --max-depth D         bounces per path, 1..%d (default: the scene's)\n"
             "  --algo NAME           compaction after each bounce (default auto: the library\n"
             "                        picks per bounce, from the density; see README);\n"
@@ -48,8 +55,9 @@ static void usage(FILE *f) {
             "  --script FILE         scripted input: wait, key, drag, resize, screenshot, quit\n"
             "                        lines\n"
             "  --help                this text\n",
-            RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN, SC_TILE_MAX,
-            RC_VIEW_DEFAULT_W, RC_VIEW_DEFAULT_H);
+            RC_FRAME_MS_MIN, RC_FRAME_MS_MAX, RC_FRAME_MS_DEFAULT, RC_VIEW_WAVE_PATHS_CUDA,
+            RC_VIEW_WAVE_PATHS_CPU, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path),
+            SC_TILE_MIN, SC_TILE_MAX, RC_VIEW_DEFAULT_W, RC_VIEW_DEFAULT_H);
 }
 
 static int parse_window(cli_args *a, rc_view_opts *o) {
@@ -73,6 +81,12 @@ static int view_option(cli_args *a, rc_view_opts *o) {
         o->script = a->value;
     } else if ((r = cli_is(a, "--spp", 1)) != 0) {
         if (r > 0 && cli_uint(a, 1, 1u << 30, &o->spp) != 0) return RC_EXIT_USAGE;
+    } else if ((r = cli_is(a, "--frame-ms", 1)) != 0) {
+        if (r > 0 && rc_frame_ms_parse(a->value, &o->frame_ms) != 0)
+            return cli_usage_error("view",
+                                   "--frame-ms: '%s' is not a number of milliseconds in "
+                                   "[%g, %g]",
+                                   a->value, RC_FRAME_MS_MIN, RC_FRAME_MS_MAX);
     } else if ((r = cli_is(a, "--vsync", 0)) != 0) {
         o->vsync = 1;
     } else if ((r = cli_is(a, "--no-interop", 0)) != 0) {

@@ -4,6 +4,7 @@
  *
  *   view_main.c  options, window and context, start-up and shut-down
  *   loop.c       the frame loop: input, script steps, one frame, draw, screenshots
+ *   budget.c     the samples each displayed frame adds, from the frame-time budget
  *   session.c    the renderer and the settings the keys change (rebuilt on a change)
  *   keys.c       hotkeys and their help text
  *   overlay.c    the overlay panel: settings, per-bounce bars, the frame-time graph, help
@@ -15,6 +16,7 @@
 
 #include "../cli.h"
 #include "batch.h"
+#include "budget.h"
 #include "camera.h"
 #include "film.h"
 #include "history.h"
@@ -31,6 +33,7 @@ typedef struct rc_view_opts {
     const char *algo, *mode, *script;
     uint32_t spp;          /* accumulation stops at this many samples; 0 = never */
     uint32_t win_w, win_h; /* initial window size */
+    double frame_ms;       /* --frame-ms: the renderer's time per displayed frame */
     int vsync, no_interop;
 } rc_view_opts;
 
@@ -56,6 +59,11 @@ typedef struct rc_viewer {
     uint32_t spp_limit;
     rc_fly_camera cam;
     int rebuild, reset; /* set by keys, applied before the next frame */
+    /* frames by time budget (budget.h): the samples a displayed frame adds, in renderer calls
+       of at most the renderer's wave */
+    rc_budget budget;
+    uint32_t wave_given;  /* --samples-per-wave N: the renderer's wave; 0: rc_budget_wave */
+    uint32_t frame_calls; /* renderer calls in the last displayed frame */
     /* the window */
     SDL_Window *win;
     SDL_GLContext gl;
@@ -79,6 +87,7 @@ typedef struct rc_viewer {
     char shot_name[64];
     int quit;
     uint64_t turns, rendered; /* loop turns and frames rendered, for the closing line */
+    uint64_t samples;         /* samples per pixel rendered, over every film */
 } rc_viewer;
 
 /* session.c */
@@ -109,6 +118,8 @@ void rc_view_window_resized(rc_viewer *v);
 void rc_view_camera_changed(rc_viewer *v);
 /* 1 while accumulation should go on (not paused, below the spp limit, or a mask to record). */
 int rc_view_wants_frame(const rc_viewer *v);
+/* , and .: the frame-time budget halved or doubled (factor), within RC_FRAME_MS_MIN..MAX. */
+void rc_view_scale_budget(rc_viewer *v, double factor);
 
 /* keys.c */
 void rc_view_key(rc_viewer *v, int32_t key, int32_t mod);
