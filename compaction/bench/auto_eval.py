@@ -26,9 +26,6 @@ def load(path):
         sys.exit(2)
 
 
-LIST_ALGOS = {"redzone", "redzone-block"}
-
-
 def key(r):
     return (r["n"], r["elem_size"], r["removed"], r.get("pattern") or "random")
 
@@ -47,7 +44,8 @@ def main():
         if r["algorithm"] in ("auto", "auto-list"):
             continue
         k, t = key(r), r["median_ms"]
-        if r["algorithm"] not in LIST_ALGOS and (k not in best_flags or t < best_flags[k][0]):
+        # a removal-list algorithm's record names its list's order; a flag algorithm's is null
+        if r.get("order") is None and (k not in best_flags or t < best_flags[k][0]):
             best_flags[k] = (t, r["algorithm"], r.get("tile"))
         if k not in best_any or t < best_any[k][0]:
             best_any[k] = (t, r["algorithm"], r.get("tile"))

@@ -1,15 +1,12 @@
 #!/usr/bin/env python3
 """plot_policy.py: the choice map of auto (SC_ALGO_AUTO) for one policy table, as a PNG.
 
-Evaluates the table exactly as compaction/src/auto.c does: the first rule whose conditions
-hold (n_min/n_max, elem_min/elem_max, removed_min/removed_max, all inclusive; list; stable)
-and whose algorithm can run the call (on the table's backend, stable when stability is
-required, a flag algorithm only when flags are offered, a removal-list one only when a list
-is offered) decides; when none does, the first usable of single-pass, scan-scatter, serial,
-redzone; else no algorithm (SC_ERR_UNSUPPORTED). A removal list is never offered above
-2^32 - 1 elements (core.c). Over n = 2^10..2^30 (log) x removed fraction 0..1 it draws one
-panel per (element size, removal list offered or not), flags always offered, a colour per
-chosen algorithm (a fixed colour per name, the same in every map).
+Which algorithm auto takes for each call comes from the library itself: `compact policy choose`
+runs the table through sc_policy_decide, the matching auto.c does for every call (the first rule
+whose conditions hold and whose algorithm can run the call, else the fallback order). Over
+n = 2^10..2^30 (log) x removed fraction 0..1 it draws one panel per (element size, removal list
+offered or not), flags always offered, a colour per chosen algorithm (a fixed colour per name,
+the same in every map).
 
 With a list the removed fraction is exact (k / n); without one it is the fraction auto works
 from: the caller's hint, the previous call's, a sample (CPU) or the table's unknown_removed
@@ -17,12 +14,9 @@ from: the caller's hint, the previous call's, a sample (CPU) or the table's unkn
 
 Usage:
   plot_policy.py TABLE.json --out MAP.png            a table in a file ('-': stdin)
-  plot_policy.py --compact PATH --policy sm_90 --out MAP.png
-                                                     a built-in table: compact policy show NAME
-Options: --elem 4,16,64 (element sizes in bytes), --stable (stability required).
-The algorithms' properties come from `compact list --names` when --compact (or $COMPACT) is
-given, else from the copy below (test_plot_policy.py checks that the two agree).
-The rule evaluation needs only python3; the picture needs matplotlib (python3-matplotlib).
+  plot_policy.py --policy sm_90 --out MAP.png        a built-in table (compact policy show NAME)
+Options: --compact PATH (default $COMPACT), --elem 4,16,64 (element sizes in bytes), --stable
+(stability required). Needs matplotlib (python3-matplotlib) for the picture.
 """
 import argparse
 import json
@@ -30,28 +24,9 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import zlib
-
-# name: (stable, input, backends), in `compact list` order; `compact list` is the source.
-ALGORITHMS = {
-    "serial": (True, "flags", ("cpu",)),
-    "scan-scatter": (True, "flags", ("cpu", "cuda")),
-    "horn": (True, "flags", ("cpu", "cuda")),
-    "jumping-jack": (False, "flags", ("cpu", "cuda")),
-    "rlz": (True, "flags", ("cpu", "cuda")),
-    "binary-tree": (True, "flags", ("cpu", "cuda")),
-    "spataro": (True, "flags", ("cpu", "cuda")),
-    "billeter": (True, "flags", ("cpu", "cuda")),
-    "atomic": (False, "flags", ("cpu", "cuda")),
-    "redzone": (False, "list", ("cpu", "cuda")),
-    "redzone-block": (False, "list", ("cpu", "cuda")),
-    "cub": (True, "flags", ("cuda",)),
-    "single-pass": (True, "flags", ("cuda",)),
-}
-
-# auto.c's k_fallback: when no rule decides.
-FALLBACK = ("single-pass", "scan-scatter", "serial", "redzone")
 
 # A fixed colour per algorithm, so every map (and every table) reads the same.
 COLOURS = {
@@ -72,10 +47,6 @@ COLOURS = {
 NONE_COLOUR = "#ffffff"  # no usable algorithm (SC_ERR_UNSUPPORTED)
 SPARE = ["#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354"]
 
-LIST_MAX_N = 2**32 - 1  # core.c: no removal list above UINT32_MAX elements
-WHEN_KEYS = {"n_min", "n_max", "elem_min", "elem_max", "removed_min", "removed_max", "list",
-             "stable"}
-
 
 class PolicyError(ValueError):
     pass
@@ -90,112 +61,46 @@ def colour(name):
     return SPARE[zlib.crc32(name.encode()) % len(SPARE)]
 
 
-def algorithms_from_compact(compact):
-    """ALGORITHMS' shape, read from `compact list --names` with its filters."""
-    def names(*extra):
-        out = subprocess.run([compact, "list", "--names"] + list(extra), check=True,
-                             capture_output=True, text=True).stdout
-        return [n for n in out.split() if n != "auto"]
-    every = names()
-    stable = set(names("--stable"))
-    lists = set(names("--input", "list"))
-    on = {b: set(names("--backend", b)) for b in ("cpu", "cuda")}
-    return {n: (n in stable, "list" if n in lists else "flags",
-                tuple(b for b in ("cpu", "cuda") if n in on[b])) for n in every}
-
-
-class Rule:
-    def __init__(self, index, obj, backend, algorithms):
-        where = "rule %d" % index
-        if not isinstance(obj, dict):
-            raise PolicyError("%s: a rule must be an object" % where)
-        when = obj.get("when", {})
-        if not isinstance(when, dict):
-            raise PolicyError("%s: 'when' must be an object" % where)
-        unknown = set(when) - WHEN_KEYS
-        if unknown:
-            raise PolicyError("%s: unknown key '%s' in 'when'" % (where, sorted(unknown)[0]))
-        self.index = index
-        self.n_min = when.get("n_min", 0)
-        self.n_max = when.get("n_max", math.inf)
-        self.elem_min = when.get("elem_min", 0)
-        self.elem_max = when.get("elem_max", math.inf)
-        self.removed_min = when.get("removed_min", 0.0)
-        self.removed_max = when.get("removed_max", 1.0)
-        self.list = when.get("list")      # None: either
-        self.stable = when.get("stable")  # None: either
-        for key in ("list", "stable"):
-            if key in when and not isinstance(when[key], bool):
-                raise PolicyError("%s: '%s' must be true or false" % (where, key))
-        self.algo = obj.get("algo")
-        if self.algo not in algorithms:
-            raise PolicyError("%s: unknown algorithm '%s'" % (where, self.algo))
-        if backend not in algorithms[self.algo][2]:
-            raise PolicyError("%s: '%s' does not run on the %s backend"
-                              % (where, self.algo, backend))
-
-    def matches(self, n, elem, removed, list_offered, stable):
-        # auto.c matches(): bounds inclusive; list/stable compared only when given
-        return (self.n_min <= n <= self.n_max and self.elem_min <= elem <= self.elem_max
-                and self.removed_min <= removed <= self.removed_max
-                and (self.list is None or self.list == list_offered)
-                and (self.stable is None or self.stable == stable))
+def run_compact(compact, *args):
+    r = subprocess.run([compact] + list(args), capture_output=True, text=True)
+    if r.returncode != 0:
+        raise PolicyError(r.stderr.strip() or "compact %s: exit %d" % (args[0], r.returncode))
+    return r.stdout
 
 
 class Policy:
-    def __init__(self, doc, algorithms=None):
-        self.algorithms = algorithms or ALGORITHMS
-        if not isinstance(doc, dict) or doc.get("format") != "raycompact-policy":
-            raise PolicyError("not a policy table: 'format' must be \"raycompact-policy\"")
-        if doc.get("version") != 1:
-            raise PolicyError("'version' must be 1")
+    """A table (a file, or a built-in name) and what the plot's titles read of it; every choice
+    comes from `compact policy choose`."""
+
+    def __init__(self, compact, path=None, name=None):
+        self.compact, self.table = compact, path or name
+        text = open(path).read() if path else run_compact(compact, "policy", "show", name)
+        try:
+            doc = json.loads(text)
+        except ValueError as e:
+            raise PolicyError("%s: not JSON: %s" % (self.table, e))
+        if not isinstance(doc, dict):
+            raise PolicyError("%s: not a policy table" % self.table)
         self.name = doc.get("name", "?")
         self.backend = doc.get("backend")
-        if self.backend not in ("cpu", "cuda"):
-            raise PolicyError("'backend' must be \"cpu\" or \"cuda\"")
         self.source = doc.get("source", "")
         self.device = doc.get("device", "")
         self.unknown_removed = doc.get("unknown_removed", 0.5)
-        rules = doc.get("rules")
-        if not isinstance(rules, list) or not rules:
-            raise PolicyError("'rules' (a non-empty array) is missing")
-        self.rules = [Rule(i, r, self.backend, self.algorithms) for i, r in enumerate(rules)]
+        self.algorithms = [a for a in run_compact(compact, "list", "--names").split()
+                           if a != "auto"]
+        self.choose([1], [0.5], 4, False)  # the library reads the table, or says why not
 
-    def usable(self, algo, list_offered, flags_offered, stable):
-        """auto.c usable(): on this backend, stable if asked, its input offered."""
-        info = self.algorithms.get(algo)
-        if info is None or self.backend not in info[2]:
-            return False
-        if stable and not info[0]:
-            return False
-        return flags_offered if info[1] == "flags" else list_offered
-
-    def choose(self, n, elem, removed, list_offered, stable=False, flags_offered=True):
-        """(algorithm, rule index): rule -1 for the fallback; algorithm None when nothing can
-        run the call (auto returns SC_ERR_UNSUPPORTED)."""
-        if n > LIST_MAX_N:
-            list_offered = False
-        for r in self.rules:
-            if r.matches(n, elem, removed, list_offered, stable) and \
-                    self.usable(r.algo, list_offered, flags_offered, stable):
-                return r.algo, r.index
-        for algo in FALLBACK:
-            if self.usable(algo, list_offered, flags_offered, stable):
-                return algo, -1
-        return None, -1
-
-
-def load_policy(path=None, compact=None, name=None, algorithms=None):
-    if path:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path) as f:
-                text = f.read()
-    else:
-        text = subprocess.run([compact, "policy", "show", name], check=True,
-                              capture_output=True, text=True).stdout
-    return Policy(json.loads(text), algorithms)
+    def choose(self, ns, removed, elem, list_offered, stable=False, flags_offered=True):
+        """rows (one per removed fraction) x columns (one per n) of (algorithm, rule): rule -1
+        for the fallback order; algorithm None when nothing can run the call."""
+        inputs = "any" if list_offered and flags_offered else "list" if list_offered else "flags"
+        args = ["policy", "choose", self.table, "--backend", str(self.backend),
+                "--n", ",".join(str(n) for n in ns),
+                "--removed", ",".join(repr(float(r)) for r in removed),
+                "--elem", str(elem), "--input", inputs] + ["--stable"] * stable
+        out = json.loads(run_compact(self.compact, *args))
+        choices = [tuple(c) for c in out["choices"]]
+        return [[choices[i] for i in row] for row in out["cells"]]
 
 
 # The grid: log2(n) from 10 to 30, removed fraction from 0 to 1; each cell shows the choice at
@@ -218,7 +123,7 @@ def choice_grid(policy, elem, list_offered, stable=False):
     xs, ys = grid_edges()
     ns = [int(round(2 ** ((a + b) / 2))) for a, b in zip(xs, xs[1:])]
     rs = [(a + b) / 2 for a, b in zip(ys, ys[1:])]
-    return [[policy.choose(n, elem, r, list_offered, stable) for n in ns] for r in rs]
+    return policy.choose(ns, rs, elem, list_offered, stable)
 
 
 def plot(policy, out, elems=(4, 16, 64), stable=False):
@@ -306,21 +211,22 @@ def main(argv=None):
     a = ap.parse_args(argv)
     compact = a.compact or os.environ.get("COMPACT")
     if bool(a.table) == bool(a.policy):
-        ap.error("give a table file or --policy NAME (with --compact)")
-    if a.policy and not compact:
-        ap.error("--policy needs --compact PATH (or $COMPACT)")
-    algorithms = None
-    if compact:
-        algorithms = algorithms_from_compact(compact)
-        if not any("cuda" in v[2] for v in algorithms.values()):  # a build without CUDA
-            algorithms = {k: (v[0], v[1], ALGORITHMS.get(k, v)[2]) for k, v in algorithms.items()}
-    try:
-        policy = load_policy(a.table, compact, a.policy, algorithms)
-        elems = [int(x) for x in a.elem.split(",") if x]
-    except (PolicyError, ValueError, OSError, subprocess.CalledProcessError) as e:
-        print("plot_policy.py: %s" % e, file=sys.stderr)
-        return 2
-    order = plot(policy, a.out, elems, a.stable)
+        ap.error("give a table file or --policy NAME")
+    if not compact:
+        ap.error("the choices come from the library: --compact PATH (or $COMPACT)")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = a.table
+        if path == "-":
+            path = os.path.join(tmp, "stdin.json")
+            with open(path, "w") as f:
+                f.write(sys.stdin.read())
+        try:
+            policy = Policy(compact, path, a.policy)
+            elems = [int(x) for x in a.elem.split(",") if x]
+            order = plot(policy, a.out, elems, a.stable)
+        except (PolicyError, ValueError, OSError) as e:
+            print("plot_policy.py: %s" % e, file=sys.stderr)
+            return 2
     print("%s: %s" % (a.out, ", ".join(x or "none" for x in order)))
     return 0
 

@@ -157,28 +157,62 @@ static double removed_fraction(const sc_job *job, size_t n_expected, unsigned of
     return p->unknown_removed;
 }
 
+/* What the decision reads of a call: the count it is made for and the bound the kernels run
+ * over, the element size, the removed fraction, the inputs offered, stability. */
+typedef struct auto_call {
+    const sc_policy *p;
+    sc_backend backend;
+    size_t n, n_bound, elem_size;
+    double removed;
+    unsigned offer;
+    int stable;
+    int built; /* 1: only algorithms this build implements (a call); 0: the table's backend */
+} auto_call;
+
 /* 1 if `algo` can run this call: on this backend, with an offered input, stable if asked. */
-static int usable(const sc_job *job, sc_algorithm algo, unsigned offer, size_t n_expected) {
+static int usable(const auto_call *c, sc_algorithm algo) {
     const sc_algorithm_info *info = sc_algorithm_get(algo);
-    if (!info || algo == SC_ALGO_AUTO || !sc_impl_for(algo, job->ctx->backend)) return 0;
+    if (!info || algo == SC_ALGO_AUTO || !(info->backends & (1u << c->backend))) return 0;
+    if (c->built && !sc_impl_for(algo, c->backend)) return 0;
     /* CUB has no device-side length: it costs the bound, not the count chosen for */
-    if (algo == SC_ALGO_CUB && n_expected < job->n) return 0;
-    if (job->opt.require_stable && !info->stable) return 0;
-    if (info->input == SC_INPUT_FLAGS) return (offer & SC_OFFER_FLAGS) != 0;
-    return (offer & SC_OFFER_LIST) != 0;
+    if (algo == SC_ALGO_CUB && c->n < c->n_bound) return 0;
+    if (c->stable && !info->stable) return 0;
+    if (info->input == SC_INPUT_FLAGS) return (c->offer & SC_OFFER_FLAGS) != 0;
+    return (c->offer & SC_OFFER_LIST) != 0;
 }
 
-static int matches(const sc_rule *r, const sc_job *job, size_t n, unsigned offer, double removed) {
-    const int list = (offer & SC_OFFER_LIST) != 0, stable = job->opt.require_stable != 0;
-    return n >= r->n_min && n <= r->n_max && job->elem_size >= r->elem_min &&
-           job->elem_size <= r->elem_max && removed >= r->removed_min &&
-           removed <= r->removed_max && (r->list < 0 || r->list == list) &&
-           (r->stable < 0 || r->stable == stable);
+static int matches(const sc_rule *r, const auto_call *c) {
+    const int list = (c->offer & SC_OFFER_LIST) != 0;
+    return c->n >= r->n_min && c->n <= r->n_max && c->elem_size >= r->elem_min &&
+           c->elem_size <= r->elem_max && c->removed >= r->removed_min &&
+           c->removed <= r->removed_max && (r->list < 0 || r->list == list) &&
+           (r->stable < 0 || r->stable == c->stable);
 }
 
 /* When no rule decides: a stable flag algorithm, else Redzone on a list. */
 static const sc_algorithm k_fallback[] = {SC_ALGO_SINGLE_PASS, SC_ALGO_SCAN_SCATTER, SC_ALGO_SERIAL,
                                           SC_ALGO_REDZONE};
+
+/* The decision: the first rule whose conditions hold and whose algorithm can run the call (its
+ * index), else the first usable algorithm of the fallback order (-1); *algo = SC_ALGO_COUNT when
+ * none can run it. */
+static int decide(const auto_call *c, sc_algorithm *algo) {
+    const uint32_t *at;
+    size_t count;
+    sc_policy_rules_for(c->p, c->n, &at, &count);
+    for (size_t j = 0; j < count; j++) {
+        const size_t i = at ? at[j] : j;
+        const sc_rule *r = &c->p->rules[i];
+        if (matches(r, c) && usable(c, r->algo)) {
+            *algo = r->algo;
+            return (int)i;
+        }
+    }
+    *algo = SC_ALGO_COUNT;
+    for (size_t i = 0; *algo == SC_ALGO_COUNT && i < sizeof k_fallback / sizeof *k_fallback; i++)
+        if (usable(c, k_fallback[i])) *algo = k_fallback[i];
+    return -1;
+}
 
 static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview) {
     const sc_policy *p = NULL;
@@ -190,27 +224,24 @@ static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview
     c->automatic = 1;
     c->n = expected_n(job, preview);
     c->removed = removed_fraction(job, c->n, offer, p, &c->source);
-    c->rule = -1;
-    c->algo = SC_ALGO_COUNT;
+    const auto_call call = {p,
+                            job->ctx->backend,
+                            c->n,
+                            job->n,
+                            job->elem_size,
+                            c->removed,
+                            offer,
+                            job->opt.require_stable != 0,
+                            1};
+    c->rule = decide(&call, &c->algo);
     size_t tile = 0;
     sc_scan scan = SC_SCAN_DEFAULT;
-    const uint32_t *at;
-    size_t count;
-    sc_policy_rules_for(p, c->n, &at, &count);
-    for (size_t j = 0; j < count; j++) {
-        const size_t i = at ? at[j] : j;
-        const sc_rule *r = &p->rules[i];
-        if (!matches(r, job, c->n, offer, c->removed) || !usable(job, r->algo, offer, c->n))
-            continue;
-        c->rule = (int)i;
-        c->algo = r->algo;
+    if (c->rule >= 0) {
+        const sc_rule *r = &p->rules[c->rule];
         c->gain = r->gain;
         tile = r->tile;
         scan = r->scan;
-        break;
     }
-    for (size_t i = 0; c->algo == SC_ALGO_COUNT && i < sizeof k_fallback / sizeof *k_fallback; i++)
-        if (usable(job, k_fallback[i], offer, c->n)) c->algo = k_fallback[i];
     /* a list alone with stability asked: no removal-list algorithm is stable */
     if (c->algo == SC_ALGO_COUNT) return SC_ERR_UNSUPPORTED;
     job->info = sc_algorithm_get(c->algo);
@@ -221,6 +252,31 @@ static sc_status choose(sc_job *job, unsigned offer, sc_impl_fn *fn, int preview
         job->scan = job->tile < 128 ? SC_SCAN_HILLIS_STEELE : SC_SCAN_BLELLOCH;
     c->policy = a->choice_policy; /* the name of the policy loaded (get_policy) */
     *fn = sc_impl_for(c->algo, job->ctx->backend);
+    return SC_OK;
+}
+
+sc_status sc_policy_decide(const char *json, size_t len, sc_backend backend, sc_policy_query *q,
+                           size_t count, char *msg, size_t cap) {
+    if (count && !q) return SC_ERR_INVALID_ARGUMENT;
+    sc_policy *p = NULL;
+    sc_status s = sc_policy_parse(json, len, backend, &p, msg, cap);
+    if (s != SC_OK) return s;
+    for (size_t i = 0; i < count; i++) {
+        unsigned offer = (q[i].input != SC_INPUT_REMOVAL_LIST ? SC_OFFER_FLAGS : 0) |
+                         (q[i].input != SC_INPUT_FLAGS ? SC_OFFER_LIST : 0);
+        if (q[i].n > (size_t)UINT32_MAX) offer &= ~SC_OFFER_LIST; /* as a call: no list there */
+        const auto_call c = {p,
+                             backend,
+                             q[i].n,
+                             q[i].n,
+                             q[i].elem_size,
+                             q[i].removed,
+                             offer,
+                             q[i].require_stable != 0,
+                             0};
+        q[i].rule = decide(&c, &q[i].algo);
+    }
+    sc_policy_free(p);
     return SC_OK;
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""test_plot_policy.py: the rule evaluation of plot_policy.py (auto's choice map) on a
-tiny synthetic table with known cells, against the library itself (`compact explain auto`
-on the CPU backend) where $COMPACT is set, and the picture when matplotlib is there.
-unittest cases, so both `python3 test_plot_policy.py` and pytest run them.
+"""test_plot_policy.py: auto's choice map (plot_policy.py, through `compact policy choose`,
+the library's sc_policy_decide) on a tiny synthetic table with cells worked out by hand from
+the table and the algorithm table; the same choices against a real auto call (`compact
+explain auto` on the CPU backend); and the picture when matplotlib is there. They need
+$COMPACT (the ctest sets it). unittest cases, so both `python3 test_plot_policy.py` and
+pytest run them.
 """
 import json
 import os
@@ -35,12 +37,24 @@ CUDA = table("cuda", [
 ])  # no catch-all: the fallback decides the rest
 
 
+def policy_of(doc, tmp):
+    path = os.path.join(tmp, "table.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return plot_policy.Policy(COMPACT, path)
+
+
+@unittest.skipUnless(COMPACT, "set $COMPACT to the compact tool")
 class Rules(unittest.TestCase):
     def setUp(self):
-        self.p = plot_policy.Policy(CUDA)
+        self.tmp = tempfile.TemporaryDirectory()
+        self.p = policy_of(CUDA, self.tmp.name)
 
-    def check(self, want, n, elem, removed, lst, stable=False, flags=True):
-        got = self.p.choose(n, elem, removed, lst, stable, flags)
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def check(self, want, n, elem, removed, lst, stable=False, flags=True, p=None):
+        got = (p or self.p).choose([n], [removed], elem, lst, stable, flags)[0][0]
         self.assertEqual(got, want, "n %d elem %d removed %g list %s stable %s flags %s"
                          % (n, elem, removed, lst, stable, flags))
 
@@ -77,9 +91,9 @@ class Rules(unittest.TestCase):
         self.check(("redzone", 0), 1 << 20, 4, 0.05, True, flags=False)
         self.check(("redzone", -1), 1 << 20, 4, 0.5, True, flags=False)
         self.check((None, -1), 1 << 20, 4, 0.5, True, stable=True, flags=False)
-        cpu = plot_policy.Policy(table("cpu", [{"when": {"n_max": 10}, "algo": "serial"}]))
-        self.assertEqual(cpu.choose(1 << 20, 4, 0.5, False), ("scan-scatter", -1))
-        self.assertEqual(cpu.choose(8, 4, 0.5, False), ("serial", 0))
+        cpu = policy_of(table("cpu", [{"when": {"n_max": 10}, "algo": "serial"}]), self.tmp.name)
+        self.check(("scan-scatter", -1), 1 << 20, 4, 0.5, False, p=cpu)
+        self.check(("serial", 0), 8, 4, 0.5, False, p=cpu)
 
     def test_no_list_above_uint32(self):
         self.check(("single-pass", -1), 1 << 33, 4, 0.05, True)
@@ -103,27 +117,20 @@ class Rules(unittest.TestCase):
                     table("cuda", [{"when": {"n_maximum": 3}, "algo": "cub"}]),
                     table("cuda", [])):
             with self.assertRaises(plot_policy.PolicyError):
-                plot_policy.Policy(doc)
+                policy_of(doc, self.tmp.name)
 
     def test_colours_stable_and_distinct(self):
-        known = [plot_policy.colour(a) for a in plot_policy.ALGORITHMS]
+        known = [plot_policy.colour(a) for a in self.p.algorithms]
         self.assertEqual(len(set(known)), len(known))
+        self.assertEqual(set(self.p.algorithms), set(plot_policy.COLOURS))
         self.assertEqual(plot_policy.colour("future-algo"), plot_policy.colour("future-algo"))
 
 
 @unittest.skipUnless(COMPACT, "set $COMPACT to the compact tool")
 class AgainstTheLibrary(unittest.TestCase):
-    """plot_policy's choice against the library's own (compact explain auto, CPU backend,
-    4-byte elements; the removed fraction is exact: from the list, or a sample of all flags
-    when n <= 512)."""
-
-    def test_algorithm_table(self):
-        got = plot_policy.algorithms_from_compact(COMPACT)
-        if any("cuda" in v[2] for v in got.values()):
-            self.assertEqual(got, plot_policy.ALGORITHMS)
-        else:  # a build without CUDA: compare what it has
-            self.assertEqual({k: v[:2] for k, v in got.items()},
-                             {k: v[:2] for k, v in plot_policy.ALGORITHMS.items()})
+    """The map's choice against a real auto call (compact explain auto, CPU backend, 4-byte
+    elements; the removed fraction is exact: from the list, or a sample of all flags when
+    n <= 512)."""
 
     def test_explain_agrees(self):
         doc = table("cpu", [
@@ -133,17 +140,15 @@ class AgainstTheLibrary(unittest.TestCase):
             {"when": {"removed_min": 0.75}, "algo": "jumping-jack"},
             {"when": {"n_min": 200}, "algo": "horn"},
         ])
-        policy = plot_policy.Policy(doc)
         with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "synthetic.json")
-            with open(path, "w") as f:
-                json.dump(doc, f)
+            policy = policy_of(doc, tmp)
+            path = os.path.join(tmp, "table.json")
             for n in (16, 64, 100, 256):
                 for kept in (n, n * 3 // 4, n // 2, n // 4, 0):
                     mask = "1" * kept + "0" * (n - kept)
                     for lst in (False, True):
                         for stable in (False, True):
-                            want = policy.choose(n, 4, (n - kept) / n, lst, stable)
+                            want = policy.choose([n], [(n - kept) / n], 4, lst, stable)[0][0]
                             args = [COMPACT, "explain", "auto", "--mask", mask, "--policy", path]
                             args += ["--list"] * lst + ["--stable"] * stable
                             out = subprocess.run(args, capture_output=True, text=True).stdout
@@ -153,6 +158,7 @@ class AgainstTheLibrary(unittest.TestCase):
                             self.assertEqual(got, want, " ".join(args[2:]))
 
 
+@unittest.skipUnless(COMPACT, "set $COMPACT to the compact tool")
 class Picture(unittest.TestCase):
     def test_png(self):
         try:
@@ -161,7 +167,7 @@ class Picture(unittest.TestCase):
             self.skipTest("no matplotlib")
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "map.png")
-            order = plot_policy.plot(plot_policy.Policy(CUDA), out, elems=(4, 16))
+            order = plot_policy.plot(policy_of(CUDA, tmp), out, elems=(4, 16))
             with open(out, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
             self.assertEqual(order, ["horn", "jumping-jack", "atomic", "redzone",

@@ -343,6 +343,21 @@ const char *sc_policy_error(const sc_context *ctx);
 /* Validate a policy table held in memory (`len` bytes, need not end in NUL) for `backend`:
  * SC_OK, or SC_ERR_POLICY with the reason in msg (cap bytes). For tools, tests and fuzzing. */
 sc_status sc_policy_check(const char *json, size_t len, sc_backend backend, char *msg, size_t cap);
+/* auto's decision for calls described by `q` under a policy table (as sc_policy_check reads
+ * it), without a context, a device or any data: per query, the first rule whose conditions hold
+ * and whose algorithm runs on `backend` with the inputs offered (stable if asked), else the
+ * fallback order. A list is not offered above 2^32 - 1 elements. For tools that draw or check a
+ * table (`compact policy choose`). SC_OK, or SC_ERR_POLICY with the reason in msg. */
+typedef struct sc_policy_query {
+    size_t n, elem_size;
+    double removed; /* the removed fraction auto works from */
+    sc_input input; /* offered: SC_INPUT_FLAGS, SC_INPUT_REMOVAL_LIST or SC_INPUT_ANY */
+    int require_stable;
+    sc_algorithm algo; /* out: the choice; SC_ALGO_COUNT: none (a call: SC_ERR_UNSUPPORTED) */
+    int rule;          /* out: the rule that decided (0-based); -1: the fallback order */
+} sc_policy_query;
+sc_status sc_policy_decide(const char *json, size_t len, sc_backend backend, sc_policy_query *q,
+                           size_t count, char *msg, size_t cap);
 /* The JSON text of a built-in table ("cpu", "sm_90", "cuda"); NULL if there is none. */
 const char *sc_policy_builtin(const char *name);
 
