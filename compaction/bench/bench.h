@@ -122,10 +122,11 @@ typedef struct bench_device {
 
 typedef struct bench_backend bench_backend;
 
-/* The input sets every backend's state starts with: `num_sets` copies of (in, out, flags, list
- * of k), each buffer one allocation with set s at s * stride bytes; `next` is the set the next
- * timed run takes. */
+/* What every backend's state starts with: its library context, and the input sets: `num_sets`
+ * copies of (in, out, flags, list of k), each buffer one allocation with set s at s * stride
+ * bytes; `next` is the set the next timed run takes. */
 typedef struct bench_sets {
+    sc_context *ctx;
     size_t n, es, k;
     int num_sets, next;
     size_t in_stride, flags_stride, list_stride;
@@ -157,9 +158,13 @@ typedef struct bench_ops {
      * there; *kept: the count. With `timing`, phases[0 .. *num_phases) get the phase times. */
     sc_status (*run_once)(bench_backend *b, const bench_job *job, int timing, void *out,
                           size_t *kept, sc_phase_timing *phases, size_t *num_phases);
-    /* What the backend's last library call ran (sc_last_choice): auto's choice. */
-    sc_status (*last_choice)(bench_backend *b, sc_choice *out);
 } bench_ops;
+
+/* What the backend's last library call ran (sc_last_choice): auto's choice. */
+sc_status bench_last_choice(const bench_backend *b, sc_choice *out);
+/* After a run_once with timing: the library call's phases (none for a baseline). */
+void bench_phases(const bench_backend *b, const bench_job *job, sc_phase_timing *phases,
+                  size_t *num_phases);
 
 /* The timing loop (bench_time.c): warmup + runs runs of `job`, each on the next set; ms[0 ..
  * runs) gets each timed run. */

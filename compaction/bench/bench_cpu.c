@@ -12,7 +12,6 @@
 
 struct bench_backend {
     bench_sets s; /* first: bench_time reads it */
-    sc_context *ctx;
     unsigned char *in, *out, *flags, *list;
     double *t0, *t1; /* each timed run's stamps */
     int num_stamps;
@@ -84,7 +83,7 @@ static void cpu_close(bench_backend *b);
 static sc_status cpu_open(bench_backend **out, bench_device *dev) {
     bench_backend *b = calloc(1, sizeof *b);
     if (!b) return SC_ERR_OUT_OF_MEMORY;
-    sc_status s = sc_context_create(SC_BACKEND_CPU, &b->ctx);
+    sc_status s = sc_context_create(SC_BACKEND_CPU, &b->s.ctx);
     if (s != SC_OK) {
         free(b);
         return s;
@@ -120,7 +119,7 @@ static void cpu_close(bench_backend *b) {
     free(b->alt);
     free(b->t0);
     free(b->t1);
-    sc_context_destroy(b->ctx);
+    sc_context_destroy(b->s.ctx);
     free(b);
 }
 
@@ -172,9 +171,9 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
     const size_t n = b->s.n, es = b->s.es, k = b->s.k;
     switch (job->op) {
     case BENCH_OP_FLAGGED:
-        return sc_compact_flagged(b->ctx, job->algo, s->in, s->flags, s->out, n, es, opt, kept);
+        return sc_compact_flagged(b->s.ctx, job->algo, s->in, s->flags, s->out, n, es, opt, kept);
     case BENCH_OP_REMOVE:
-        return sc_remove_indices(b->ctx, job->algo, s->out, n, es, s->list, k, opt, kept);
+        return sc_remove_indices(b->s.ctx, job->algo, s->out, n, es, s->list, k, opt, kept);
     case BENCH_OP_COPY:
         memcpy(s->out, s->in, n * es);
         *kept = n;
@@ -184,7 +183,7 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
         *kept = n - k;
         return SC_OK;
     case BENCH_OP_AUTO_LIST:
-        return sc_compact_any(b->ctx, job->algo, s->out, s->flags, b->alt, n, es, s->list, k, opt,
+        return sc_compact_any(b->s.ctx, job->algo, s->out, s->flags, b->alt, n, es, s->list, k, opt,
                               kept, &b->result);
     case BENCH_OP_THRUST:
     case BENCH_OP_THRUST_LIST:
@@ -251,20 +250,11 @@ static sc_status cpu_run_once(bench_backend *b, const bench_job *job, int timing
     if (st != SC_OK) return st;
     const void *result = job->op == BENCH_OP_AUTO_LIST ? b->result : s->out;
     if (out) memcpy(out, result, b->s.n * b->s.es);
-    if (num_phases) {
-        int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE ||
-                      job->op == BENCH_OP_AUTO_LIST;
-        size_t got = library ? sc_last_timings(b->ctx, phases, SC_MAX_PHASES) : 0;
-        *num_phases = got < SC_MAX_PHASES ? got : SC_MAX_PHASES;
-    }
+    if (num_phases) bench_phases(b, job, phases, num_phases);
     return SC_OK;
 }
 
-static sc_status cpu_last_choice(bench_backend *b, sc_choice *out) {
-    return sc_last_choice(b->ctx, out);
-}
-
 const bench_ops bench_cpu_ops = {
-    SC_BACKEND_CPU, cpu_open,  cpu_close, cpu_alloc, cpu_load,     cpu_load_list,   cpu_begin,
-    cpu_refill,     cpu_stamp, cpu_run,   cpu_end,   cpu_run_once, cpu_last_choice,
+    SC_BACKEND_CPU, cpu_open,   cpu_close, cpu_alloc, cpu_load, cpu_load_list,
+    cpu_begin,      cpu_refill, cpu_stamp, cpu_run,   cpu_end,  cpu_run_once,
 };

@@ -19,7 +19,6 @@
 
 struct bench_backend {
     bench_sets s; /* first: bench_time reads it */
-    sc_context *ctx;
     cudaStream_t stream;
     size_t n, es, k; /* s.n, s.es, s.k */
     unsigned char *d_in, *d_out, *d_flags, *d_list;
@@ -295,9 +294,10 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
     size_t es = b->es;
     switch (job->op) {
     case BENCH_OP_FLAGGED:
-        return sc_compact_flagged(b->ctx, job->algo, s->in, s->flags, s->out, b->n, es, opt, kept);
+        return sc_compact_flagged(b->s.ctx, job->algo, s->in, s->flags, s->out, b->n, es, opt,
+                                  kept);
     case BENCH_OP_REMOVE:
-        return sc_remove_indices(b->ctx, job->algo, s->out, b->n, es, s->list, b->k, opt, kept);
+        return sc_remove_indices(b->s.ctx, job->algo, s->out, b->n, es, s->list, b->k, opt, kept);
     case BENCH_OP_THRUST: {
         size_t got = 0;
         TRY_SC(run_thrust(b, s->out, s->flags, &got));
@@ -318,7 +318,7 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
         if (kept) *kept = b->n - b->k;
         return run_scatter(b, s);
     case BENCH_OP_AUTO_LIST:
-        return sc_compact_any(b->ctx, job->algo, s->out, s->flags, b->d_alt, b->n, es, s->list,
+        return sc_compact_any(b->s.ctx, job->algo, s->out, s->flags, b->d_alt, b->n, es, s->list,
                               b->k, opt, kept, &b->result);
     }
     return SC_ERR_UNSUPPORTED;
@@ -394,12 +394,12 @@ static void gpu_close(bench_backend *b) {
     cudaFree(b->d_kept);
     cudaFree(b->d_len);
     if (b->stream) cudaStreamDestroy(b->stream);
-    sc_context_destroy(b->ctx);
+    sc_context_destroy(b->s.ctx);
     free(b);
 }
 
 static sc_status open_state(bench_backend *b, bench_device *dev) {
-    TRY_SC(sc_context_create(SC_BACKEND_CUDA, &b->ctx));
+    TRY_SC(sc_context_create(SC_BACKEND_CUDA, &b->s.ctx));
     TRY(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
     TRY(cudaMalloc(&b->d_kept, sizeof(uint32_t)));
     TRY(cudaMalloc(&b->d_len, 2 * sizeof(uint32_t)));
@@ -617,20 +617,11 @@ static sc_status gpu_run_once(bench_backend *b, const bench_job *job, int timing
     if (out) TRY(cudaMemcpyAsync(out, result, bytes, cudaMemcpyDeviceToHost, b->stream));
     TRY(cudaStreamSynchronize(b->stream));
     *kept = got;
-    if (num_phases) {
-        int library = job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE ||
-                      job->op == BENCH_OP_AUTO_LIST;
-        size_t count = library ? sc_last_timings(b->ctx, phases, SC_MAX_PHASES) : 0;
-        *num_phases = count < SC_MAX_PHASES ? count : SC_MAX_PHASES;
-    }
+    if (num_phases) bench_phases(b, job, phases, num_phases);
     return SC_OK;
 }
 
-static sc_status gpu_last_choice(bench_backend *b, sc_choice *out) {
-    return sc_last_choice(b->ctx, out);
-}
-
 extern "C" const bench_ops bench_gpu_ops = {
-    SC_BACKEND_CUDA, gpu_open,  gpu_close, gpu_alloc, gpu_load,     gpu_load_list,   gpu_begin,
-    gpu_refill,      gpu_stamp, gpu_run,   gpu_end,   gpu_run_once, gpu_last_choice,
+    SC_BACKEND_CUDA, gpu_open,   gpu_close, gpu_alloc, gpu_load, gpu_load_list,
+    gpu_begin,       gpu_refill, gpu_stamp, gpu_run,   gpu_end,  gpu_run_once,
 };

@@ -171,7 +171,7 @@ static sc_status check(sweep *sw, const plan_item *it, const bench_job *job, ben
     char why[160], at[96];
     int stable = it->info ? it->info->stable : 1;
     sc_choice c;
-    if (it->info && it->info->id == SC_ALGO_AUTO && sw->ops->last_choice(sw->b, &c) == SC_OK) {
+    if (it->info && it->info->id == SC_ALGO_AUTO && bench_last_choice(sw->b, &c) == SC_OK) {
         const sc_algorithm_info *a = sc_algorithm_get(c.algo);
         int n = snprintf(rec->choice, sizeof rec->choice, "%s", a->name);
         if ((a->tunables & SC_TUNE_TILE) && n > 0 && (size_t)n < sizeof rec->choice)

@@ -20,6 +20,19 @@ void bench_sets_init(bench_sets *s, size_t n, size_t es, size_t k, int num_sets)
     s->list_stride = (k * sizeof(uint32_t) + 255) & ~(size_t)255;
 }
 
+sc_status bench_last_choice(const bench_backend *b, sc_choice *out) {
+    return sc_last_choice(((const bench_sets *)(const void *)b)->ctx, out);
+}
+
+void bench_phases(const bench_backend *b, const bench_job *job, sc_phase_timing *phases,
+                  size_t *num_phases) {
+    const int library =
+        job->op == BENCH_OP_FLAGGED || job->op == BENCH_OP_REMOVE || job->op == BENCH_OP_AUTO_LIST;
+    const sc_context *ctx = ((const bench_sets *)(const void *)b)->ctx;
+    const size_t got = library ? sc_last_timings(ctx, phases, SC_MAX_PHASES) : 0;
+    *num_phases = got < SC_MAX_PHASES ? got : SC_MAX_PHASES;
+}
+
 sc_status bench_time(const bench_ops *ops, bench_backend *b, const bench_job *job, int warmup,
                      int runs, double *ms) {
     bench_sets *sets = (bench_sets *)(void *)b; /* every backend's state starts with its sets */
