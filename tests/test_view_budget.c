@@ -75,7 +75,8 @@ static void check_round(void) {
 static void check_wave(void) {
     CHECK(rc_budget_wave(480, 270, 1, 0) == 32, "480x270 CUDA: %u", rc_budget_wave(480, 270, 1, 0));
     CHECK(rc_budget_wave(480, 270, 0, 0) == 1, "480x270 CPU: %u", rc_budget_wave(480, 270, 0, 0));
-    CHECK(rc_budget_wave(96, 54, 0, 0) == 12, "96x54 CPU: %u", rc_budget_wave(96, 54, 0, 0));
+    CHECK(rc_budget_wave(96, 54, 0, 0) == 1, "96x54 CPU: %u", rc_budget_wave(96, 54, 0, 0));
+    CHECK(rc_budget_wave(96, 54, 0, 4) == 4, "96x54 CPU, --samples-per-wave 4 kept");
     CHECK(rc_budget_wave(480, 270, 1, 7) == 7, "--samples-per-wave 7 kept");
     CHECK(rc_budget_wave(8192, 8192, 1, 0) == 1, "a huge image: one sample");
     CHECK(rc_budget_wave(1, 1, 1, 0) == RC_BUDGET_MAX_N, "one pixel: RC_BUDGET_MAX_N");

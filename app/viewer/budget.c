@@ -35,9 +35,9 @@ uint32_t rc_budget_round(double n) {
 
 uint32_t rc_budget_wave(uint32_t width, uint32_t height, int cuda, uint32_t given) {
     if (given) return given;
+    if (!cuda) return 1;
     uint64_t pixels = (uint64_t)width * height;
-    uint64_t fit =
-        (cuda ? RC_VIEW_WAVE_PATHS_CUDA : RC_VIEW_WAVE_PATHS_CPU) / (pixels ? pixels : 1);
+    uint64_t fit = RC_VIEW_WAVE_PATHS_CUDA / (pixels ? pixels : 1);
     if (fit > RC_BUDGET_MAX_N) fit = RC_BUDGET_MAX_N;
     return fit ? (uint32_t)fit : 1u;
 }

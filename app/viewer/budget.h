@@ -44,9 +44,10 @@
  * wave holds a 64-byte path record and a 12-byte colour slot, with NEE a shadow-ray record,
  * and queue entries, a flag and a removal-list entry by algorithm and mode: about 100 to 150
  * bytes a path, so 2^22 paths are 400 to 600 MiB of device memory; enough for the GPU to be
- * full at the viewer's sizes. The CPU gains nothing from long streams: 2^16 (about 10 MiB). */
+ * full at the viewer's sizes. The CPU gains nothing from long streams (as `--samples-per-wave
+ * auto`, it renders one sample a call): a frame of more samples makes more calls, and the
+ * viewer's memory does not grow with the count. */
 #define RC_VIEW_WAVE_PATHS_CUDA (1u << 22)
-#define RC_VIEW_WAVE_PATHS_CPU  (1u << 16)
 
 typedef struct rc_budget {
     double budget_ms;                    /* the renderer's time per displayed frame */
@@ -75,7 +76,7 @@ int rc_frame_ms_parse(const char *s, double *out);
  * at least 1. */
 uint32_t rc_budget_round(double n);
 /* Samples per pixel of the viewer's renderer's wave: `given` (--samples-per-wave) when not 0,
- * else as many as fit the backend's RC_VIEW_WAVE_PATHS_* paths, at least 1. */
+ * else on CUDA as many as fit RC_VIEW_WAVE_PATHS_CUDA paths (at least 1), on the CPU 1. */
 uint32_t rc_budget_wave(uint32_t width, uint32_t height, int cuda, uint32_t given);
 
 /* Start at one sample per frame. */

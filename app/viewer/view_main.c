@@ -30,7 +30,7 @@ static void usage(FILE *f) {
             "                        double it); each frame adds the samples that fit\n"
             "  --samples-per-wave N  samples per pixel of one renderer call (a frame that adds\n"
             "                        more makes several; default: as many as fit %u paths on\n"
-            "                        CUDA, %u on the CPU)\n"
+            "                        CUDA, 1 on the CPU)\n"
             "  --max-depth D         bounces per path, 1..%d (default: the scene's)\n"
             "  --algo NAME           compaction after each bounce (default auto: the library\n"
             "                        picks per bounce, from the density; see README);\n"
@@ -56,8 +56,8 @@ static void usage(FILE *f) {
             "                        lines\n"
             "  --help                this text\n",
             RC_FRAME_MS_MIN, RC_FRAME_MS_MAX, RC_FRAME_MS_DEFAULT, RC_VIEW_WAVE_PATHS_CUDA,
-            RC_VIEW_WAVE_PATHS_CPU, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path),
-            SC_TILE_MIN, SC_TILE_MAX, RC_VIEW_DEFAULT_W, RC_VIEW_DEFAULT_H);
+            RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN, SC_TILE_MAX,
+            RC_VIEW_DEFAULT_W, RC_VIEW_DEFAULT_H);
 }
 
 static int parse_window(cli_args *a, rc_view_opts *o) {
