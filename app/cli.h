@@ -29,6 +29,17 @@ int cli_bench_parse(int argc, char **argv);
     "                        finishes the paths (a thread per path, every bounce left);\n"         \
     "                        same image; 0: off (default 16384)\n"
 
+/* The --help lines of the schedule options that render and bench share. */
+#define CLI_HELP_SCHEDULE                                                                          \
+    "  --schedule regen|waves\n"                                                                   \
+    "                        regen (default): a pool of path slots; after each bounce\n"           \
+    "                        the freed slots take new camera paths until the frame's\n"            \
+    "                        samples are issued (`none`: in place, into the dead slots);\n"        \
+    "                        waves: the frame's samples start together and drain; the\n"           \
+    "                        image is the same\n"                                                  \
+    "  --pool N|auto         regen: path slots in the stream (auto: 4x the threads the\n"          \
+    "                        GPU runs at once; on the CPU 16384 per thread)\n"
+
 /* Options both commands take. NULL / 0 = not given. */
 typedef struct cli_common {
     const char *scene;
@@ -47,6 +58,8 @@ typedef struct cli_common {
     int auto_skip_set;
     uint32_t tail_below; /* --tail-below N, when tail_set */
     int tail_set;
+    const char *schedule; /* --schedule regen|waves */
+    uint32_t pool;        /* --pool N; 0: auto */
 } cli_common;
 
 /* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU

@@ -39,9 +39,10 @@ static void usage(FILE *f) {
         "  --warmup N            untimed frames first (default 1)\n"
         "  --width W --height H  image size (default: the scene's)\n"
         "  --max-depth D         bounces per path (default: the scene's)\n"
-        "  --samples-per-wave N|auto\n"
-        "                        samples per pixel in one frame's stream (default 1; auto:\n"
-        "                        on CUDA as many as fit %u paths)\n"
+        "  --samples-per-frame N|auto\n"
+        "                        samples per pixel one frame renders (default 1; auto: on\n"
+        "                        CUDA as many as fit %u paths; also "
+        "--samples-per-wave)\n" CLI_HELP_SCHEDULE
         "  --tile B              tile size of block-based algorithms\n"
         "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
         "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
@@ -607,6 +608,9 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     cJSON_AddBoolToObject(root, "sort_materials", st->sort_materials != 0);
     cJSON_AddNumberToObject(root, "seed", st->seed);
     cJSON_AddNumberToObject(root, "samples_per_wave", st->samples_per_wave);
+    cJSON_AddNumberToObject(root, "samples_per_frame", st->samples_per_wave);
+    cJSON_AddStringToObject(root, "schedule", rc_schedule_name(st->schedule));
+    cJSON_AddNumberToObject(root, "pool", st->pool);
     cJSON_AddNumberToObject(root, "tail_below", st->tail_below);
     cJSON_AddBoolToObject(root, "phase_timing", st->phase_timing != 0);
     cJSON_AddNumberToObject(root, "auto_skip_below", st->auto_skip_below);
@@ -792,10 +796,14 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     cli_timing_lap(CLI_PHASE_SETUP);
     int root = cli_mpi_rank() == 0;
     if (rc == 0 && root) {
-        printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel, max depth %u, %s "
+        char sched[64] = "waves";
+        if (st->schedule == RC_SCHEDULE_REGEN)
+            snprintf(sched, sizeof sched, "regen, pool %u",
+                     st->pool ? st->pool : rc_default_pool(st->backend));
+        printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel (%s), max depth %u, %s "
                "backend, light sampling %s%s%s\n",
                o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
-               st->max_depth, rc_backend_name(st->backend),
+               sched, st->max_depth, rc_backend_name(st->backend),
                rc_light_sampling_name(st->light_sampling),
                st->sort_materials ? ", sorted by material" : "",
                st->phase_timing ? "" : ", phases not timed (--phase-timing off)");

@@ -119,7 +119,15 @@ int cli_common_option(cli_args *a, cli_common *c) {
         c->sort_materials = 1;
     } else if ((r = cli_is(a, "--seed", 1)) != 0) {
         if (r > 0 && cli_uint(a, 0, RC_MAX_SEED, &c->seed) != 0) return -1;
-    } else if ((r = cli_is(a, "--samples-per-wave", 1)) != 0) {
+    } else if ((r = cli_is(a, "--schedule", 1)) != 0) {
+        if (r > 0) c->schedule = a->value;
+    } else if ((r = cli_is(a, "--pool", 1)) != 0) {
+        if (r > 0 && strcmp(a->value, "auto") == 0)
+            c->pool = 0;
+        else if (r > 0 && cli_uint(a, 1, RC_POOL_MAX, &c->pool) != 0)
+            return -1;
+    } else if ((r = cli_is(a, "--samples-per-frame", 1)) != 0 ||
+               (r = cli_is(a, "--samples-per-wave", 1)) != 0) { /* its name before regen */
         if (r > 0 && strcmp(a->value, "auto") == 0) {
             c->wave_auto = 1;
             c->wave = 0;
@@ -196,16 +204,19 @@ static size_t cli_max_memory(const cli_common *c) {
 int cli_check_memory(const char *cmd, const cli_common *c, const rc_scene *scene,
                      const rc_settings *st) {
     double pixels = (double)st->width * st->height;
-    double paths = pixels * (st->samples_per_wave ? st->samples_per_wave : 1);
+    double samples = pixels * (st->samples_per_wave ? st->samples_per_wave : 1);
+    /* regen's stream is the pool, at most the frame's samples */
+    double pool = st->pool ? st->pool : rc_default_pool(st->backend);
+    double paths = st->schedule == RC_SCHEDULE_REGEN && pool < samples ? pool : samples;
     /* Past the renderer's own limits its message says more: let it refuse those. */
-    if (pixels > (double)(1u << 27) || paths > (double)(1u << 27)) return 0;
+    if (pixels > (double)(1u << 27) || samples > (double)(1u << 27)) return 0;
     /* Film and output image: 2 x RGB floats a pixel; on the CPU a path takes its record twice
      * (payload mode compacts into a second buffer), its sample's colour, two queue entries, a
      * flag and a list entry (the CUDA renderer checks its device memory itself). */
     double image = pixels * 2 * 3 * sizeof(float);
-    double stream = st->backend != RC_BACKEND_CPU
-                        ? 0.0
-                        : paths * (2 * sizeof(rc_path) + 3 * sizeof(float) + 2 * 4 + 1 + 4);
+    double stream = st->backend != RC_BACKEND_CPU ? 0.0
+                                                  : paths * (2 * sizeof(rc_path) + 3 * 4 + 1 + 4) +
+                                                        samples * 3 * sizeof(float);
     double prims = (double)scene->num_prims * RC_SCENE_PRIM_BYTES;
     double need = (image + stream + prims) / 1048576.0;
     size_t limit = cli_max_memory(c);
@@ -244,6 +255,11 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
     if (c->spread && cli_on_off(cmd, "--spread", c->spread, &st->spread) != 0) {
         rc_scene_free(scene);
         return RC_EXIT_USAGE;
+    }
+    st->pool = c->pool;
+    if (c->schedule && rc_schedule_parse(c->schedule, &st->schedule) != 0) {
+        rc_scene_free(scene);
+        return cli_usage_error(cmd, "--schedule: '%s' is not one of: regen, waves", c->schedule);
     }
     if (c->frame_loop && strcmp(cmd, "bench") != 0 &&
         cli_frame_loop(cmd, c->frame_loop, &st->frame_loop) != 0) {

@@ -187,7 +187,8 @@ static device_ref path_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t num
                       payload ? (void **)&d->paths_alt : (void **)&d->queue_alt, rc_cuda_bound(r),
                       payload ? sizeof(rc_path) : sizeof(uint32_t), d->flags, d->removed,
                       num_removed},
-                     &d->counts[bounce + 1].stream,
+                     /* regen: the refill appends after the kept paths (refill.cu) */
+                     r->regen ? &d->counts[bounce].compacted : &d->counts[bounce + 1].stream,
                      &d->counts[bounce].stream,
                      &d->counts[bounce].removed};
     return dr;
@@ -291,7 +292,9 @@ static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bo
  * frame's counts are known, and never for a fixed algorithm. */
 static int plan_skip(const rc_renderer *r, uint32_t bounce) {
     const rc_compactor *c = &r->comp;
-    if (c->input != RC_COMPACT_BOTH || bounce >= RC_MAX_DEPTH) return 0;
+    /* regen: a compaction frees slots that new paths fill while samples remain; once they are
+       issued the pool drains into the tail, which takes the short streams (tail.c) */
+    if (c->input != RC_COMPACT_BOTH || bounce >= RC_MAX_DEPTH || r->regen) return 0;
     for (uint32_t b = 0; b <= bounce; b++)
         if (c->hint[b] >= 0.0 && c->live[b] < r->st.auto_skip_below) return 1;
     return 0;
@@ -370,14 +373,16 @@ int rc_compact_has_hints(const rc_renderer *r) {
 
 int rc_compact_warm(rc_renderer *r, rc_error *err) {
     if (r->comp.input == RC_COMPACT_NOTHING) return 0;
-    uint32_t wave_now = r->wave_now;
-    r->wave_now = r->wave; /* the bound of every later call: the whole wave */
+    uint32_t wave_now = r->wave_now, pool_now = r->pool_now;
+    r->wave_now = r->wave; /* the bound of every later call: the whole stream */
+    r->pool_now = (uint32_t)r->num_paths;
     sc_status s = reserve_auto(&r->comp, path_stream_cuda(r, 0, 0));
     if (s == SC_OK && r->nee) s = reserve_auto(&r->scomp, shadow_stream_cuda(r, 0, 0));
     if (s == SC_OK) s = compact_cuda(r, &r->comp, path_stream_cuda(r, 0, 0), RC_MAX_DEPTH);
     if (s == SC_OK && r->nee)
         s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, 0, 0), RC_MAX_DEPTH);
     r->wave_now = wave_now;
+    r->pool_now = pool_now;
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' on %zu paths: %s", r->comp.name, r->num_paths,
                        sc_status_string(s));

@@ -26,7 +26,14 @@ typedef struct rc_cuda_counts {
     uint32_t shadow_removed; /* shade: empty slots appended to the shadow removal list */
     uint32_t shadow_stream;  /* the shadow phase's length: written by the shadow stream's
                                 compaction (d_kept), or by shade for `none` (= stream) */
-    uint32_t pad;
+    /* regen (refill.cu): each refill reads its bounce's entry and writes the next one's, so no
+       launch reads what it writes */
+    uint32_t compacted; /* the compaction's kept count (d_kept): the refill appends after it */
+    uint32_t issued;    /* the frame's paths generated before this bounce's refill */
+    uint32_t top;       /* indices mode: free records on the stack before this bounce's shade */
+    uint32_t freed;     /* shade: records it pushed on the stack (paths that ended) */
+    uint32_t refilled;  /* the refill: new paths it put in the stream */
+    uint32_t pad[3];
 } rc_cuda_counts;
 
 #define RC_RECAPTURE_FRAMES 8 /* auto: frames a new choice must hold before a recapture */
@@ -43,7 +50,10 @@ typedef struct rc_cuda {
     uint32_t *squeue, *squeue_alt;
     uint8_t *sflags;
     uint32_t *sremoved;
-    rc_vec3 *sample_rgb;
+    rc_vec3 *sample_rgb;      /* one slot per sample of the frame (num_slots) */
+    uint32_t *free_recs;      /* regen, indices mode, compacting: the free record stack */
+    uint32_t *regen;          /* regen: [0] next path `none`'s in-place refill and the tail
+                                 claim, [1] the tail's claims after a compacting refill */
     uint8_t *keys;            /* --sort-materials: the material kind of each stream slot's hit */
     uint32_t *groups;         /* --sort-materials: RC_SORT_KEYS group sizes per bounce, written by
                                  the partition on the device (sc_options.d_kept); shade's launch of
@@ -97,6 +107,8 @@ int rc_compact_warm(rc_renderer *r, rc_error *err);
 int rc_compact_choice_changed(rc_renderer *r);
 /* 1 once a frame's densities have been learned (rc_compact_learn): auto plans from them. */
 int rc_compact_has_hints(const rc_renderer *r);
+/* regen's default pool on the current device (rc_default_pool). */
+uint32_t rc_cuda_default_pool(void);
 /* Upload the scene and allocate the device stream; needs r->comp set up. */
 int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *err);
 void rc_cuda_destroy(rc_renderer *r);
@@ -111,6 +123,8 @@ void rc_cuda_generate(rc_renderer *r);
 void rc_cuda_extend(rc_renderer *r, uint32_t bounce);
 void rc_cuda_shade(rc_renderer *r, uint32_t bounce);
 void rc_cuda_accumulate(rc_renderer *r);
+/* regen: new paths into the pool after `bounce` (refill.cu), counted on the device. */
+void rc_cuda_refill(rc_renderer *r, uint32_t bounce);
 /* The tail kernel (tail.cu): every bounce from `from` on for the paths of that bounce's stream.
  * Returns the kernel it launched: an rc_tail_kind (wavefront.h). */
 int rc_cuda_tail(rc_renderer *r, uint32_t from);

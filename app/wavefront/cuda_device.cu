@@ -27,3 +27,17 @@ extern "C" int rc_cuda_use_device(int index, char *desc, size_t cap) {
              p.pciDomainID, p.pciBusID, p.pciDeviceID);
     return dev;
 }
+
+/* regen's default pool: RC_POOL_FILLS times the threads the current device runs at once, so the
+ * stream keeps every SM busy while its slots refill (0 SMs, no device: the CPU's default). */
+extern "C" uint32_t rc_cuda_default_pool(void) {
+    int dev = 0, sms = 0, threads = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) !=
+            cudaSuccess) {
+        (void)cudaGetLastError();
+        return RC_POOL_CPU_PER_THREAD;
+    }
+    return (uint32_t)sms * (uint32_t)threads * RC_POOL_FILLS;
+}

@@ -61,7 +61,7 @@ typedef struct stream_buf {
     void **dst;
     size_t bytes;
 } stream_buf;
-#define STREAM_BUFS 19
+#define STREAM_BUFS 21
 
 static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     rc_cuda *c = rc_cuda_of(r);
@@ -73,7 +73,10 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
     int sort = r->st.sort_materials != 0; /* the partition writes out of place too */
     stream_buf all[STREAM_BUFS] = {
         {(void **)&c->paths, n * sizeof(rc_path)},
-        {(void **)&c->sample_rgb, n * sizeof(rc_vec3)},
+        {(void **)&c->sample_rgb, r->num_slots * sizeof(rc_vec3)},
+        {(void **)&c->free_recs,
+         r->regen && !payload && r->comp.input != RC_COMPACT_NOTHING ? n * sizeof(uint32_t) : 0},
+        {(void **)&c->regen, r->regen ? 4 * sizeof(uint32_t) : 0},
         {(void **)&c->accum, r->num_pixels * 3 * sizeof(int64_t)},
         {(void **)&c->paths_alt, payload && (flags || sort) ? n * sizeof(rc_path) : 0},
         {(void **)&c->queue, payload ? 0 : n * sizeof(uint32_t)},
@@ -186,7 +189,8 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
                     c->removed,     c->sample_rgb, c->accum,       c->counts,      c->d_sample,
                     c->d_camera,    c->d_nodes,    c->d_prims,     c->d_materials, c->d_light_prims,
                     c->d_light_cdf, c->shadows,    c->shadows_alt, c->squeue,      c->squeue_alt,
-                    c->sflags,      c->sremoved,   c->keys,        c->groups};
+                    c->sflags,      c->sremoved,   c->keys,        c->groups,      c->free_recs,
+                    c->regen};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
     cudaFreeHost(c->h_counts);
     cudaFreeHost(c->film_stage);
@@ -234,7 +238,7 @@ extern "C" void rc_cuda_phase_end(rc_renderer *r, double *dst) {
 }
 
 extern "C" uint32_t rc_cuda_bound(rc_renderer *r) {
-    return rc_cuda_of(r)->device_loop ? r->wave_now * r->num_pixels : r->n;
+    return rc_cuda_of(r)->device_loop ? r->pool_now : r->n;
 }
 
 extern "C" unsigned rc_cuda_grid(rc_renderer *r) {
@@ -356,9 +360,39 @@ static int check_shadows(rc_renderer *r, const rc_cuda_counts *h, uint32_t b, ui
  * queued after every path had ended walked an empty stream. From the tail's first bounce
  * (st->tail_from) on, the tail kernel counted live, kept and shadow rays; past that bounce it
  * walks only the paths it carries: the kept ones of the bounce before. */
+/* regen: every step's length is what its refill left (kept + refilled; `none`: the pool), and
+ * the compaction must have kept what shade kept. From the tail's step on, the tail kernel
+ * carried the paths and the samples left; it counts nothing per step. */
+static int regen_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
+    const rc_cuda_counts *h = rc_cuda_of(r)->h_counts;
+    const uint32_t from = st->tail_from;
+    const int none = r->comp.input == RC_COMPACT_NOTHING;
+    for (uint32_t b = 0; b < st->bounces; b++) {
+        rc_bounce_stats *o = &st->bounce[b];
+        if (b > from) continue;
+        o->stream = b > 0 && h[b - 1].kept == 0 && h[b - 1].refilled == 0 ? 0 : h[b].stream;
+        o->alive = h[b].alive; /* at the tail's step: the paths it started with */
+        if (b == from) continue;
+        o->kept = h[b].kept;
+        o->refilled = h[b].refilled;
+        uint32_t want = none ? o->stream : h[b].kept + h[b].refilled;
+        if (o->stream && ((!none && h[b].compacted != h[b].kept) || h[b + 1].stream != want))
+            return rc_fail(err,
+                           "compaction '%s' and refill left %u paths on the device at step %u, "
+                           "want %u",
+                           r->comp.name, h[b + 1].stream, b, want);
+        if (check_shadows(r, &h[b], b, o->stream, o, err) != 0) return -1;
+    }
+    return 0;
+}
+
 static int device_loop_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
     const rc_cuda_counts *h = rc_cuda_of(r)->h_counts;
     const uint32_t from = st->tail_from;
+    if (r->regen) {
+        st->bounces = r->steps;
+        return regen_stats(r, st, err);
+    }
     st->bounces = r->st.max_depth;
     for (uint32_t b = 0; b < st->bounces; b++) {
         rc_bounce_stats *o = &st->bounce[b];
@@ -382,7 +416,7 @@ static int device_loop_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) 
 extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
     rc_cuda *c = rc_cuda_of(r);
     if (r->st.frame_loop == RC_LOOP_GRAPH) launch_graph(r);
-    uint32_t rows = c->device_loop ? r->st.max_depth : st->bounces;
+    uint32_t rows = r->regen ? r->steps : c->device_loop ? r->st.max_depth : st->bounces;
     size_t bytes = (rows + 1) * sizeof(rc_cuda_counts);
     rc_cuda_note(
         r, cudaMemcpyAsync(c->h_counts, c->counts, bytes, cudaMemcpyDeviceToHost, stream_of(c)));
@@ -407,7 +441,7 @@ extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *e
         drop_graph(c);
         return -1;
     }
-    if (c->device_loop) return device_loop_stats(r, st, err);
+    if (c->device_loop || r->regen) return device_loop_stats(r, st, err);
     for (uint32_t b = 0; b < st->bounces; b++) {
         const rc_cuda_counts *h = c->h_counts;
         uint32_t want = r->comp.input == RC_COMPACT_NOTHING ? h[b].stream : h[b].kept;

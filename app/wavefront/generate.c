@@ -1,14 +1,17 @@
 /* generate.c: the first phase of a frame: one camera ray per pixel and sample of the wave, and
- * a full stream. Path p is sample p / num_pixels of pixel p % num_pixels, so the stream starts
- * as one image after another. */
+ * a full stream (regen: the pool's first paths; refill.c generates the rest in the same order).
+ * Path p is sample p / num_pixels of pixel p % num_pixels, so the stream starts as one image
+ * after another. */
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
 
 void rc_generate(rc_renderer *r, rc_frame_stats *st) {
-    r->n = r->wave_now * r->num_pixels;
+    r->n = r->pool_now; /* the frame's paths, or the first pool of them (regen) */
     r->live = r->n;
+    r->issued = r->n;
+    r->cpu.num_free = 0;
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) {
         rc_cuda_phase_begin(r);

@@ -9,7 +9,7 @@
 __global__ void rc_generate_kernel(const rc_camera *cam, uint32_t width, uint32_t height,
                                    const uint32_t *d_sample, uint32_t seed, uint32_t n,
                                    rc_path *paths, uint32_t *queue, rc_vec3 *sample_rgb,
-                                   rc_cuda_counts *counts) {
+                                   rc_cuda_counts *counts, uint32_t *regen) {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= n) return;
     uint32_t np = width * height;
@@ -18,7 +18,14 @@ __global__ void rc_generate_kernel(const rc_camera *cam, uint32_t width, uint32_
     paths[p] = q;
     sample_rgb[p] = rc_v3s(0.0f);
     if (queue) queue[p] = p;
-    if (p == 0) counts[0].stream = n;
+    if (p == 0) {
+        counts[0].stream = n;
+        counts[0].issued = n; /* regen: the refills and the tail go on from here */
+        if (regen) {
+            regen[0] = n;
+            regen[1] = 0;
+        }
+    }
 }
 
 extern "C" void rc_cuda_generate(rc_renderer *r) {
@@ -27,6 +34,6 @@ extern "C" void rc_cuda_generate(rc_renderer *r) {
     rc_generate_kernel<<<(n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK, RC_CUDA_BLOCK, 0,
                          (cudaStream_t)c->stream>>>(c->d_camera, r->st.width, r->st.height,
                                                     c->d_sample, r->st.seed, n, c->paths, c->queue,
-                                                    c->sample_rgb, c->counts);
+                                                    c->sample_rgb, c->counts, c->regen);
     rc_cuda_note(r, cudaGetLastError());
 }

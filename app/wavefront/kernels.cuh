@@ -6,15 +6,15 @@
 #include "cuda.h"
 
 /* The stream length of `bounce`. Device loops (pbrt-v4's ForAllQueued): the length sits in
- * counts, written by the launch before; past a bounce whose shade kept no path the stream is
- * empty (this ends `none`, whose stream never shrinks). Host loop: the host sized the launch
- * with the length it read back. */
+ * counts, written by the launch before; past a bounce whose shade kept no path and whose refill
+ * (regen) added none the stream is empty (this ends `none`, whose stream never shrinks). Host loop:
+ * the host sized the launch with the length it read back. */
 static __device__ __forceinline__ uint32_t rc_stream_len(const rc_cuda_counts *counts,
                                                          uint32_t bounce, uint32_t bound,
                                                          int device) {
     if (!device) return bound;
     uint32_t n = min(counts[bounce].stream, bound);
-    if (bounce > 0 && counts[bounce - 1].kept == 0) n = 0;
+    if (bounce > 0 && counts[bounce - 1].kept == 0 && counts[bounce - 1].refilled == 0) n = 0;
     return n;
 }
 

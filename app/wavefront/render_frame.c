@@ -14,7 +14,10 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     double t0 = rc_now_ms();
     r->shade.sample = r->st.first_sample + r->frames;
     r->wave_now = samples;
+    r->pool_now = r->num_paths < rc_frame_paths(r) ? (uint32_t)r->num_paths : rc_frame_paths(r);
     st->samples = samples;
+    st->schedule = r->st.schedule;
+    st->pool = r->pool_now;
     st->sorted = r->sorter != NULL; /* also a replayed graph's frame, which runs no phase here */
     st->phases_timed = r->st.phase_timing != 0;
 
@@ -26,10 +29,14 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     st->tail_from = r->tail_from;
     if (!rc_frame_replay(r)) {
         rc_mask_begin(r);
-        rc_generate(r, st); /* one camera ray per pixel and sample */
-        for (uint32_t bounce = 0; bounce < r->st.max_depth && rc_stream_live(r); bounce++) {
-            if (bounce == r->tail_from) { /* few paths left: one kernel finishes them */
+        rc_generate(r, st); /* one camera ray per pixel and sample (regen: the pool's worth) */
+        /* regen: steps of the pool, each path at a bounce of its own, until its last step */
+        const uint32_t steps = r->regen ? RC_REGEN_STEPS + 1 : r->st.max_depth;
+        for (uint32_t bounce = 0; bounce < steps && rc_stream_live(r); bounce++) {
+            if (bounce == r->tail_from || (r->regen && bounce == RC_REGEN_STEPS)) {
+                r->tail_from = st->tail_from = bounce; /* few paths left: one kernel ends them */
                 rc_tail(r, bounce, st);
+                st->bounces = bounce + 1;
                 break;
             }
             rc_mask_record(r, bounce); /* the viewer's alive-ray mask, when it shows one */
@@ -45,10 +52,12 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
                 return -1;
             }
             rc_trace_shadows(r, bounce,
-                             st); /* any-hit shadow rays: unblocked light to its sample */
+                             st);     /* any-hit shadow rays: unblocked light to its sample */
+            rc_refill(r, bounce, st); /* regen: new camera paths into the freed slots */
             st->bounces = bounce + 1;
         }
-        rc_accumulate(r, st); /* film += this wave's samples, in sample order */
+        r->steps = st->bounces;
+        rc_accumulate(r, st); /* film += this frame's samples, in sample order */
     }
     st->tail_kind = r->tail_kind;
     if (rc_frame_finish(r, st, err) != 0) return -1; /* counts and times come back once */

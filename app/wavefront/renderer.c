@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     memset(st, 0, sizeof *st);
@@ -19,6 +22,8 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->mode = RC_MODE_INDICES;
     st->backend = RC_BACKEND_CPU;
     st->samples_per_wave = 1;
+    st->schedule = RC_SCHEDULE_WAVES; /* the faster of the two on every shipped scene
+                                         (docs/renderer.md) */
     st->light_sampling = scene ? scene->defaults.light_sampling : RC_LIGHTS_NEE;
     st->spread = 1;
     st->auto_skip_below = RC_AUTO_SKIP_BELOW;
@@ -55,6 +60,32 @@ int rc_frame_loop_parse(const char *s, rc_frame_loop *out) {
         return -1;
     return 0;
 }
+const char *rc_schedule_name(rc_schedule s) {
+    return s == RC_SCHEDULE_WAVES ? "waves" : "regen";
+}
+int rc_schedule_parse(const char *s, rc_schedule *out) {
+    if (strcmp(s, "regen") == 0)
+        *out = RC_SCHEDULE_REGEN;
+    else if (strcmp(s, "waves") == 0)
+        *out = RC_SCHEDULE_WAVES;
+    else
+        return -1;
+    return 0;
+}
+
+uint32_t rc_default_pool(rc_backend b) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (b == RC_BACKEND_CUDA) return rc_cuda_default_pool();
+#else
+    (void)b;
+#endif
+#ifdef _OPENMP
+    return RC_POOL_CPU_PER_THREAD * (uint32_t)omp_get_max_threads();
+#else
+    return RC_POOL_CPU_PER_THREAD;
+#endif
+}
+
 int rc_backend_parse(const char *s, rc_backend *out) {
     if (strcmp(s, "cpu") == 0)
         *out = RC_BACKEND_CPU;
@@ -127,6 +158,7 @@ static void free_cpu(rc_cpu_stream *s) {
     free(s->sflags);
     free(s->sremoved);
     free(s->keys);
+    free(s->free_recs);
     memset(s, 0, sizeof *s);
 }
 
@@ -138,7 +170,7 @@ static int alloc_cpu(rc_renderer *r, rc_error *err) {
     int list = RC_WANTS_REMOVALS(r->comp.input);
     int sort = r->st.sort_materials != 0; /* the partition writes out of place too */
     s->paths = malloc(n * sizeof *s->paths);
-    s->sample_rgb = calloc(n, sizeof *s->sample_rgb);
+    s->sample_rgb = calloc(r->num_slots, sizeof *s->sample_rgb);
     s->accum = calloc((size_t)r->num_pixels * 3, sizeof *s->accum);
     int ok = s->paths && s->sample_rgb && s->accum;
     if (payload && (flags || sort)) ok = ok && (s->paths_alt = malloc(n * sizeof *s->paths_alt));
@@ -147,6 +179,8 @@ static int alloc_cpu(rc_renderer *r, rc_error *err) {
     if (sort) ok = ok && (s->keys = malloc(n));
     if (flags) ok = ok && (s->flags = malloc(n));
     if (list) ok = ok && (s->removed = malloc(n * 4));
+    if (r->regen && !payload && r->comp.input != RC_COMPACT_NOTHING)
+        ok = ok && (s->free_recs = malloc(n * sizeof *s->free_recs));
     if (r->nee) { /* the shadow stream mirrors the path stream's buffers */
         ok = ok && (s->shadows = malloc(n * sizeof *s->shadows));
         if (payload && flags) ok = ok && (s->shadows_alt = malloc(n * sizeof *s->shadows_alt));
@@ -196,6 +230,11 @@ static int check_settings(const rc_settings *st, rc_error *err) {
         return rc_fail(err, "unknown light sampling %d", st->light_sampling);
     if (st->seed > RC_MAX_SEED)
         return rc_fail(err, "seed %u is out of range (0..%u)", st->seed, RC_MAX_SEED);
+    if (st->schedule != RC_SCHEDULE_REGEN && st->schedule != RC_SCHEDULE_WAVES)
+        return rc_fail(err, "unknown schedule %d", (int)st->schedule);
+    if (st->pool > RC_POOL_MAX)
+        return rc_fail(err, "a pool of %u path slots is too large (at most 2^27 = %u)", st->pool,
+                       RC_POOL_MAX);
     return 0;
 }
 
@@ -214,7 +253,13 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     r->wave = st->samples_per_wave ? st->samples_per_wave : 1;
     r->st.samples_per_wave = r->wave;
     r->wave_now = r->wave;
-    r->num_paths = (size_t)r->wave * r->num_pixels;
+    r->num_slots = (size_t)r->wave * r->num_pixels;
+    /* --sort-materials partitions whole bounces of one wave: it keeps the waves schedule */
+    if (st->sort_materials) r->st.schedule = RC_SCHEDULE_WAVES;
+    r->regen = r->st.schedule == RC_SCHEDULE_REGEN;
+    if (r->regen && !r->st.pool) r->st.pool = rc_default_pool(st->backend);
+    r->num_paths = r->regen && r->st.pool < r->num_slots ? r->st.pool : r->num_slots;
+    r->pool_now = (uint32_t)r->num_paths;
     r->shade.num_pixels = r->num_pixels;
     r->shade.max_depth = st->max_depth;
     r->shade.rr_depth = RC_RR_DEPTH;

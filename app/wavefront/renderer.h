@@ -37,8 +37,11 @@ typedef struct rc_cpu_stream {
     uint8_t *sflags;
     uint32_t *sremoved;
     uint32_t num_sremoved;
-    int64_t *accum; /* the film: 3 fixed-point sums per pixel (film.h) */
-    uint8_t *keys;  /* --sort-materials: the material kind of each stream slot's hit */
+    int64_t *accum;      /* the film: 3 fixed-point sums per pixel (film.h) */
+    uint8_t *keys;       /* --sort-materials: the material kind of each stream slot's hit */
+    uint32_t *free_recs; /* regen, indices mode, compacting: records whose paths ended, a stack
+                            shade pushes and the refill pops (num_free entries) */
+    uint32_t num_free;
 } rc_cpu_stream;
 
 struct rc_renderer {
@@ -46,7 +49,13 @@ struct rc_renderer {
     uint32_t num_pixels;
     uint32_t wave;         /* samples per pixel a wave can hold (settings.samples_per_wave) */
     uint32_t wave_now;     /* samples per pixel in this frame's wave, 1 .. wave */
-    size_t num_paths;      /* wave x num_pixels: the stream's capacity */
+    size_t num_paths;      /* the stream's capacity: wave x num_pixels, or the pool (regen) */
+    size_t num_slots;      /* wave x num_pixels: sample_rgb's slots, one per sample of a frame */
+    int regen;             /* settings.schedule == RC_SCHEDULE_REGEN */
+    uint32_t pool_now;     /* this frame's stream at its start: min(num_paths, its samples) */
+    uint32_t issued;       /* regen, host-side loops: the frame's paths generated so far */
+    uint32_t steps;        /* regen: steps the last run (or captured) frame queued, the tail's
+                              included */
     uint32_t frames;       /* samples per pixel accumulated */
     rc_shade_params shade; /* first sample, max depth, roulette depth of this frame */
     rc_scene_view view;    /* host arrays */
@@ -107,8 +116,21 @@ int rc_sort_init(rc_renderer *r, rc_error *err);
 uint32_t rc_tail_plan(const rc_renderer *r);
 /* Run every bounce from `bounce` on in one kernel; its time goes to bounce[bounce].tail_ms. */
 void rc_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+/* CPU, regen: finish the stream's paths and trace the samples not yet issued, each path to its
+ * end (refill.c); nothing in the waves schedule. */
+void rc_cpu_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
 /* After a frame's counts came back: its live paths per bounce plan the next frame's tail. */
 void rc_tail_learn(rc_renderer *r, const rc_frame_stats *st);
+/* refill (regen): after bounce `bounce`'s compaction, new camera paths into the free slots of
+ * the pool (refill.c); nothing in the waves schedule. Its time goes to generate_ms. */
+void rc_refill(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);
+/* The frame's paths: wave_now x num_pixels; path g is sample g / num_pixels of pixel
+ * g % num_pixels. */
+static inline uint32_t rc_frame_paths(const rc_renderer *r) {
+    return r->wave_now * r->num_pixels;
+}
+/* The loop's last step (regen): there the tail finishes every path and sample left. */
+#define RC_REGEN_STEPS (RC_MAX_DEPTH - 1)
 /* accumulate: film += this frame's value of every pixel. */
 void rc_accumulate(rc_renderer *r, rc_frame_stats *st);
 /* mask: clear the alive-ray mask at the start of a frame, and record it at the watched bounce

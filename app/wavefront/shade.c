@@ -41,6 +41,12 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         } else if (sh) {
             sh->slot = 0u; /* `none`: a dead path's slot holds no shadow ray either */
         }
+        if (s->free_recs && !k) { /* regen: the record is free for a new path (refill.c) */
+            uint32_t top;
+            RC_OMP(atomic capture)
+            top = s->num_free++;
+            s->free_recs[top] = s->queue[i];
+        }
         if (RC_WANTS_FLAGS(input)) s->flags[i] = (uint8_t)k;
         if (RC_WANTS_REMOVALS(input) && !k) {
             /* The list's order depends on the threads; the image does not (rng.h). */

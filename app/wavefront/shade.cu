@@ -34,7 +34,8 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
                                 uint32_t bounce, uint32_t bound, int device, rc_path *paths,
                                 const uint32_t *queue, rc_vec3 *sample_rgb, int input,
                                 uint8_t *flags, uint32_t *removed, rc_shadow_out so,
-                                rc_cuda_counts *counts, const uint32_t *groups, uint32_t group) {
+                                rc_cuda_counts *counts, const uint32_t *groups, uint32_t group,
+                                uint32_t *free_recs) {
     rc_cuda_counts *cnt = &counts[bounce];
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     sp.sample = *d_sample;
@@ -74,6 +75,9 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
             }
         }
         if (RC_WANTS_REMOVALS(input)) rc_append_removed(in && !kept, i, removed, &cnt->removed);
+        /* regen, indices mode: an ended path's record goes on the free stack (refill.cu) */
+        if (free_recs)
+            rc_append_removed(in && !kept, in ? queue[i] : 0u, free_recs + cnt->top, &cnt->freed);
         if (so.shadows && RC_WANTS_REMOVALS(so.input))
             rc_append_removed(in && !ray, i, so.sremoved, &cnt->shadow_removed);
         block_live += (uint32_t)__syncthreads_count(live);
@@ -106,7 +110,7 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     for (uint32_t g = 0; g < launches; g++) {
         rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
             c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->paths, c->queue,
-            c->sample_rgb, input, c->flags, c->removed, so, c->counts, groups, g);
+            c->sample_rgb, input, c->flags, c->removed, so, c->counts, groups, g, c->free_recs);
         rc_cuda_note(r, cudaGetLastError());
     }
 }

@@ -28,11 +28,10 @@ static __device__ __forceinline__ void rc_tail_count(rc_cuda_counts *c, int live
  * lives. Warps do not wait for each other: a bounce's slowest path holds up its own warp, not
  * its block. Faster than lock step by block, and than each thread running its path to the end
  * (evidence: docs/design.md#tuning-evidence). */
-static __device__ __forceinline__ void rc_tail_warps(const rc_scene_view &sc,
-                                                     const rc_shade_params &sp,
-                                                     rc_cuda_counts *counts, uint32_t from,
-                                                     uint32_t n, int nee, rc_path *paths,
-                                                     const uint32_t *queue, rc_vec3 *sample_rgb) {
+static __device__ __forceinline__ void
+rc_tail_warps(const rc_scene_view &sc, const rc_shade_params &sp, rc_cuda_counts *counts,
+              uint32_t from, uint32_t n, int nee, rc_path *paths, const uint32_t *queue,
+              rc_vec3 *sample_rgb, int regen) {
     const uint32_t threads = gridDim.x * blockDim.x;
     const uint32_t step = n > 0 && n < threads ? min(32u, threads / n) : 1u;
     RC_FOR_BLOCKS(base, n * step) { /* n * step <= threads when step > 1 */
@@ -46,8 +45,12 @@ static __device__ __forceinline__ void rc_tail_warps(const rc_scene_view &sc,
             if (live) p = *slot;        /* 16-byte loads (path.h) */
         }
         const int mine = live;
+        /* regen: the stream's paths are at bounces of their own, each ends by itself within
+           max_depth; only their number at `from` is counted (the next frame's tail plan) */
+        if (regen) rc_tail_count(&counts[from], live, 0, 0);
+        const uint32_t b0 = regen ? 0u : from;
         /* the loop bound and the votes are the same for the whole warp */
-        for (uint32_t b = from; b < sp.max_depth && __any_sync(0xffffffffu, live); b++) {
+        for (uint32_t b = b0; b < sp.max_depth && __any_sync(0xffffffffu, live); b++) {
             int kept = 0, ray = 0;
             if (live) {
                 rc_path_extend(&sc, &p);
@@ -57,10 +60,34 @@ static __device__ __forceinline__ void rc_tail_warps(const rc_scene_view &sc,
                 ray = (sh.slot & RC_PATH_ALIVE) != 0;
                 if (ray) rc_shadow_trace(&sc, &sh, sample_rgb); /* the shadow phase of bounce b */
             }
-            rc_tail_count(&counts[b], live, kept, ray);
+            if (!regen) rc_tail_count(&counts[b], live, kept, ray);
             live = kept;
         }
         if (mine) *slot = p; /* the record as the phases would leave it */
+    }
+}
+
+/* regen: the frame's paths not yet issued, one at a time from a counter (base + claims), each
+ * traced to its end by one thread with the phases' per-path functions in their order, as the
+ * persistent megakernel does. */
+static __device__ void rc_tail_claim(const rc_scene_view &sc, const rc_shade_params &sp,
+                                     const rc_camera *cam, uint32_t width, uint32_t height,
+                                     uint32_t total, uint32_t base, uint32_t *claims, int nee,
+                                     rc_vec3 *sample_rgb) {
+    const uint32_t np = width * height;
+    for (;;) {
+        const uint32_t g = base + atomicAdd(claims, 1u);
+        if (g >= total) return;
+        rc_path p;
+        rc_path_generate(cam, width, height, g % np, sp.sample, g / np, sp.seed, &p);
+        sample_rgb[g] = rc_v3s(0.0f);
+        for (int live = 1; live;) {
+            rc_path_extend(&sc, &p);
+            rc_shadow sh;
+            sh.slot = 0u;
+            live = rc_path_shade(&sc, &sp, &p, sample_rgb, nee ? &sh : NULL);
+            if (sh.slot & RC_PATH_ALIVE) rc_shadow_trace(&sc, &sh, sample_rgb);
+        }
     }
 }
 
@@ -156,12 +183,27 @@ static __device__ __forceinline__ void rc_tail_pairs(const rc_scene_view &sc,
 /* The two kernels: each thread of a warp on a path (rc_tail_warps), or warps in pairs with
  * next-event estimation (rc_tail_pairs). One kernel holding both ran both slower and the
  * threads at more registers, so the host picks one (evidence: docs/design.md#tuning-evidence). */
+/* The frame's paths the tail claims (regen; total 0: none): after a compacting refill from
+ * counts[from].issued on (claims[1] counts them), after `none`'s in-place refill from the
+ * counter those refills claimed from (claims[0]). */
+typedef struct rc_tail_regen {
+    const rc_camera *cam;
+    uint32_t width, height, total;
+    int in_place;
+    uint32_t *claims;
+} rc_tail_regen;
+
 __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
-                                     rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb) {
+                                     rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb,
+                                     rc_tail_regen rg) {
     sp.sample = *d_sample;
     rc_tail_warps(sc, sp, counts, from, rc_stream_len(counts, from, bound, 1), nee, paths, queue,
-                  sample_rgb);
+                  sample_rgb, rg.total != 0);
+    if (rg.total)
+        rc_tail_claim(sc, sp, rg.cam, rg.width, rg.height, rg.total,
+                      rg.in_place ? 0u : counts[from].issued, rg.claims + (rg.in_place ? 0 : 1),
+                      nee, sample_rgb);
 }
 __global__ void rc_tail_pairs_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound,
@@ -192,9 +234,16 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
     const unsigned grid = rc_cuda_grid(r);
     cudaStream_t s = (cudaStream_t)c->stream;
     const int nee = c->shadows != NULL;
-    const int kind = nee && expected_stream(r, from, bound) <= grid * (RC_TAIL_SLOTS / 32u)
-                         ? RC_TAIL_PAIRS
-                         : RC_TAIL_THREADS;
+    const int kind =
+        !r->regen && nee && expected_stream(r, from, bound) <= grid * (RC_TAIL_SLOTS / 32u)
+            ? RC_TAIL_PAIRS
+            : RC_TAIL_THREADS;
+    rc_tail_regen rg = {c->d_camera,
+                        r->st.width,
+                        r->st.height,
+                        r->regen ? rc_frame_paths(r) : 0u,
+                        r->comp.input == RC_COMPACT_NOTHING,
+                        c->regen};
     if (kind == RC_TAIL_PAIRS)
         rc_tail_pairs_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
                                                             c->counts, from, bound, c->paths,
@@ -202,7 +251,7 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
     else
         rc_tail_warps_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
                                                             c->counts, from, bound, nee, c->paths,
-                                                            c->queue, c->sample_rgb);
+                                                            c->queue, c->sample_rgb, rg);
     rc_cuda_note(r, cudaGetLastError());
     return kind;
 }

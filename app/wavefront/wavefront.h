@@ -45,6 +45,19 @@ typedef enum rc_frame_loop {
     RC_LOOP_HOST = 2
 } rc_frame_loop;
 
+/* How a frame's samples flow through the stream.
+ *  regen: a pool of path slots (rc_settings.pool) holds the frame's paths; after each bounce's
+ *         compaction the free slots at the end of the stream are refilled with new camera
+ *         paths, in a fixed global order of (sample, pixel), until the frame's samples are
+ *         issued; then the pool drains. The stream never runs dry while samples remain. With
+ *         `none` new paths go into the dead slots where they lie (in place: the stream is never
+ *         reordered). The refill count is read on the device: no host read per bounce.
+ *  waves: the frame's samples are one wave: generated at once, traced until every path has
+ *         ended (the stream drains from the first bounce on).
+ * A sample's random numbers depend only on (pixel, sample, bounce, seed) and the film sums in
+ * fixed point: both give the same image, byte for byte. */
+typedef enum rc_schedule { RC_SCHEDULE_REGEN = 0, RC_SCHEDULE_WAVES = 1 } rc_schedule;
+
 typedef struct rc_settings {
     uint32_t width, height;
     uint32_t max_depth; /* 1 .. RC_MAX_DEPTH */
@@ -53,7 +66,9 @@ typedef struct rc_settings {
     size_t tile; /* tile size for block-based algorithms; 0 = library default */
     rc_backend backend;
     uint32_t first_sample;     /* the n-th sample of a pixel has sample index first_sample + n */
-    uint32_t samples_per_wave; /* samples per pixel in one frame's stream; 0 = 1 */
+    uint32_t samples_per_wave; /* samples per pixel a frame renders (its sample budget); 0 = 1 */
+    rc_schedule schedule;      /* how they flow through the stream (default waves) */
+    uint32_t pool;             /* regen: path slots of the stream; 0 = rc_default_pool */
     int library_timing;        /* also record the library's own phases (CUDA: one sync per call,
                                   so a graph frame loop runs as `stream`) */
     int phase_timing;          /* report every phase's time (the per-phase and per-bounce ms
@@ -85,6 +100,7 @@ typedef struct rc_settings {
 } rc_settings;
 
 #define RC_AUTO_SKIP_BELOW 16384u
+#define RC_POOL_MAX        (1u << 27) /* path slots a stream can hold */
 #define RC_TAIL_BELOW      16384u
 #define RC_TAIL_NAME       "tail" /* rc_bounce_stats.algo of the bounces the tail kernel ran */
 /* The tail's kernels (tail.cu): a path a thread, or paths in pairs of warps, the second
@@ -110,6 +126,7 @@ typedef struct rc_bounce_stats {
     double compact_ms; /* both streams' compaction: the paths', then the shadow rays' */
     double shadow_ms;  /* the shadow phase: any-hit traces of the shadow rays */
     double sort_ms;    /* --sort-materials: classify the hits and partition the stream */
+    uint32_t refilled; /* regen: new camera paths put in the stream after this bounce */
     double tail_ms;    /* at the tail's first bounce (rc_frame_stats.tail_from): the kernel that
                           ran it and every later bounce; the other phases are 0 from there */
     const char *algo;  /* the algorithm that compacted the paths (static name): `auto`'s
@@ -121,17 +138,20 @@ typedef struct rc_bounce_stats {
 /* Everything one frame measured; feeds --stats, the bench table and its JSON. The frame's
  * phases: generate -> [extend -> shade -> compact -> shadow] x bounces -> accumulate. */
 typedef struct rc_frame_stats {
-    uint32_t samples;   /* samples per pixel this frame rendered (its wave) */
-    uint32_t bounces;   /* bounces run: the host loop stops when every path has ended; the
-                           device loops (graph, stream) run max_depth, empty ones cost launches */
-    rc_frame_loop loop; /* the loop that ran the frame (settings.frame_loop, or stream when a
-                           graph cannot hold it) */
-    int sorted;         /* the stream was sorted by material before shade (--sort-materials) */
-    uint32_t tail_from; /* the first bounce the tail kernel ran (settings.tail_below), or
-                           max_depth when it did not run */
-    int tail_kind;      /* the tail kernel that ran (rc_tail_kind; tail.cu) */
-    int phases_timed;   /* settings.phase_timing: the phases' ms below are reported (CUDA:
-                           measured only then) */
+    uint32_t samples;     /* samples per pixel this frame rendered (its wave) */
+    rc_schedule schedule; /* regen: each "bounce" below is a step of the pool, whose paths are
+                             at any bounce of their own; waves: bounce b of every path */
+    uint32_t pool;        /* path slots the frame's stream started with */
+    uint32_t bounces;     /* bounces run: the host loop stops when every path has ended; the
+                             device loops (graph, stream) run max_depth, empty ones cost launches */
+    rc_frame_loop loop;   /* the loop that ran the frame (settings.frame_loop, or stream when a
+                             graph cannot hold it) */
+    int sorted;           /* the stream was sorted by material before shade (--sort-materials) */
+    uint32_t tail_from;   /* the first bounce the tail kernel ran (settings.tail_below), or
+                             max_depth when it did not run */
+    int tail_kind;        /* the tail kernel that ran (rc_tail_kind; tail.cu) */
+    int phases_timed;     /* settings.phase_timing: the phases' ms below are reported (CUDA:
+                             measured only then) */
     double generate_ms, accumulate_ms;
     double total_ms; /* wall time of the whole frame */
     rc_bounce_stats bounce[RC_MAX_DEPTH];
@@ -194,6 +214,15 @@ int rc_have_cuda_backend(void);
 const char *rc_backend_name(rc_backend b);
 const char *rc_mode_name(rc_mode m);
 const char *rc_frame_loop_name(rc_frame_loop l);
+const char *rc_schedule_name(rc_schedule s);
+/* Parse "regen"/"waves"; 0 or -1. */
+int rc_schedule_parse(const char *s, rc_schedule *out);
+/* The pool `auto` gives (regen): on a CUDA device several times the threads it runs at once
+ * (its SMs x resident threads x RC_POOL_FILLS), on the CPU RC_POOL_CPU_PER_THREAD paths per
+ * OpenMP thread (a few MB of records each: they stay in the caches). */
+uint32_t rc_default_pool(rc_backend b);
+#define RC_POOL_FILLS          4u
+#define RC_POOL_CPU_PER_THREAD 16384u
 /* Parse "indices"/"payload", "cpu"/"cuda", "graph"/"stream"/"host"; 0 or -1. */
 int rc_mode_parse(const char *s, rc_mode *out);
 int rc_backend_parse(const char *s, rc_backend *out);
