@@ -31,11 +31,11 @@ int cli_bench_parse(int argc, char **argv);
 
 /* The --help lines of the schedule options that render and bench share. */
 #define CLI_HELP_SCHEDULE                                                                          \
-    "  --schedule regen|waves\n"                                                                   \
-    "                        regen (default): a pool of path slots; after each bounce\n"           \
-    "                        the freed slots take new camera paths until the frame's\n"            \
-    "                        samples are issued (`none`: in place, into the dead slots);\n"        \
-    "                        waves: the frame's samples start together and drain; the\n"           \
+    "  --schedule waves|regen\n"                                                                   \
+    "                        waves (default): the frame's samples start together and\n"            \
+    "                        drain; regen: a pool of path slots; after each bounce the\n"          \
+    "                        freed slots take new camera paths until the frame's samples\n"        \
+    "                        are issued (`none`: in place, into the dead slots); the\n"            \
     "                        image is the same\n"                                                  \
     "  --pool N|auto         regen: path slots in the stream (auto: 4x the threads the\n"          \
     "                        GPU runs at once; on the CPU 16384 per thread)\n"
