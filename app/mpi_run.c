@@ -135,33 +135,16 @@ int cli_mpi_fail(int rc) {
 /* MPI counts are int: large arrays go in pieces. */
 #define CHUNK ((size_t)1 << 28)
 
-/* The film's sum, piece by piece, in two steps: a reduce-scatter leaves each rank the sum of
- * 1/size of the piece (every rank adds its share at once), then rank 0 gathers the shares. A
- * reduce to rank 0 has rank 0 add the whole film once per tree level while the others wait.
- * Integer sums: the result does not depend on which rank adds what. The last count % size
- * elements go through one small reduce. */
-#define FILM_PIECE ((size_t)1 << 24)
-
 int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
     if (g.size == 1) return 0;
-    size_t size = (size_t)g.size, piece = FILM_PIECE / size * size;
-    size_t whole = count / size * size; /* what the reduce-scatters cover */
-    int64_t *mine = whole ? malloc((piece / size) * sizeof *mine) : NULL;
-    if (whole && !mine) return rc_fail(err, "out of memory for the film's reduction");
-    int ok = 1, root = g.rank == 0;
-    for (size_t at = 0; ok && at < whole; at += piece) {
-        int share = (int)((whole - at < piece ? whole - at : piece) / size);
-        ok = MPI_Reduce_scatter_block(sums + at, mine, share, MPI_UINT64_T, MPI_SUM,
-                                      MPI_COMM_WORLD) == MPI_SUCCESS &&
-             MPI_Gather(mine, share, MPI_UINT64_T, root ? sums + at : NULL, share, MPI_UINT64_T, 0,
-                        MPI_COMM_WORLD) == MPI_SUCCESS;
+    for (size_t at = 0; at < count; at += CHUNK) {
+        int n = (int)(count - at < CHUNK ? count - at : CHUNK);
+        void *send = g.rank == 0 ? MPI_IN_PLACE : (void *)(sums + at);
+        void *recv = g.rank == 0 ? (void *)(sums + at) : NULL;
+        if (MPI_Reduce(send, recv, n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+            return rc_fail(err, "MPI_Reduce of the film failed");
     }
-    free(mine);
-    if (ok && whole < count)
-        ok = MPI_Reduce(root ? MPI_IN_PLACE : (void *)(sums + whole), root ? sums + whole : NULL,
-                        (int)(count - whole), MPI_UINT64_T, MPI_SUM, 0,
-                        MPI_COMM_WORLD) == MPI_SUCCESS;
-    return ok ? 0 : rc_fail(err, "MPI reduction of the film failed");
+    return 0;
 }
 
 int cli_mpi_gather(const void *mine, size_t bytes, void *all, rc_error *err) {

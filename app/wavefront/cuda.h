@@ -61,8 +61,6 @@ typedef struct rc_cuda {
     int64_t *accum;           /* the film: 3 fixed-point sums per pixel (film.h) */
     rc_cuda_counts *counts;   /* RC_MAX_DEPTH + 1 entries, cleared at the start of a frame */
     rc_cuda_counts *h_counts; /* pinned host copies: once per bounce (host loop) or per frame */
-    void *film_stage;         /* pinned staging of the film's read-back (rc_cuda_film), or NULL */
-    void *film_ready[2];      /* cudaEvent_t: a half of film_stage has its piece */
     uint32_t *d_sample;       /* sample index of the next wave's first sample: generate and
                                  shade read it, accumulate advances it, so a replayed graph
                                  renders the next samples */

@@ -193,9 +193,6 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
                     c->regen};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
     cudaFreeHost(c->h_counts);
-    cudaFreeHost(c->film_stage);
-    for (int i = 0; i < 2; i++)
-        if (c->film_ready[i]) cudaEventDestroy((cudaEvent_t)c->film_ready[i]);
     for (int i = 0; i < 2 * RC_CUDA_MAX_TIMED; i++)
         if (c->events[i]) cudaEventDestroy((cudaEvent_t)c->events[i]);
     if (c->stream) cudaStreamDestroy(stream_of(c));
@@ -455,48 +452,11 @@ extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *e
     return 0;
 }
 
-/* The film comes back through two pinned halves of a staging buffer (allocated on the first
- * read): the GPU copies one half while the host moves the other out; a copy straight into
- * pageable memory runs at a fraction of the link's speed, and a 4K film is 200 MB. */
-#define RC_FILM_STAGE ((size_t)8 << 20) /* bytes of each half */
-
-static cudaError_t film_stage(rc_cuda *c) {
-    cudaError_t e = cudaSuccess;
-    if (!c->film_stage) e = cudaMallocHost(&c->film_stage, 2 * RC_FILM_STAGE);
-    for (int i = 0; e == cudaSuccess && i < 2; i++)
-        if (!c->film_ready[i])
-            e = cudaEventCreateWithFlags((cudaEvent_t *)&c->film_ready[i], cudaEventDisableTiming);
-    return e;
-}
-
 extern "C" int rc_cuda_film(rc_renderer *r, int64_t *sums, rc_error *err) {
     rc_cuda *c = rc_cuda_of(r);
-    size_t bytes = r->num_pixels * 3 * sizeof(int64_t);
-    cudaError_t e = film_stage(c);
-    if (e != cudaSuccess) { /* no pinned memory: the plain copy */
-        (void)cudaGetLastError();
-        rc_cuda_note(r,
-                     cudaMemcpyAsync(sums, c->accum, bytes, cudaMemcpyDeviceToHost, stream_of(c)));
-        rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
-        return take_error(r, "reading the film", err);
-    }
-    char *stage = (char *)c->film_stage;
-    size_t pieces = (bytes + RC_FILM_STAGE - 1) / RC_FILM_STAGE;
-    for (size_t i = 0; i <= pieces; i++) {
-        if (i < pieces) { /* queue piece i into half i % 2 */
-            size_t at = i * RC_FILM_STAGE,
-                   n = bytes - at < RC_FILM_STAGE ? bytes - at : RC_FILM_STAGE;
-            rc_cuda_note(r, cudaMemcpyAsync(stage + (i % 2) * RC_FILM_STAGE, (char *)c->accum + at,
-                                            n, cudaMemcpyDeviceToHost, stream_of(c)));
-            rc_cuda_note(r, cudaEventRecord((cudaEvent_t)c->film_ready[i % 2], stream_of(c)));
-        }
-        if (i > 0) { /* move piece i - 1 out while piece i is on its way */
-            size_t j = i - 1, at = j * RC_FILM_STAGE;
-            size_t n = bytes - at < RC_FILM_STAGE ? bytes - at : RC_FILM_STAGE;
-            rc_cuda_note(r, cudaEventSynchronize((cudaEvent_t)c->film_ready[j % 2]));
-            memcpy((char *)sums + at, stage + (j % 2) * RC_FILM_STAGE, n);
-        }
-    }
+    rc_cuda_note(r, cudaMemcpyAsync(sums, c->accum, r->num_pixels * 3 * sizeof(int64_t),
+                                    cudaMemcpyDeviceToHost, stream_of(c)));
+    rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
     return take_error(r, "reading the film", err);
 }
 
