@@ -216,16 +216,24 @@ static void print_frame_medians(const rc_viewer *v) {
     double *wall = malloc(2 * n * sizeof *wall);
     if (!wall) return;
     double *step = wall + n;
+    double rays = 0.0, samples = 0.0, span = 0.0; /* over the same frames, end to end */
     for (size_t i = 0; i < n; i++) {
         const rc_history_frame *a = rc_history_get(&v->hist, i);
         const rc_history_frame *b = rc_history_get(&v->hist, i + 1);
         wall[i] = a->wall_ms;
         step[i] = a->end_ms - b->end_ms;
+        rays += (double)a->rays;
+        samples += (double)a->samples;
+        span += step[i];
     }
     timing_stats w = timing_summary(wall, (int)n), f = timing_summary(step, (int)n);
     printf("raycompact view: median of the last %zu frames: render %.3f ms, frame to frame "
            "%.3f ms\n",
            n, w.median, f.median);
+    if (span > 0.0) /* what the viewer delivers, display included: bench's rays/s to compare */
+        printf("raycompact view: over the last %zu frames: %.1f Mrays/s, %.1f samples per pixel "
+               "a second, %.1f per frame\n",
+               n, rays / span / 1e3, samples / span * 1e3, samples / (double)n);
     free(wall);
 }
 
