@@ -130,14 +130,6 @@ int cli_parse_scan(const char *s, sc_scan *out) {
     return 0;
 }
 
-uint64_t cli_rand(uint64_t *state) {
-    /* splitmix64: every seed, 0 included, gives a good sequence */
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static int bad_value(const char *opt, const char *value, const char *valid) {
     echo_line(stderr, "%s: bad %s '%s' (valid: %s)", prog, opt, value, valid);
     return -1;

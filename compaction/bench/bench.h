@@ -6,6 +6,7 @@
 #ifndef SC_BENCH_H
 #define SC_BENCH_H
 
+#include "bench_pattern.h"
 #include "raycompact/compaction.h"
 
 #include <stddef.h>
@@ -21,8 +22,6 @@ extern "C" {
 void cli_unknown_algorithm(const char *name);
 /* "hillis-steele" (or "hs") | "blelloch" | "default"; 0 on success. */
 int cli_parse_scan(const char *s, sc_scan *out);
-/* Deterministic splitmix64 generator for masks and data. */
-uint64_t cli_rand(uint64_t *state);
 
 /* ---- what one timed operation does ---- */
 typedef enum bench_op {
@@ -49,62 +48,11 @@ typedef struct bench_job {
 /* 1 if the operation works in place and its buffer is refilled before each run. */
 int bench_job_in_place(const bench_job *job);
 
-/* ---- input patterns: where the removed elements lie ---- */
-typedef enum bench_pattern_kind {
-    BENCH_PAT_RANDOM, /* exactly round(removed * n) removed at independent random places */
-    BENCH_PAT_RUNS,   /* alternating runs of kept and of removed elements, mean run length L */
-    BENCH_PAT_BLOBS,  /* clustered 2-D blobs of removed elements on a sqrt(n) x sqrt(n) grid */
-    BENCH_PAT_MASK,   /* an image resized to the grid: white = keep (inverted: white = remove) */
-    BENCH_PAT_RED     /* a share R of the removal list inside the red zone [n-k, n) */
-} bench_pattern_kind;
-
-typedef struct bench_pattern {
-    bench_pattern_kind kind;
-    double param; /* runs: mean run length L; red: the share R */
-    int invert;   /* mask: Moreira's negative images ("i_"): white = remove */
-    char path[512];
-    char name[48]; /* "random", "runs:8", "blobs", "mask:hand", "invmask:hand", "red:0.25" */
-} bench_pattern;
-
-/* Parse "random", "runs:L", "blobs", "mask:FILE.png", "invmask:FILE.png", "red:R". A mask is
- * opened here, so that a bad file is a usage error. Returns 0, or -1 with `why` filled. */
-int bench_pattern_parse(const char *text, bench_pattern *p, char *why, size_t cap);
-/* 1 if the pattern fixes the removed fraction itself (masks): --removed does not apply. */
-int bench_pattern_own_density(const bench_pattern *p);
-
-/* A grey-scale image, 8 bits per pixel, rows top to bottom; NULL with `why` filled if the file
- * cannot be read (or the build has no stb_image). Only regular files are read; files over
- * BENCH_IMAGE_MAX_BYTES and images over BENCH_IMAGE_MAX_PIXELS are refused. Free with
- * bench_image_free. */
-#define BENCH_IMAGE_MAX_BYTES  ((size_t)64 << 20)
-#define BENCH_IMAGE_MAX_PIXELS ((size_t)1 << 26) /* 8192 x 8192 */
-unsigned char *bench_image_load(const char *path, int *w, int *h, char *why, size_t cap);
-/* The same from a PNG file's bytes in memory. */
-unsigned char *bench_image_decode(const unsigned char *data, size_t len, int *w, int *h, char *why,
-                                  size_t cap);
-void bench_image_free(unsigned char *pixels);
-/* ---- one input on the host; every set of a backend holds a copy ---- */
-typedef struct bench_input {
-    size_t n, elem_size;
-    size_t k;                 /* removed elements: n - kept */
-    double red_share;         /* r: the share of the removal list inside [n-k, n) */
-    unsigned char *data;      /* n * elem_size; element i starts with its index (elem >= 4) */
-    uint8_t *flags;           /* n, 1 = keep */
-    uint32_t *removed_random; /* the k removed indices in random order */
-    uint32_t *removed_slot;   /* the same, ascending */
-    unsigned char *out;       /* n * elem_size: where a result is copied back to be checked */
-} bench_input;
-
 /* Exactly round(removed * n) removed elements placed by the pattern (a mask: as many as it
  * says), their list in random and in slot order, and recognisable data. Returns 0; -1 if out of
  * memory; -2 if a mask cannot be read (`why` says why). */
 int bench_input_make(bench_input *in, size_t n, size_t elem_size, double removed,
                      const bench_pattern *pattern, uint64_t seed, char *why, size_t cap);
-/* Set in->k = round(removed * n) (a mask: its own count) and fill in->flags (1 = keep) by the
- * pattern, drawing from the generator state *s. Returns 0, -1 if out of memory, -2 if a mask
- * cannot be read. */
-int bench_pattern_fill(bench_input *in, const bench_pattern *p, double removed, uint64_t *s,
-                       char *why, size_t cap);
 void bench_input_free(bench_input *in);
 
 /* Check a result in in->out against the serial reference: `count` elements, which must be

@@ -4,7 +4,7 @@
  * BENCH_IMAGE_MAX_PIXELS decoded, so that a device file or a header claiming a huge image
  * fails at once instead of taking the machine's memory. */
 #define _POSIX_C_SOURCE 200809L
-#include "bench.h"
+#include "bench_image.h"
 #include "echo.h"
 
 #include <errno.h>

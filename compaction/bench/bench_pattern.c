@@ -4,7 +4,8 @@
  * removals (the papers' default), runs (coherent rays; the blog's "structured data"), clustered
  * 2-D blobs and image masks (Moreira 2009 Table 1: finger, hand, bunny and their negatives),
  * and removal lists with a chosen share in the red zone (Redzone Fig. 6). */
-#include "bench.h"
+#include "bench_image.h"
+#include "bench_pattern.h"
 #include "num_parse.h"
 
 #include <math.h>
@@ -40,6 +41,14 @@ static int parse_mask(const char *path, int invert, bench_pattern *p, char *why,
     strcpy(p->path, path);
     snprintf(p->name, sizeof p->name, "%s:%s", invert ? "invmask" : "mask", base);
     return 0;
+}
+
+uint64_t cli_rand(uint64_t *state) {
+    /* splitmix64: every seed, 0 included, gives a good sequence */
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
 }
 
 int bench_pattern_parse(const char *text, bench_pattern *p, char *why, size_t cap) {

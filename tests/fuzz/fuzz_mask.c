@@ -1,5 +1,5 @@
 /* fuzz_mask.c: the PNG mask reader of `compact bench --pattern mask:FILE.png`, from memory. */
-#include "../../compaction/bench/bench.h"
+#include "../../compaction/bench/bench_image.h"
 #include "fuzz_check.h"
 
 #include <stdint.h>
