@@ -10,6 +10,7 @@
 #include "wavefront/compact.h"
 #include "wavefront/megakernel.h"
 #include "wavefront/path.h"
+#include "out_path.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

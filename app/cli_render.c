@@ -9,6 +9,7 @@
 #include "stats.h"
 #include "wavefront/compact.h"
 #include "wavefront/path.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -134,7 +135,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     memset(&tot, 0, sizeof tot);
     int tty = isatty(2) && cli_mpi_rank() == 0; /* rank 0's share shows the progress */
     cli_timing_lap(CLI_PHASE_SETUP);            /* the agreement: it waits for the slowest rank */
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     for (uint32_t done = 0; done < count;) {
         rc_frame_stats fs;
         uint32_t wave = rc_renderer_wave(r);
@@ -146,7 +147,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
         cli_timing_lap(done == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
         done += fs.samples;
         rc_stats_total_add(&tot, &fs);
-        if (tty) progress(done, count, rc_now_ms() - t0);
+        if (tty) progress(done, count, timing_now_ms() - t0);
     }
     /* The film's exact sums, added over the ranks on rank 0 (one reduction), make the image. */
     size_t n = (size_t)st->width * st->height;
@@ -160,7 +161,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
         fprintf(stderr, "raycompact render: %s\n", err.msg);
         rc = cli_mpi_fail(RC_EXIT_FAIL);
     }
-    double ms = rc_now_ms() - t0;
+    double ms = timing_now_ms() - t0;
     rc_renderer_destroy(r);
     cli_timing_lap(CLI_PHASE_REDUCE);
     /* --stats: every rank's times to rank 0 before it writes the image, so that no rank waits

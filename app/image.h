@@ -2,8 +2,9 @@
 #ifndef RC_IMAGE_H
 #define RC_IMAGE_H
 
-#include "util.h"
+#include "rc_error.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "rank_timing.h"
 #include "mpi_run.h"
+#include "timing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 #include <unistd.h>
 
 static struct {
-    double main_ms, last_ms; /* rc_now_ms at main and at the last lap */
+    double main_ms, last_ms; /* timing_now_ms at main and at the last lap */
     cli_rank_timing row;
 } g;
 
@@ -44,12 +45,12 @@ static double since_start_ms(void) {
 
 void cli_timing_main(void) {
     memset(&g, 0, sizeof g);
-    g.main_ms = g.last_ms = rc_now_ms();
+    g.main_ms = g.last_ms = timing_now_ms();
     g.row.start_ms = since_start_ms();
 }
 
 void cli_timing_lap(cli_phase p) {
-    double now = rc_now_ms();
+    double now = timing_now_ms();
     g.row.phase_ms[p] += now - g.last_ms;
     g.last_ms = now;
 }
@@ -61,7 +62,7 @@ void cli_timing_samples(uint32_t n) {
 cli_rank_timing cli_timing_mine(void) {
     cli_rank_timing r = g.row;
     r.rank = (uint32_t)cli_mpi_rank();
-    r.wall_ms = rc_now_ms() - g.main_ms + (r.start_ms > 0 ? r.start_ms : 0);
+    r.wall_ms = timing_now_ms() - g.main_ms + (r.start_ms > 0 ? r.start_ms : 0);
     return r;
 }
 

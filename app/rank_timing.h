@@ -11,7 +11,7 @@
 #ifndef RC_RANK_TIMING_H
 #define RC_RANK_TIMING_H
 
-#include "util.h"
+#include "rc_error.h"
 
 #include <cjson/cJSON.h>
 #include <stdint.h>

@@ -13,6 +13,8 @@
  * Usage: test_gpu_oom RAYCOMPACT SCENE SCRATCH_DIR */
 #include "rc_test.h"
 #include "wavefront/compact.h"
+#include "out_path.h"
+#include "read_file.h"
 
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -55,7 +57,7 @@ static void write_file(const char *path, const char *text) {
 }
 
 /* The file's contents (at most cap - 1 bytes), "" if it cannot be read. */
-static const char *read_file(const char *path, char *buf, size_t cap) {
+static const char *read_text(const char *path, char *buf, size_t cap) {
     char *data = NULL;
     size_t len = 0;
     rc_error err;
@@ -90,7 +92,7 @@ static int run_cli(const char *exe, const char *dir, const char *args, char *err
     snprintf(path, sizeof path, "%s/err.txt", dir);
     snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>'%s'", exe, args, path);
     int st = system(cmd);
-    read_file(path, err, cap);
+    read_text(path, err, cap);
     remove(path);
     return st == -1 ? -1 : (st >> 8) & 0xff;
 }
@@ -111,7 +113,7 @@ static void cli_cases(const char *exe, const char *scene, const char *dir) {
     CHECK(rc != 0, "render out of GPU memory exited 0");
     CHECK(count_lines(err) == 1, "render: %d lines on stderr, want 1", count_lines(err));
     check_message("render", err);
-    CHECK(strcmp(read_file(out, buf, sizeof buf), GOOD) == 0, "render changed %s", out);
+    CHECK(strcmp(read_text(out, buf, sizeof buf), GOOD) == 0, "render changed %s", out);
 
     const char *algos[] = {"single-pass", "all"};
     for (int i = 0; i < 2; i++) {
@@ -125,7 +127,7 @@ static void cli_cases(const char *exe, const char *scene, const char *dir) {
         CHECK(count_lines(err) == 1, "bench --algos %s: %d lines on stderr, want 1", algos[i],
               count_lines(err));
         check_message("bench", err);
-        CHECK(strcmp(read_file(json, buf, sizeof buf), GOOD) == 0, "bench changed %s", json);
+        CHECK(strcmp(read_text(json, buf, sizeof buf), GOOD) == 0, "bench changed %s", json);
     }
 }
 

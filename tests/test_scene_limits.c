@@ -5,7 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "rc_test.h"
 #include "scene/obj.h"
-#include "util.h"
+#include "rc_error.h"
+#include "timing.h"
 
 #include <string.h>
 
@@ -43,9 +44,9 @@ static void big_array(void) {
     put(&t, "]}");
     rc_scene s;
     rc_error err;
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     int rc = rc_scene_parse_max("big.json", ".", t.s, t.n, 32, &s, &err);
-    double ms = rc_now_ms() - t0;
+    double ms = timing_now_ms() - t0;
     CHECK(rc != 0, "a 4-million-element array loaded under a 32 MiB limit");
     CHECK(rc != 0 && strstr(err.msg, "big.json: spheres: too many elements") == err.msg,
           "message: %s", err.msg);
@@ -105,9 +106,9 @@ static void many_materials(void) {
     put(&t, "]}");
     rc_scene s;
     rc_error err;
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     int rc = rc_scene_parse("many.json", ".", t.s, t.n, &s, &err);
-    double ms = rc_now_ms() - t0;
+    double ms = timing_now_ms() - t0;
     CHECK(rc == 0, "%s", err.msg);
     if (rc == 0) {
         CHECK(s.num_materials == 50000 && s.num_spheres == 200000, "%zu materials, %zu spheres",

@@ -5,8 +5,9 @@
  * the small window's session instead (tests/data/view_small.txt): the overlay draws text there but
  * covers under 40 % of it. Usage: test_view_check DIR [cpu|cuda] [--small] (default cpu) */
 #include "rc_test.h"
-#include "util.h"
+#include "rc_error.h"
 #include "wavefront/compact.h"
+#include "read_file.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG

@@ -2,6 +2,8 @@
  * before use, so no input can read out of bounds or overflow a count. */
 #include "obj.h"
 #include "echo.h"
+#include "grow.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,7 +8,7 @@
 #ifndef RC_OBJ_H
 #define RC_OBJ_H
 
-#include "../util.h"
+#include "rc_error.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,7 @@
 /* scene.c: the host-side scene container and its BVH. */
 #include "scene.h"
+#include "grow.h"
+#include "timing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -146,10 +148,10 @@ static int build_lights(rc_scene *s) {
 
 int rc_scene_finish(rc_scene *s, rc_error *err) {
     rc_bvh_free(&s->bvh);
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     if (rc_bvh_build(s->prims, (uint32_t)s->num_prims, &s->bvh) != 0)
         return rc_fail(err, "out of memory building the BVH of %zu primitives", s->num_prims);
-    s->bvh_build_ms = rc_now_ms() - t0;
+    s->bvh_build_ms = timing_now_ms() - t0;
     if (build_lights(s) != 0) return rc_fail(err, "out of memory for the light table");
     return 0;
 }

@@ -5,7 +5,10 @@
 
 #include "../core/bvh_build.h"
 #include "../core/scene_view.h"
-#include "../util.h"
+#include "rc_error.h"
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,6 +2,9 @@
  * the first problem is reported as "file: field: what is wrong". */
 #include "json_fields.h"
 #include "obj.h"
+#include "grow.h"
+#include "out_path.h"
+#include "read_file.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

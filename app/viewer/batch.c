@@ -2,6 +2,7 @@
 #include "batch.h"
 
 #include "gl_util.h"
+#include "grow.h"
 #include "rc_shaders.h"
 
 #include <stb_easy_font.h>

@@ -4,7 +4,7 @@
 #ifndef RC_VIEW_BATCH_H
 #define RC_VIEW_BATCH_H
 
-#include "../util.h"
+#include "rc_error.h"
 
 #include <epoxy/gl.h>
 #include <stddef.h>

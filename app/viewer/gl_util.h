@@ -2,7 +2,7 @@
 #ifndef RC_VIEW_GL_UTIL_H
 #define RC_VIEW_GL_UTIL_H
 
-#include "../util.h"
+#include "rc_error.h"
 
 #include <epoxy/gl.h>
 

@@ -22,7 +22,7 @@ enum {
 };
 
 typedef struct rc_history_frame {
-    double end_ms;         /* when the frame finished (rc_now_ms) */
+    double end_ms;         /* when the frame finished (timing_now_ms) */
     double wall_ms;        /* its wall time */
     float ms[RC_PH_COUNT]; /* its phase times */
     uint64_t rays;         /* live rays it traced, over all bounces */

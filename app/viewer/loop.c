@@ -40,7 +40,7 @@ static void handle_event(rc_viewer *v, const SDL_Event *e) {
 static int waiting(rc_viewer *v, const rc_script_step *st) {
     rc_script *s = &v->script;
     if (st->op == RC_SCRIPT_WAIT_MS) {
-        double now = rc_now_ms();
+        double now = timing_now_ms();
         if (s->until_ms == 0.0) s->until_ms = now + st->a;
         if (now < s->until_ms) return 1;
         s->until_ms = 0.0;
@@ -109,13 +109,13 @@ static uint32_t frame_samples(const rc_viewer *v) {
  * `fs`, its total_ms the wall time of them all. */
 static int render_samples(rc_viewer *v, uint32_t n, rc_frame_stats *fs, rc_error *err) {
     uint32_t wave = rc_renderer_wave(v->r), calls = (n + wave - 1) / wave, each = n / calls;
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     for (uint32_t i = 0; i < calls; i++) {
         rc_frame_stats one;
         if (rc_render_samples(v->r, each, i ? &one : fs, err) != 0) return -1;
         if (i) rc_frame_stats_add(fs, &one);
     }
-    fs->total_ms = rc_now_ms() - t0;
+    fs->total_ms = timing_now_ms() - t0;
     v->frame_calls = calls;
     return 0;
 }
@@ -131,7 +131,7 @@ static int render(rc_viewer *v) {
         return -1;
     }
     if (!v->paused) rc_budget_update(&v->budget, fs.samples, fs.total_ms);
-    rc_history_add(&v->hist, &fs, rc_now_ms());
+    rc_history_add(&v->hist, &fs, timing_now_ms());
     if (v->show_mask) v->mask_stale = 0;
     v->rendered++;
     v->samples += fs.samples;
@@ -166,7 +166,7 @@ static void draw(rc_viewer *v) {
     rc_film_draw(&v->film, v->exposure, v->show_mask, x, v->win_h - y - h, w, h);
     glViewport(0, 0, v->win_w, v->win_h);
     rc_batch_clear(&v->batch);
-    if (v->show_overlay) rc_overlay_draw(v, rc_now_ms());
+    if (v->show_overlay) rc_overlay_draw(v, timing_now_ms());
     if (v->show_help) rc_help_draw(v);
     rc_batch_draw(&v->batch, v->win_w, v->win_h);
 }
@@ -239,7 +239,7 @@ static void print_frame_medians(const rc_viewer *v) {
 
 int rc_view_run(rc_viewer *v) {
     v->film_dirty = 1;
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     while (!v->quit) {
         SDL_Event e;
         while (SDL_PollEvent(&e)) handle_event(v, &e);
@@ -248,7 +248,7 @@ int rc_view_run(rc_viewer *v) {
         if (turn(v) != 0) return RC_EXIT_FAIL;
         v->turns++;
     }
-    double s = (rc_now_ms() - t0) / 1e3;
+    double s = (timing_now_ms() - t0) / 1e3;
     printf("raycompact view: %llu frames rendered, %llu drawn in %.2f s (%.1f drawn/s)\n",
            (unsigned long long)v->rendered, (unsigned long long)v->turns, s,
            s > 0.0 ? (double)v->turns / s : 0.0);

@@ -2,6 +2,7 @@
  * on screen, in name order (byte order of the names), wrapping around. Listed anew at every
  * press, so a scene added to the directory shows up and one alone is simply reloaded. */
 #include "viewer.h"
+#include "grow.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,7 @@
 /* script.c: parsing --script files. */
 #include "script.h"
+#include "grow.h"
+#include "read_file.h"
 
 #include <SDL.h>
 #include <ctype.h>

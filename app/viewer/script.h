@@ -19,7 +19,7 @@
 #ifndef RC_VIEW_SCRIPT_H
 #define RC_VIEW_SCRIPT_H
 
-#include "../util.h"
+#include "rc_error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -53,7 +53,7 @@ typedef struct rc_script {
     size_t n, cap;
     size_t next;     /* the step to run next */
     uint32_t waited; /* frames drawn since the current wait began */
-    double until_ms; /* when the current `wait N s` ends (rc_now_ms); 0 while none runs */
+    double until_ms; /* when the current `wait N s` ends (timing_now_ms); 0 while none runs */
 } rc_script;
 
 /* Read and check the whole file, so a mistake stops the viewer before its window opens. */

@@ -7,6 +7,7 @@
 #include "viewer.h"
 
 #include "../wavefront/compact.h"
+#include "timing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,7 +95,7 @@ static int build(rc_viewer *v) {
            v->st.algo, rc_mode_name(v->st.mode), tile, rc_backend_name(v->st.backend),
            rc_renderer_wave(v->r));
     fflush(stdout);
-    rc_history_settings_changed(&v->hist, rc_now_ms());
+    rc_history_settings_changed(&v->hist, timing_now_ms());
     /* Another renderer costs another time per sample (and its first frame sets up more): go
        on from a quarter of the count, so that the first frames stay within the budget. */
     rc_budget_restart(&v->budget, v->budget.n / 4, RC_BUDGET_MAX_N);

@@ -4,6 +4,7 @@
  * into waves, nor on how many processes rendered them. */
 #include "film.h"
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -17,7 +18,7 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {
         return;
     }
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const long n = (long)r->num_pixels;
     const uint32_t wave = r->wave_now;
@@ -26,5 +27,5 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {
         int64_t *px = &s->accum[3 * p];
         for (uint32_t k = 0; k < wave; k++) rc_film_add(px, s->sample_rgb[(size_t)k * n + p]);
     }
-    st->accumulate_ms += rc_now_ms() - t0;
+    st->accumulate_ms += timing_now_ms() - t0;
 }

@@ -1,5 +1,6 @@
 /* compact.c: the compaction phase, and the one place that picks the library algorithm. */
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -461,10 +462,10 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) return compact_phase_cuda(r, bounce, st, err);
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     if (r->comp.input == RC_COMPACT_NOTHING) {
         /* `none`: the stream keeps its length; extend and shade skip the ended paths. */
-        st->bounce[bounce].compact_ms += rc_now_ms() - t0;
+        st->bounce[bounce].compact_ms += timing_now_ms() - t0;
         return 0;
     }
     size_t kept = 0;
@@ -477,7 +478,7 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
         return rc_fail(err, "compaction '%s' kept %zu paths at bounce %u, shade kept %u",
                        r->comp.name, kept, bounce, r->live);
     r->n = (uint32_t)kept;
-    st->bounce[bounce].compact_ms += rc_now_ms() - t0;
+    st->bounce[bounce].compact_ms += timing_now_ms() - t0;
     if (r->comp.opt.timing) rc_stats_add_library(st, r->comp.ctx);
     return 0;
 }
@@ -487,7 +488,7 @@ int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_e
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) return compact_shadows_cuda(r, bounce, st, err);
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     size_t kept = 0;
     sc_status s = compact_cpu(&r->scomp, shadow_stream_cpu(r), &kept);
     if (s != SC_OK)
@@ -497,7 +498,7 @@ int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_e
     if (kept != r->shadows)
         return rc_fail(err, "compaction '%s' kept %zu shadow rays at bounce %u, shade wrote %u",
                        r->scomp.name, kept, bounce, r->shadows);
-    st->bounce[bounce].compact_ms += rc_now_ms() - t0;
+    st->bounce[bounce].compact_ms += timing_now_ms() - t0;
     if (r->scomp.opt.timing) rc_stats_add_library(st, r->scomp.ctx);
     return 0;
 }

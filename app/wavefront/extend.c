@@ -1,5 +1,6 @@
 /* extend.c: trace every live path of the stream to its nearest hit (BVH traversal). */
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -13,7 +14,7 @@ void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         return;
     }
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     const long n = (long)r->n;
     /* Dynamic chunks: traversal cost varies a lot from ray to ray. */
     RC_OMP(parallel for schedule(dynamic, 256))
@@ -21,5 +22,5 @@ void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         rc_path *p = rc_stream_path(r, (size_t)i);
         if (rc_path_alive(p)) rc_path_extend(&r->view, p);
     }
-    st->bounce[bounce].extend_ms += rc_now_ms() - t0;
+    st->bounce[bounce].extend_ms += timing_now_ms() - t0;
 }

@@ -3,6 +3,7 @@
  * Path p is sample p / num_pixels of pixel p % num_pixels, so the stream starts as one image
  * after another. */
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -20,7 +21,7 @@ void rc_generate(rc_renderer *r, rc_frame_stats *st) {
         return;
     }
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const long n = (long)r->n;
     const uint32_t np = r->num_pixels;
@@ -31,5 +32,5 @@ void rc_generate(rc_renderer *r, rc_frame_stats *st) {
         s->sample_rgb[p] = rc_v3s(0.0f);
         if (s->queue) s->queue[p] = (uint32_t)p;
     }
-    st->generate_ms += rc_now_ms() - t0;
+    st->generate_ms += timing_now_ms() - t0;
 }

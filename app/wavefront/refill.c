@@ -7,6 +7,7 @@
  * Dynamic Path Regeneration", 2010). A sample's randomness depends only on (pixel, sample,
  * bounce, seed): the image is the one every other schedule gives. */
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -62,14 +63,14 @@ void rc_refill(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         return;
     }
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     const uint32_t fresh = fresh_paths(r);
     refill_cpu(r, fresh);
     r->issued += fresh;
     if (r->comp.input != RC_COMPACT_NOTHING) r->n += fresh;
     r->live += fresh;
     st->bounce[bounce].refilled = fresh;
-    st->generate_ms += rc_now_ms() - t0;
+    st->generate_ms += timing_now_ms() - t0;
 }
 
 /* One path traced to its end from where it is (CPU): the phases' per-path functions in their

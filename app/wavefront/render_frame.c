@@ -2,6 +2,7 @@
  * pixel. This function is the table of contents of the renderer; each phase lives in its own
  * file. */
 #include "renderer.h"
+#include "timing.h"
 
 #include <string.h>
 
@@ -11,7 +12,7 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     memset(st, 0, sizeof *st);
     if (samples < 1 || samples > r->wave)
         return rc_fail(err, "%u samples in one wave: the stream holds 1 .. %u", samples, r->wave);
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     r->shade.sample = r->st.first_sample + r->frames;
     r->wave_now = samples;
     r->pool_now = r->num_paths < rc_frame_paths(r) ? (uint32_t)r->num_paths : rc_frame_paths(r);
@@ -63,7 +64,7 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
     if (rc_frame_finish(r, st, err) != 0) return -1; /* counts and times come back once */
     r->frames += samples;
 
-    st->total_ms = rc_now_ms() - t0;
+    st->total_ms = timing_now_ms() - t0;
     return 0;
 }
 

@@ -2,6 +2,7 @@
  * per stream slot, the list of slots whose paths ended, or both (auto); with NEE the same for the
  * shadow stream, whose slot i belongs to the path in stream slot i. */
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -17,7 +18,7 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         return;
     }
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const rc_compact_input input = r->comp.input;
     const long n = (long)r->n;
@@ -78,5 +79,5 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     b->kept = kept;
     b->shadow_in = r->sn;
     b->shadow_kept = shadows;
-    b->shade_ms += rc_now_ms() - t0;
+    b->shade_ms += timing_now_ms() - t0;
 }

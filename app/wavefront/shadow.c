@@ -3,6 +3,7 @@
  * samples. Each path has at most one ray in the stream, so no two rays add to one sample and
  * the order of the stream does not matter. */
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -17,7 +18,7 @@ void rc_trace_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         return;
     }
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     /* compacted: every slot holds a ray; `none`: the slots shade wrote, the empty ones skipped */
     const long n = (long)(r->scomp.input == RC_COMPACT_NOTHING ? r->sn : r->shadows);
     rc_vec3 *rgb = r->cpu.sample_rgb;
@@ -26,5 +27,5 @@ void rc_trace_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         const rc_shadow *s = rc_stream_shadow(r, (size_t)i);
         if (s->slot & RC_PATH_ALIVE) rc_shadow_trace(&r->view, s, rgb);
     }
-    st->bounce[bounce].shadow_ms += rc_now_ms() - t0;
+    st->bounce[bounce].shadow_ms += timing_now_ms() - t0;
 }

@@ -6,6 +6,7 @@
  * pixel, sample and bounce, each path adds light only to its own sample slot, and shade
  * writes the shadow ray of stream slot i to shadow slot i after the reordering. */
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -82,7 +83,7 @@ int rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) 
         return 0;
     }
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const long n = (long)r->n;
     RC_OMP(parallel for schedule(static))
@@ -97,7 +98,7 @@ int rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) 
     sc_status rs =
         sc_partition(r->sorter, SC_ALGO_SCAN_SCATTER, *data, s->keys, *alt, r->n,
                      payload ? sizeof(rc_path) : sizeof(uint32_t), RC_SORT_KEYS, &opt, counts);
-    st->bounce[bounce].sort_ms += rc_now_ms() - t0;
+    st->bounce[bounce].sort_ms += timing_now_ms() - t0;
     if (rs != SC_OK)
         return rc_fail(err, "--sort-materials at bounce %u: %s", bounce, sc_status_string(rs));
     swap_ptr(data, alt);

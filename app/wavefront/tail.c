@@ -9,6 +9,7 @@
  * distribution of a persistent megakernel), and the loop's last step always runs it: whatever
  * the plan, the frame ends complete. */
 #include "renderer.h"
+#include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
 #include "cuda.h"
 #endif
@@ -36,9 +37,9 @@ void rc_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         return;
     }
 #endif
-    double t0 = rc_now_ms();
+    double t0 = timing_now_ms();
     rc_cpu_tail(r, bounce, st); /* regen's last step; nothing in the waves schedule */
-    st->bounce[bounce].tail_ms += rc_now_ms() - t0;
+    st->bounce[bounce].tail_ms += timing_now_ms() - t0;
 }
 
 void rc_tail_learn(rc_renderer *r, const rc_frame_stats *st) {

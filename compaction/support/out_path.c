@@ -1,5 +1,5 @@
-/* out_path.c: an output's symbolic links followed to the file they name, and the check made
- * before any work that the file can be written (out_path.h). */
+/* out_path.c: an output's symbolic links followed to the file they name, the check made before
+ * any work that the file can be written, and the write itself (out_path.h). */
 #define _POSIX_C_SOURCE 200809L /* lstat, readlink, mkstemp */
 #include "out_path.h"
 
@@ -69,13 +69,49 @@ int out_path_check(const char *path, char *why, size_t cap) {
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
-        const char *slash = strrchr(real, '/');
-        int dir_len = !slash ? 1 : slash == real ? 1 : (int)(slash - real);
-        snprintf(why, cap, "%scannot write in '%.*s': %s", via, dir_len, slash ? real : ".",
-                 strerror(e));
+        char dir[OUT_PATH_MAX];
+        rc_dirname(real, dir, sizeof dir);
+        snprintf(why, cap, "%scannot write in '%s': %s", via, dir, strerror(e));
         return -1;
     }
     close(fd);
     unlink(tmp);
     return 0;
+}
+
+int rc_write_file(const char *path, const char *data, size_t len, rc_error *err) {
+    char real[OUT_PATH_MAX]; /* through a symbolic link, its target */
+    if (out_path_resolve(path, real, sizeof real) != 0)
+        return rc_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    size_t n = strlen(real) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) return rc_fail(err, "%s: out of memory", path);
+    snprintf(tmp, n, "%s.tmpXXXXXX", real);
+    errno = 0;
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!f && fd >= 0) close(fd);
+    /* mkstemp creates the file private (0600); give it the usual mode instead. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (ok && chmod(tmp, 0666 & ~mask) != 0) ok = 0;
+    if (ok && rename(tmp, real) != 0) ok = 0;
+    int e = errno;
+    if (!ok && fd >= 0) remove(tmp);
+    free(tmp);
+    if (!ok) return rc_fail(err, "%s: cannot write: %s", path, e ? strerror(e) : "write failed");
+    return 0;
+}
+
+void rc_dirname(const char *path, char *out, size_t cap) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(out, cap, ".");
+    } else if (slash == path) {
+        snprintf(out, cap, "/");
+    } else {
+        snprintf(out, cap, "%.*s", (int)(slash - path), path);
+    }
 }

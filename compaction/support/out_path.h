@@ -12,6 +12,8 @@
 #ifndef SC_OUT_PATH_H
 #define SC_OUT_PATH_H
 
+#include "rc_error.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -34,6 +36,18 @@ int out_path_resolve(const char *path, char *out, size_t cap);
  * "cannot write in 'DIR': No such file or directory", after "'LINK' is a symbolic link to
  * 'TARGET': " when `path` is a link. Paths are quoted as they are: escape why before printing. */
 int out_path_check(const char *path, char *why, size_t cap);
+
+/* Write `len` bytes to a temporary file beside `path`, then rename it over `path`, so that a
+ * failed write leaves any earlier file whole. Error: "path: cannot write: reason". The
+ * temporary file is named path + ".tmpXXXXXX": RC_WRITE_SUFFIX_LEN bytes more. When `path` is
+ * a symbolic link, its target is written and the link stays (above): a target that does not
+ * exist is created, one in a directory that does not exist is an error. */
+#define RC_WRITE_SUFFIX_LEN 10
+int rc_write_file(const char *path, const char *data, size_t len, rc_error *err);
+
+/* The directory part of a path ("scenes/a.json" -> "scenes", "a.json" -> ".", "/a" -> "/"),
+ * into out (cap bytes). */
+void rc_dirname(const char *path, char *out, size_t cap);
 
 #ifdef __cplusplus
 }

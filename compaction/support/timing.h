@@ -51,7 +51,8 @@ double timing_percentile(const double *sorted, int count, double p);
 
 /* Each run on the next of count input sets: returns *next, then advances it (mod count). */
 int timing_rotate(int *next, int count);
-/* The monotonic clock both benches time host work by, in milliseconds. */
+/* Milliseconds on a monotonic clock: what both benches time host work by, and the renderer's
+ * phases and the viewer's frames. */
 double timing_now_ms(void);
 
 #ifdef __cplusplus
