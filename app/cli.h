@@ -5,6 +5,7 @@
 #include "wavefront/wavefront.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit codes: 0 ok, 1 a failure while running, 2 bad usage or bad input files. */
 #define RC_EXIT_FAIL  1
@@ -17,17 +18,12 @@ int cmd_bench(int argc, char **argv);
 int cli_render_parse(int argc, char **argv);
 int cli_bench_parse(int argc, char **argv);
 
-/* The --help lines of the options on short streams (CUDA) that render, bench and view share. */
-#define CLI_HELP_SHORT_STREAMS                                                                     \
-    "  --spread on|off       CUDA: trace a short stream thinned out over the whole GPU\n"          \
-    "                        (default on)\n"                                                       \
-    "  --auto-skip-below N   CUDA, auto: leave a bounce uncompacted (as `none`) when its\n"        \
-    "                        stream held fewer than N paths in the previous frame; 0:\n"           \
-    "                        always compact (default 16384)\n"                                     \
-    "  --tail-below N        CUDA graph/stream loops: from the first bounce that had\n"            \
-    "                        fewer than N live paths in the previous frame, one kernel\n"          \
-    "                        finishes the paths (a thread per path, every bounce left);\n"         \
-    "                        same image; 0: off (default 16384)\n"
+/* The --help lines of the tuning knobs render, bench and view share: what changes the speed,
+ * never the image, set by name (the table in cli_common.c; --help-tuning lists it). */
+#define CLI_HELP_TUNING                                                                            \
+    "  --set KEY=VALUE       a tuning knob: speed only, the same image (repeatable);\n"            \
+    "                        --help-tuning lists the keys\n"                                       \
+    "  --help-tuning         the tuning knobs, their values and defaults\n"
 
 /* The --help lines of the schedule options that render and bench share. */
 #define CLI_HELP_SCHEDULE                                                                          \
@@ -36,9 +32,7 @@ int cli_bench_parse(int argc, char **argv);
     "                        drain; regen: a pool of path slots; after each bounce the\n"          \
     "                        freed slots take new camera paths until the frame's samples\n"        \
     "                        are issued (`none`: in place, into the dead slots); the\n"            \
-    "                        image is the same\n"                                                  \
-    "  --pool N|auto         regen: path slots in the stream (auto: 4x the threads the\n"          \
-    "                        GPU runs at once; on the CPU 16384 per thread)\n"
+    "                        image is the same\n"
 
 /* Options both commands take. NULL / 0 = not given. */
 typedef struct cli_common {
@@ -89,6 +83,8 @@ int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out);
 int cli_check_name(const char *cmd, const char *opt, const char *path);
 /* Handle an option of cli_common; returns 1 if it was one, 0 if not, -1 on error. */
 int cli_common_option(cli_args *a, cli_common *c);
+/* --help-tuning: the knobs --set takes (key, values, meaning, default), to f. */
+void cli_help_tuning(FILE *f, const char *cmd);
 /* Print "raycompact CMD: message" to stderr; returns RC_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -79,10 +79,86 @@ int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out) {
     return 0;
 }
 
+/* The tuning knobs: what changes the speed of a render, never its image. `--set KEY=VALUE`
+ * parses VALUE as the option --KEY would (the option spellings are still taken). */
+typedef struct cli_knob {
+    const char *key, *values, *help;
+} cli_knob;
+static const cli_knob knobs[] = {
+    {"tile", "B", NULL}, /* its range is printed from the library's limits */
+    {"pool", "N|auto",
+     "--schedule regen: path slots in the stream (auto: 4x the threads the GPU runs at "
+     "once; on the CPU 16384 per thread)"},
+    {"spread", "on|off", "CUDA: trace a short stream thinned out over the whole GPU (default on)"},
+    {"auto-skip-below", "N",
+     "CUDA, auto: leave a bounce uncompacted (as `none`) when its stream held fewer than N "
+     "paths in the previous frame; 0: always compact (default 16384)"},
+    {"tail-below", "N",
+     "CUDA graph/stream loops: from the first bounce that had fewer than N live paths in the "
+     "previous frame, one kernel finishes the paths; 0: off (default 16384)"},
+};
+#define NUM_KNOBS (sizeof knobs / sizeof *knobs)
+
+/* `text` from column 28 on, wrapped at the spaces to stay within 92 columns. */
+static void print_wrapped(FILE *f, const char *text) {
+    const int width = 92 - 28;
+    while (*text) {
+        int n = (int)strlen(text);
+        if (n > width) {
+            n = width;
+            while (n > 0 && text[n] != ' ') n--;
+            if (n == 0) n = width;
+        }
+        fprintf(f, "%.*s\n", n, text);
+        text += n;
+        while (*text == ' ') text++;
+        if (*text) fprintf(f, "%28s", "");
+    }
+}
+
+void cli_help_tuning(FILE *f, const char *cmd) {
+    fprintf(f,
+            "raycompact %s: the tuning knobs, set with --set KEY=VALUE (repeatable). They\n"
+            "change how fast a frame renders, never the image.\n\n",
+            cmd);
+    char tile[160];
+    snprintf(tile, sizeof tile,
+             "tile size of the block-based algorithms, a power of two in [%u, %u] (default: "
+             "the library's)",
+             (unsigned)SC_TILE_MIN, (unsigned)SC_TILE_MAX);
+    for (size_t i = 0; i < NUM_KNOBS; i++) {
+        fprintf(f, "  %-16s %-8s ", knobs[i].key, knobs[i].values);
+        print_wrapped(f, knobs[i].help ? knobs[i].help : tile);
+    }
+}
+
+/* --set KEY=VALUE: the knob's own option, parsed as if given as --KEY=VALUE. */
+static int set_knob(cli_args *a, cli_common *c) {
+    const char *eq = strchr(a->value, '=');
+    size_t len = eq ? (size_t)(eq - a->value) : strlen(a->value);
+    for (size_t i = 0; eq && i < NUM_KNOBS; i++) {
+        if (strlen(knobs[i].key) != len || strncmp(knobs[i].key, a->value, len) != 0) continue;
+        /* "--KEY" VALUE: the value stays in the caller's argv, where options keep pointers */
+        char opt[64];
+        snprintf(opt, sizeof opt, "--%s", knobs[i].key);
+        char *argv[2] = {opt, (char *)(eq + 1)};
+        cli_args two = {a->cmd, 2, argv, 0, NULL, NULL};
+        int r = cli_common_option(&two, c);
+        return r < 0 ? -1 : 1;
+    }
+    cli_usage_error(a->cmd,
+                    "--set: '%s' is not KEY=VALUE with a key of: tile, pool, spread, "
+                    "auto-skip-below, tail-below (see --help-tuning)",
+                    a->value);
+    return -1;
+}
+
 int cli_common_option(cli_args *a, cli_common *c) {
     int r;
     uint32_t v;
-    if ((r = cli_is(a, "--scene", 1)) != 0) {
+    if ((r = cli_is(a, "--set", 1)) != 0) {
+        if (r > 0) return set_knob(a, c);
+    } else if ((r = cli_is(a, "--scene", 1)) != 0) {
         if (r > 0) c->scene = a->value;
     } else if ((r = cli_is(a, "--width", 1)) != 0) {
         if (r > 0 && cli_uint(a, 1, RC_MAX_SIZE, &c->width) != 0) return -1;

@@ -38,12 +38,11 @@ static void usage(FILE *f) {
             "                        one of: %s\n"
             "  --mode M              indices: compact the queue of path indices (4 bytes);\n"
             "                        payload: compact the path records (%zu bytes)\n"
-            "  --tile B              tile size of block-based algorithms (power of two, %u..%u)\n"
             "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
             "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
             "                        is captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (counts read back after every "
-            "bounce)\n" CLI_HELP_SHORT_STREAMS
+            "bounce)\n" CLI_HELP_TUNING
             "  --light-sampling L    nee (default: light samples and shadow rays, MIS) or bsdf\n"
             "                        (paths find lights by scattering); default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
@@ -56,8 +55,8 @@ static void usage(FILE *f) {
             "                        without --stats none are recorded), then a row per MPI\n"
             "                        rank: where its wall time went (docs/renderer.md)\n"
             "  --help                this text\n",
-            CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN,
-            SC_TILE_MAX, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
+            CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), RC_MAX_SEED,
+            RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
 typedef struct render_opts {
@@ -75,6 +74,9 @@ static int parse(int argc, char **argv, render_opts *o) {
         if (r > 0) continue;
         if ((r = cli_is(&a, "--help", 0)) > 0) {
             usage(stdout);
+            return -1;
+        } else if ((r = cli_is(&a, "--help-tuning", 0)) > 0) {
+            cli_help_tuning(stdout, "render");
             return -1;
         } else if ((r = cli_is(&a, "--out", 1)) != 0) {
             o->out = a.value;

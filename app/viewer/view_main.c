@@ -36,12 +36,11 @@ static void usage(FILE *f) {
             "                        picks per bounce, from the density; see README);\n"
             "                        one of: %s\n"
             "  --mode M              indices (4-byte path indices) or payload (%zu-byte records)\n"
-            "  --tile B              tile size of block-based algorithms (power of two, %u..%u)\n"
             "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
             "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
             "                        is captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (counts read back after every "
-            "bounce)\n" CLI_HELP_SHORT_STREAMS
+            "bounce)\n" CLI_HELP_TUNING
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream, MIS) or\n"
             "                        bsdf; default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
@@ -56,8 +55,8 @@ static void usage(FILE *f) {
             "                        lines\n"
             "  --help                this text\n",
             RC_FRAME_MS_MIN, RC_FRAME_MS_MAX, RC_FRAME_MS_DEFAULT, RC_VIEW_WAVE_PATHS_CUDA,
-            RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), SC_TILE_MIN, SC_TILE_MAX,
-            RC_VIEW_DEFAULT_W, RC_VIEW_DEFAULT_H);
+            RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), RC_VIEW_DEFAULT_W,
+            RC_VIEW_DEFAULT_H);
 }
 
 static int parse_window(cli_args *a, rc_view_opts *o) {
@@ -111,6 +110,10 @@ static int parse(int argc, char **argv, rc_view_opts *o) {
         if (r > 0) continue;
         if (cli_is(&a, "--help", 0) > 0) {
             usage(stdout);
+            return -1;
+        }
+        if (cli_is(&a, "--help-tuning", 0) > 0) {
+            cli_help_tuning(stdout, "view");
             return -1;
         }
         if ((r = view_option(&a, o)) != 0) return r;
