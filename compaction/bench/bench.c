@@ -2,7 +2,6 @@
  * bench_sweep.c, the fixed set of sweeps behind --report bench_suite.c, the tune bench_tune.c. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench.h"
-#include "bench_partition.h"
 #include "echo.h"
 #include "num_parse.h"
 #include "out_path.h"
@@ -21,7 +20,8 @@ static void bench_usage(FILE *f) {
         "                     [--seed S] [--json FILE] [--csv FILE] [--quiet]\n"
         "       compact bench --report DIR [--backend cpu|cuda] [--quick] [--seed S]\n"
         "                     [--max-seconds S] [--quiet]\n"
-        "       compact bench --partition K [...]   (compact bench --partition 1 --help)\n"
+        "       compact bench --partition K [--backend cpu|cuda] [--n LIST] [--elem LIST]\n"
+        "                     [--runs N] [--warmup N] [--seed S] [--quiet]\n"
         "\n"
         "Times algorithms through the public API, one configuration or the cartesian product\n"
         "of the lists (LIST is comma-separated), against baselines measured in the same run:\n"
@@ -64,6 +64,10 @@ static void bench_usage(FILE *f) {
         "  --quick         with --report: smaller streams, fewer points and runs\n"
         "  --max-seconds S with --report: start no measurement after S seconds; the files\n"
         "                  then hold what was measured, marked incomplete; exit status 1\n"
+        "  --partition K   the stable K-way partition (sc_partition, K = 1..16 keys drawn\n"
+        "                  at random) of every algorithm the backend has, beside the flagged\n"
+        "                  compaction of the same n, half removed (CUDA: single-pass and cub;\n"
+        "                  CPU: scan-scatter); 'x compact' = its time over the first's\n"
         "\n"
         "GB/s = (n*elem_size read + n flag bytes read + kept*elem_size written) / median\n"
         "time; x CUB = CUB's median / the row's; %% copy = 100 * the copy's median / the row's.\n"
@@ -323,6 +327,13 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
                        bench_settle_ms > 1000
                    ? bad_value(a, v, "milliseconds 0..1000")
                    : 0;
+    if (!strcmp(a, "--partition")) {
+        size_t k;
+        if (num_parse_size(v, &k) || k < 1 || k > SC_PARTITION_MAX_KEYS)
+            return bad_value(a, v, "a number of keys 1..16");
+        o->partition = (unsigned)k;
+        return 0;
+    }
     if (!strcmp(a, "--json"))
         o->json = v;
     else if (!strcmp(a, "--csv"))
@@ -338,7 +349,7 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
                   "%s: unknown option '%s' (valid: --backend, --algos, --n, "
                   "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
                   "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --out, "
-                  "--from, --quiet, --graph, --warm, --help)",
+                  "--from, --partition, --quiet, --graph, --warm, --help)",
                   prog, a);
         return -1;
     }
@@ -364,7 +375,10 @@ static int check_report(const bench_opts *o, const char *sweep_option) {
 /* compact tune writes a table (and, with --json, the measurements it came from): not a report,
  * not the sweep's CSV; --out and --from are its own. */
 static int check_tune(const bench_opts *o) {
-    const char *other = o->report ? "--report" : o->csv ? "--csv" : NULL;
+    const char *other = o->report      ? "--report"
+                        : o->csv       ? "--csv"
+                        : o->partition ? "--partition"
+                                       : NULL;
     if (o->tune && other) {
         fprintf(stderr, "%s: it writes a policy table (--out FILE); %s does not go with it\n", prog,
                 other);
@@ -388,8 +402,8 @@ static int is_sweep_option(const char *a) {
 }
 
 static int is_option(const char *a) {
-    static const char *const k[] = {"--backend", "--seed", "--max-seconds",
-                                    "--report",  "--out",  "--from"};
+    static const char *const k[] = {"--backend", "--seed", "--max-seconds", "--report",
+                                    "--out",     "--from", "--partition"};
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (!strcmp(a, k[i])) return 1;
     return is_sweep_option(a);
@@ -424,6 +438,15 @@ static int bench_cuda_usable(void) {
     return s == SC_OK;
 }
 
+/* --partition K takes only these beside it. */
+static int goes_with_partition(const char *a) {
+    static const char *const k[] = {"--partition", "--backend", "--n",     "--elem", "--runs",
+                                    "--warmup",    "--seed",    "--quiet", "-q"};
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (!strcmp(a, k[i])) return 1;
+    return a[0] != '-';
+}
+
 static int bench_help_asked(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
@@ -434,7 +457,7 @@ static int check_outputs(const bench_opts *o);
 
 /* The backend is read first, so that --n checks its limit whatever the order of the options. */
 int bench_parse_args(bench_opts *o, int argc, char **argv) {
-    const char *sweep_option = NULL;
+    const char *sweep_option = NULL, *not_partition = NULL;
     set_defaults(o);
     o->tune = argc > 0 && !strcmp(argv[0], "tune");
     prog = o->tune ? "compact tune" : "compact bench";
@@ -454,6 +477,7 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
     }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!not_partition && !goes_with_partition(a)) not_partition = a;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             if (o->tune)
                 tune_usage(stdout);
@@ -493,7 +517,12 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         }
         if (parse_option(o, a, argv[++i])) return -1;
     }
-    if (check_report(o, sweep_option) || check_tune(o)) return -1;
+    if (check_tune(o)) return -1;
+    if (o->partition && not_partition) {
+        fprintf(stderr, "%s: '%s' does not go with --partition\n", prog, not_partition);
+        return -1;
+    }
+    if (check_report(o, sweep_option)) return -1;
     if (o->tune_from && sweep_option) {
         echo_line(stderr,
                   "compact tune: --from FILE takes the grid and the times from FILE; %s does not "
@@ -532,4 +561,15 @@ static int check_outputs(const bench_opts *o) {
             return -1;
         }
     return 0;
+}
+
+int bench_partition_check_args(int argc, char **argv) {
+    static bench_opts o; /* large: not on the stack */
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args) return -1;
+    args[0] = "bench";
+    memcpy(args + 1, argv, (size_t)argc * sizeof *args);
+    int p = bench_parse_args(&o, argc + 1, args);
+    free(args);
+    return p;
 }

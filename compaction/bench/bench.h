@@ -36,13 +36,16 @@ typedef enum bench_op {
     BENCH_OP_THRUST_LIST,
     /* "auto-list": sc_compact_any(auto) offered the flags and the removal list: in place on out
      * (refilled from in untimed), or into one spare buffer when auto takes a flag algorithm */
-    BENCH_OP_AUTO_LIST
+    BENCH_OP_AUTO_LIST,
+    /* sc_partition(algo) into num_keys keys: in + keys (held in the flags buffer) -> out */
+    BENCH_OP_PARTITION
 } bench_op;
 
 typedef struct bench_job {
     bench_op op;
     sc_algorithm algo; /* BENCH_OP_FLAGGED, BENCH_OP_REMOVE */
     sc_options opt;    /* tile and scan; the backend sets stream, d_kept and timing */
+    unsigned num_keys; /* BENCH_OP_PARTITION */
 } bench_job;
 
 /* 1 if the operation works in place and its buffer is refilled before each run. */
@@ -103,7 +106,8 @@ typedef struct bench_ops {
     sc_status (*run)(bench_backend *b, const bench_job *job, int set, int *in_place);
     sc_status (*end)(bench_backend *b, sc_status st, int runs, double *ms);
     /* One untimed run on set 0. `out` (may be NULL): the result buffer's n elements are copied
-     * there; *kept: the count. With `timing`, phases[0 .. *num_phases) get the phase times. */
+     * there; *kept: the count (a partition: kept[0 .. num_keys), the count per key). With `timing`,
+     * phases[0 .. *num_phases) get the phase times. */
     sc_status (*run_once)(bench_backend *b, const bench_job *job, int timing, void *out,
                           size_t *kept, sc_phase_timing *phases, size_t *num_phases);
 } bench_ops;
@@ -146,6 +150,7 @@ typedef struct bench_opts {
     int tune;              /* --tune: measure the grid and write auto's policy table */
     const char *tune_out;  /* --out FILE for the table (NULL: stdout) */
     const char *tune_from; /* --from FILE: the measurements of an earlier --tune --json */
+    unsigned partition;    /* --partition K: the K-way partition bench (bench_partition.c) */
 } bench_opts;
 
 #define BENCH_PHASE_PASSES  5 /* the phase breakdown is the median of these timed passes */
@@ -157,6 +162,8 @@ typedef struct bench_opts {
  * which sets o->tune) into o, and check that the output files can be written. Returns 0 to run,
  * 1 after --help, -1 on a usage error (printed). */
 int bench_parse_args(bench_opts *o, int argc, char **argv);
+/* The same for the arguments after "bench" (argv[0] the first option). */
+int bench_partition_check_args(int argc, char **argv);
 
 /* Run the sweep, print the table, write the files; returns the exit code. */
 int bench_sweep(const bench_opts *o);

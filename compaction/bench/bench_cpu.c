@@ -185,6 +185,9 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
     case BENCH_OP_AUTO_LIST:
         return sc_compact_any(b->s.ctx, job->algo, s->out, s->flags, b->alt, n, es, s->list, k, opt,
                               kept, &b->result);
+    case BENCH_OP_PARTITION:
+        return sc_partition(b->s.ctx, job->algo, s->in, s->flags, s->out, n, es, job->num_keys, opt,
+                            kept);
     case BENCH_OP_THRUST:
     case BENCH_OP_THRUST_LIST:
         break;
@@ -223,8 +226,8 @@ static sc_status cpu_stamp(bench_backend *b, int slot, int stop) {
 
 static sc_status cpu_run(bench_backend *b, const bench_job *job, int set, int *in_place) {
     cpu_set s = set_of(b, set);
-    size_t kept = 0;
-    sc_status st = run_op(b, job, &job->opt, &s, &kept);
+    size_t kept[SC_PARTITION_MAX_KEYS];
+    sc_status st = run_op(b, job, &job->opt, &s, kept);
     *in_place = b->result == s.out;
     return st;
 }

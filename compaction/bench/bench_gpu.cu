@@ -22,10 +22,10 @@ struct bench_backend {
     cudaStream_t stream;
     size_t n, es, k; /* s.n, s.es, s.k */
     unsigned char *d_in, *d_out, *d_flags, *d_list;
-    unsigned char *d_stencil; /* thrust-remove-list's stencil, marked from the list each run */
-    sc_options opt;           /* the timed runs' options: the job's, on this stream, d_kept */
-    cudaGraphExec_t graph;    /* --graph: the captured calls a timed run replays */
-    uint32_t *d_kept;
+    unsigned char *d_stencil;  /* thrust-remove-list's stencil, marked from the list each run */
+    sc_options opt;            /* the timed runs' options: the job's, on this stream, d_kept */
+    cudaGraphExec_t graph;     /* --graph: the captured calls a timed run replays */
+    uint32_t *d_kept;          /* the count, or a partition's count per key */
     uint32_t *d_len;           /* --graph: n and k on the device (sc_options.d_n, d_k) */
     cudaEvent_t *start, *stop; /* one pair per timed run */
     int num_events;
@@ -320,6 +320,9 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
     case BENCH_OP_AUTO_LIST:
         return sc_compact_any(b->s.ctx, job->algo, s->out, s->flags, b->d_alt, b->n, es, s->list,
                               b->k, opt, kept, &b->result);
+    case BENCH_OP_PARTITION:
+        return sc_partition(b->s.ctx, job->algo, s->in, s->flags, s->out, b->n, es, job->num_keys,
+                            opt, kept);
     }
     return SC_ERR_UNSUPPORTED;
 }
@@ -401,7 +404,7 @@ static void gpu_close(bench_backend *b) {
 static sc_status open_state(bench_backend *b, bench_device *dev) {
     TRY_SC(sc_context_create(SC_BACKEND_CUDA, &b->s.ctx));
     TRY(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
-    TRY(cudaMalloc(&b->d_kept, sizeof(uint32_t)));
+    TRY(cudaMalloc(&b->d_kept, SC_PARTITION_MAX_KEYS * sizeof(uint32_t)));
     TRY(cudaMalloc(&b->d_len, 2 * sizeof(uint32_t)));
     TRY_SC(describe(dev));
     int device = 0;
@@ -606,17 +609,12 @@ static sc_status gpu_run_once(bench_backend *b, const bench_job *job, int timing
         TRY_SC(refill_buffers(b, job, &s));
     else if (out) /* poison, so that a result left by an earlier operation cannot pass */
         TRY(cudaMemsetAsync(s.out, 0xA5, bytes, b->stream));
-    size_t got = 0;
-    if (job->op == BENCH_OP_THRUST_LIST && timing && num_phases) {
-        TRY_SC(thrust_list_phases(b, &s, &got, phases, num_phases));
-        *kept = got;
-        return SC_OK;
-    }
-    TRY_SC(run_op(b, job, &opt, &s, &got));
+    if (job->op == BENCH_OP_THRUST_LIST && timing && num_phases)
+        return thrust_list_phases(b, &s, kept, phases, num_phases);
+    TRY_SC(run_op(b, job, &opt, &s, kept));
     const void *result = job->op == BENCH_OP_AUTO_LIST ? b->result : s.out;
     if (out) TRY(cudaMemcpyAsync(out, result, bytes, cudaMemcpyDeviceToHost, b->stream));
     TRY(cudaStreamSynchronize(b->stream));
-    *kept = got;
     if (num_phases) bench_phases(b, job, phases, num_phases);
     return SC_OK;
 }

@@ -25,11 +25,10 @@ static void usage(FILE *f) {
 /* `compact bench` and `compact tune`: the harness in compaction/bench does the work. */
 static int cmd_bench(int argc, char **argv) {
     static bench_opts o; /* large (patterns hold paths): not on the stack */
-    for (int i = 1; i < argc && !strcmp(argv[0], "bench"); i++)
-        if (!strcmp(argv[i], "--partition")) return bench_partition_cmd(argc - 1, argv + 1);
     int p = bench_parse_args(&o, argc, argv);
     if (p) return p > 0 ? 0 : BENCH_EXIT_USAGE;
     if (o.tune) return bench_tune(&o);
+    if (o.partition) return bench_partition(&o);
     return o.report ? bench_suite(&o) : bench_sweep(&o);
 }
 
