@@ -2,29 +2,21 @@
 # the CPU with a tiny grid: compact tune writes a table and (--json) its measurements, auto runs on
 # the same grid with that table (SC_POLICY), and auto_eval.py compares them point by point.
 # Usage: cmake -DCOMPACT=compact -DPYTHON=python3 -DEVAL=auto_eval.py -DOUT_DIR=dir -P ...
+include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
 file(MAKE_DIRECTORY ${OUT_DIR})
 set(grid --backend cpu --n 3000,2^14 --elem 4,16 --removed 0.05,0.5 --runs 3 --warmup 1 --quiet)
 file(REMOVE ${OUT_DIR}/table.json ${OUT_DIR}/fixed.json ${OUT_DIR}/auto.json)
-execute_process(COMMAND ${COMPACT} tune ${grid} --tile 256 --out ${OUT_DIR}/table.json
-    --json ${OUT_DIR}/fixed.json RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT_DIR}/table.json OR NOT EXISTS ${OUT_DIR}/fixed.json)
-  message(FATAL_ERROR "compact tune --json exited with ${rc}\n${err}")
-endif()
+compact(0 tune ${grid} --tile 256 --out ${OUT_DIR}/table.json --json ${OUT_DIR}/fixed.json)
 # the measurements it kept derive the same table again, byte for byte (compact tune --from)
 file(REMOVE ${OUT_DIR}/again.json)
-execute_process(COMMAND ${COMPACT} tune --from ${OUT_DIR}/fixed.json
-    --out ${OUT_DIR}/again.json --quiet RESULT_VARIABLE rc ERROR_VARIABLE err)
+compact(0 tune --from ${OUT_DIR}/fixed.json --out ${OUT_DIR}/again.json --quiet)
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT_DIR}/table.json
     ${OUT_DIR}/again.json RESULT_VARIABLE diff)
-if(NOT rc EQUAL 0 OR NOT diff EQUAL 0)
-  message(FATAL_ERROR "tune --from the tune's own measurements: exit ${rc}, differs ${diff}\n${err}")
+if(NOT diff EQUAL 0)
+  message(FATAL_ERROR "tune --from the tune's own measurements derives another table")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -E env SC_POLICY=${OUT_DIR}/table.json
-    ${COMPACT} bench --algos auto ${grid} --json ${OUT_DIR}/auto.json
-    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "compact bench --algos auto exited with ${rc}\n${err}")
-endif()
+set(ENV{SC_POLICY} ${OUT_DIR}/table.json)
+compact(0 bench --algos auto ${grid} --json ${OUT_DIR}/auto.json)
 execute_process(COMMAND ${PYTHON} ${EVAL} ${OUT_DIR}/fixed.json ${OUT_DIR}/auto.json
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 # 8 points, each with auto and auto-list

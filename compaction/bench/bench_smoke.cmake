@@ -1,8 +1,28 @@
 # bench_smoke.cmake: run a tiny CPU sweep of `compact bench` that writes JSON and CSV, then
-# check that the JSON parses, has every field and one record per CSV line, and no mismatch.
+# check that the JSON parses, has every field and one record per CSV line, and no mismatch;
+# --warm on one input set. -DCASE=budget: --budget-ms never makes more runs than --runs.
 # Usage: cmake -DCOMPACT=path/to/compact -DOUT_DIR=dir [-DMASK=file.png -DHAVE_STB=dir]
+#        [-DCASE=budget]
 #        -P bench_smoke.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
 file(MAKE_DIRECTORY ${OUT_DIR})
+if(CASE STREQUAL "budget")
+  # --budget-ms shortens a measurement but never lengthens it past --runs (it used to make at
+  # least 3 runs into an array of --runs entries: a heap overflow with --runs 1).
+  foreach(runs 1 2)
+    compact(0 bench --backend cpu --algos serial --n 64 --runs ${runs} --warmup 0 --budget-ms 1e-9
+      --json ${OUT_DIR}/budget.json --quiet)
+    json_length(${OUT_DIR}/budget.json records n)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON got GET "${text}" records ${i} runs)
+      if(NOT got EQUAL runs)
+        message(FATAL_ERROR "record ${i}: ${got} runs with --runs ${runs} and a tiny budget")
+      endif()
+    endforeach()
+  endforeach()
+  return()
+endif()
 set(json ${OUT_DIR}/bench.json)
 set(csv ${OUT_DIR}/bench.csv)
 file(REMOVE ${json} ${csv})
@@ -10,21 +30,11 @@ set(patterns random,runs:3,blobs,red:0.5)
 if(MASK AND HAVE_STB AND NOT HAVE_STB MATCHES "NOTFOUND$")
   set(patterns ${patterns},mask:${MASK},invmask:${MASK})
 endif()
-execute_process(
-  COMMAND ${COMPACT} bench --backend cpu --algos all --n 2^12+3,1000 --removed 0,0.3,1
-    --elem 4,12,2 --tile 32,256 --scan default,blelloch --order random,slot --runs 3 --warmup 1
-    --pattern ${patterns} --json ${json} --csv ${csv} --quiet
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "compact bench exited with ${rc}\n${err}\n${out}")
-endif()
-
-file(READ ${json} text)
-string(JSON records ERROR_VARIABLE json_error GET "${text}" records)
-if(json_error)
-  message(FATAL_ERROR "${json} does not parse: ${json_error}")
-endif()
-string(JSON count LENGTH "${records}")
+compact(0 bench --backend cpu --algos all --n 2^12+3,1000 --removed 0,0.3,1 --elem 4,12,2
+  --tile 32,256 --scan default,blelloch --order random,slot --runs 3 --warmup 1
+  --pattern ${patterns} --json ${json} --csv ${csv} --quiet)
+json_length(${json} records count)
+string(JSON records GET "${text}" records)
 if(count LESS 3)
   message(FATAL_ERROR "${json}: ${count} records, expected more")
 endif()
@@ -58,20 +68,14 @@ if(NOT cache STREQUAL "cold" OR sets LESS 2)
 endif()
 set(warm_json ${OUT_DIR}/bench_warm.json)
 file(REMOVE ${warm_json})
-execute_process(
-  COMMAND ${COMPACT} bench --backend cpu --warm --algos serial,scan-scatter --n 5000
-    --removed 0.5 --runs 3 --warmup 1 --json ${warm_json}
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "compact bench --warm exited with ${rc}\n${err}\n${out}")
-endif()
+compact(0 bench --backend cpu --warm --algos serial,scan-scatter --n 5000 --removed 0.5 --runs 3
+  --warmup 1 --json ${warm_json})
 if(NOT out MATCHES "warm: every run on one input set")
   message(FATAL_ERROR "compact bench --warm: the table does not say it is warm\n${out}")
 endif()
-file(READ ${warm_json} text)
+json_length(${warm_json} records count)
 string(JSON cache GET "${text}" cache)
 string(JSON records GET "${text}" records)
-string(JSON count LENGTH "${records}")
 if(NOT cache STREQUAL "warm" OR count LESS 2)
   message(FATAL_ERROR "${warm_json}: cache '${cache}', ${count} records")
 endif()
@@ -82,9 +86,8 @@ foreach(i RANGE ${last})
     message(FATAL_ERROR "${warm_json}: record ${i} ran on ${sets} sets, expected 1")
   endif()
 endforeach()
-execute_process(COMMAND ${COMPACT} bench --backend cpu --warm --report ${OUT_DIR}/r
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(rc EQUAL 0 OR NOT err MATCHES "--warm does not go with --report")
-  message(FATAL_ERROR "compact bench --warm --report: exit ${rc}, '${err}'")
+compact(2 bench --backend cpu --warm --report ${OUT_DIR}/r)
+if(NOT err MATCHES "--warm does not go with --report")
+  message(FATAL_ERROR "compact bench --warm --report: '${err}'")
 endif()
 message(STATUS "compact bench --warm: ${count} records on one set each")

@@ -7,6 +7,7 @@
 # the way (in log n) to that half's neighbour; there, too, a list rule is decided where a list
 # and a flag algorithm tie at the point. Malformed files
 # are refused with one line and exit 1. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
+include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})
 # records: algorithm:n:ms[:removed] (element size 4, 50 % removed unless given)
@@ -70,11 +71,7 @@ function(expect_halves in upper lower what)
   endif()
 endfunction()
 function(derive in out)
-  execute_process(COMMAND ${COMPACT} tune --from ${in} --out ${out} --quiet
-      RESULT_VARIABLE rc ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "tune --from ${in}: exit ${rc}\n${err}")
-  endif()
+  compact(0 tune --from ${in} --out ${out} --quiet)
 endfunction()
 
 # serial wins at 1024 by 1 %, but is 1.5x scan-scatter at 4096: scan-scatter takes the upper
@@ -156,11 +153,7 @@ rule_field(${OUT_DIR}/slow_table.json 1025 serial "when;removed_max" hi)
 if(hi STREQUAL "" OR hi LESS 0.19999 OR hi GREATER 0.20001)
   message(FATAL_ERROR "slower choice: serial for n 1025..2048 up to '${hi}', want 0.2")
 endif()
-execute_process(COMMAND ${COMPACT} policy check ${OUT_DIR}/keep_table.json --backend cpu
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the derived table does not check: ${out}")
-endif()
+compact(0 policy check ${OUT_DIR}/keep_table.json --backend cpu)
 
 # the file's own text (device, date, commit) reaches the table escaped: quotes, backslashes and
 # control characters do not break its JSON
@@ -198,13 +191,12 @@ foreach(case truncated:not\ JSON nonum:out\ of\ range unknown:unknown\ algorithm
   list(GET c 0 name)
   list(GET c 1 want)
   file(REMOVE ${OUT_DIR}/t.json)
-  execute_process(COMMAND ${COMPACT} tune --from ${OUT_DIR}/${name}.json
-      --out ${OUT_DIR}/t.json RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  compact(1 tune --from ${OUT_DIR}/${name}.json --out ${OUT_DIR}/t.json)
   string(REGEX MATCHALL "\n" lines "${err}")
   list(LENGTH lines nl)
-  if(NOT rc EQUAL 1 OR NOT err MATCHES "^compact tune: --from .*${name}.json: .*${want}"
+  if(NOT err MATCHES "^compact tune: --from .*${name}.json: .*${want}"
      AND NOT err MATCHES "^compact tune: cannot read .*${name}.json"
      OR NOT nl EQUAL 1 OR EXISTS ${OUT_DIR}/t.json)
-    message(FATAL_ERROR "--from ${name}.json: exit ${rc}, ${nl} lines: ${err}")
+    message(FATAL_ERROR "--from ${name}.json: ${nl} lines: ${err}")
   endif()
 endforeach()

@@ -4,20 +4,12 @@
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})
 set(table ${OUT_DIR}/cpu.json)
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  set(rc ${rc} PARENT_SCOPE)
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
 
-run(${COMPACT} tune --backend cpu --n 2^10,2^14 --elem 4,16 --removed 0.02,0.5
-    --tile 64,256 --runs 3 --warmup 0 --quiet --out ${table})
-if(NOT rc EQUAL 0 OR NOT EXISTS ${table})
-  message(FATAL_ERROR "tune failed (exit ${rc}):\n${err}")
-endif()
-run(${COMPACT} policy check ${table} --backend cpu)
-if(NOT rc EQUAL 0 OR NOT out MATCHES "ok \\(cpu backend\\)")
+compact(0 tune --backend cpu --n 2^10,2^14 --elem 4,16 --removed 0.02,0.5 --tile 64,256
+  --runs 3 --warmup 0 --quiet --out ${table})
+compact(0 policy check ${table} --backend cpu)
+if(NOT out MATCHES "ok \\(cpu backend\\)")
   message(FATAL_ERROR "the tuned table does not check: ${out}${err}")
 endif()
 file(READ ${table} json)
@@ -40,29 +32,30 @@ foreach(i RANGE ${last})
 endforeach()
 
 # auto chooses by it, through $SC_POLICY and through --policy
-run(${CMAKE_COMMAND} -E env SC_POLICY=${table} ${COMPACT} explain auto --random 1000
-    --removed 0.5)
-if(NOT rc EQUAL 0 OR NOT out MATCHES "auto chose [a-z-]+.*policy tuned-cpu"
+set(ENV{SC_POLICY} ${table})
+compact(0 explain auto --random 1000 --removed 0.5)
+unset(ENV{SC_POLICY})
+if(NOT out MATCHES "auto chose [a-z-]+.*policy tuned-cpu"
    OR NOT out MATCHES "matches the serial reference")
   message(FATAL_ERROR "explain auto with SC_POLICY (exit ${rc}):\n${out}${err}")
 endif()
-run(${COMPACT} explain auto --random 4096 --removed 0.02 --list --policy ${table})
-if(NOT rc EQUAL 0 OR NOT out MATCHES "removed 0\\.0[0-9]+ from exact")
+compact(0 explain auto --random 4096 --removed 0.02 --list --policy ${table})
+if(NOT out MATCHES "removed 0\\.0[0-9]+ from exact")
   message(FATAL_ERROR "explain auto --list (exit ${rc}):\n${out}${err}")
 endif()
 
 # a tune that stops, or cannot write, leaves the old table as it was
 file(SHA256 ${table} before)
-run(${COMPACT} tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1
-    --warmup 0 --quiet --max-seconds 0.000001 --out ${table})
+compact(1 tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1 --warmup 0 --quiet
+  --max-seconds 0.000001 --out ${table})
 file(SHA256 ${table} after)
-if(rc EQUAL 0 OR NOT before STREQUAL after OR NOT err MATCHES "no table was written")
+if(NOT before STREQUAL after OR NOT err MATCHES "no table was written")
   message(FATAL_ERROR "stopped tune: exit ${rc}, table changed: ${before} ${after}\n${err}")
 endif()
-run(${COMPACT} tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1
-    --warmup 0 --quiet --out ${OUT_DIR}/no/such/dir/t.json)
 # refused before any measurement (out_path.h), as a usage error
-if(NOT rc EQUAL 2 OR NOT err MATCHES "^compact tune: --out: cannot write in '[^']*/no/such/dir': No such file or directory\n$")
+compact(2 tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1 --warmup 0 --quiet
+  --out ${OUT_DIR}/no/such/dir/t.json)
+if(NOT err MATCHES "^compact tune: --out: cannot write in '[^']*/no/such/dir': No such file or directory\n$")
   message(FATAL_ERROR "tune into a missing directory: exit ${rc}\n${err}")
 endif()
 message(STATUS "tuned ${rules} rules; auto read them back")
