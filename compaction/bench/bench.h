@@ -244,6 +244,8 @@ void bench_report_table(const bench_report *r, FILE *f);
  * target, so the link stays (out_path.h). Returns 0, or -1 with errno set. */
 int bench_report_json(const bench_report *r, const char *path);
 int bench_report_csv(const bench_report *r, const char *path);
+/* The same for any file: `write(f, arg)` writes it (0, or nonzero on failure). */
+int bench_write_file(const char *path, int (*write)(FILE *, const void *), const void *arg);
 
 /* ---- a session: one open backend, one report, any number of sweeps ---- */
 typedef struct bench_session bench_session;

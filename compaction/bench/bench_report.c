@@ -248,7 +248,8 @@ static cJSON *json_report(const bench_report *r) {
     return root;
 }
 
-static int write_json(FILE *f, const bench_report *r) {
+static int write_json(FILE *f, const void *report) {
+    const bench_report *r = report;
     cJSON *root = json_report(r);
     char *text = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
@@ -301,7 +302,8 @@ static void csv_record(FILE *f, const bench_report *r, const bench_record *rec) 
     fprintf(f, "\n");
 }
 
-static int write_csv(FILE *f, const bench_report *r) {
+static int write_csv(FILE *f, const void *report) {
+    const bench_report *r = report;
     fprintf(f, "backend,device,driver,runtime,commit,sweep,algorithm,kind,n,elem_size,removed,"
                "pattern,red_share,removed_count,kept,tile,scan,order,runs,sets,median_ms,min_ms,"
                "max_ms,gbps,x_cub,pct_copy,check,phases,choice\n");
@@ -309,8 +311,7 @@ static int write_csv(FILE *f, const bench_report *r) {
     return 0;
 }
 
-static int write_atomically(const bench_report *r, const char *path,
-                            int (*write)(FILE *, const bench_report *)) {
+int bench_write_file(const char *path, int (*write)(FILE *, const void *), const void *arg) {
     char real[OUT_PATH_MAX]; /* through a symbolic link, its target */
     if (out_path_resolve(path, real, sizeof real) != 0) return -1;
     size_t len = strlen(real);
@@ -323,7 +324,7 @@ static int write_atomically(const bench_report *r, const char *path,
         free(tmp);
         return -1;
     }
-    int failed = write(f, r) != 0 || ferror(f);
+    int failed = write(f, arg) != 0 || ferror(f);
     int e = errno;
     if (fclose(f) != 0 && !failed) {
         failed = 1;
@@ -344,9 +345,9 @@ static int write_atomically(const bench_report *r, const char *path,
 }
 
 int bench_report_json(const bench_report *r, const char *path) {
-    return write_atomically(r, path, write_json);
+    return bench_write_file(path, write_json, r);
 }
 
 int bench_report_csv(const bench_report *r, const char *path) {
-    return write_atomically(r, path, write_csv);
+    return bench_write_file(path, write_csv, r);
 }

@@ -9,7 +9,6 @@
  * points; else half-way). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
-#include "out_path.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
@@ -452,25 +451,15 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     return 0;
 }
 
-/* path + ".tmp", renamed over path; through a symbolic link, over its target (out_path.h). */
-static int write_file(const char *path, const char *text, size_t len) {
-    char real[OUT_PATH_MAX], tmp[4096];
-    if (out_path_resolve(path, real, sizeof real) != 0) return -1;
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", real) >= sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return -1;
-    int ok = fwrite(text, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, real) != 0) {
-        int e = errno;
-        remove(tmp);
-        errno = e;
-        return -1;
-    }
-    return 0;
+/* The table's text (bench_write_file writes it to --out). */
+typedef struct table_bytes {
+    const char *s;
+    size_t len;
+} table_bytes;
+
+static int write_text(FILE *f, const void *arg) {
+    const table_bytes *t = arg;
+    return fwrite(t->s, 1, t->len, f) != t->len;
 }
 
 /* ---- --from FILE: the measurements of an earlier --tune --json ---- */
@@ -688,7 +677,7 @@ static int emit(const bench_opts *o, char *text, size_t len) {
         rc = BENCH_EXIT_ERROR;
     } else if (!o->tune_out) {
         fwrite(text, 1, len, stdout);
-    } else if (write_file(o->tune_out, text, len) != 0) {
+    } else if (bench_write_file(o->tune_out, write_text, &(table_bytes){text, len}) != 0) {
         fprintf(stderr, "compact tune: cannot write %s: %s\n", o->tune_out, strerror(errno));
         rc = BENCH_EXIT_ERROR;
     } else if (!o->quiet) {
