@@ -38,7 +38,6 @@ def style(name, i=0):
     return dict(color=cmap(k % 20), linestyle="-", marker=MARKERS[k % len(MARKERS)])
 
 
-
 def save(fig, out, name):
     fig.tight_layout()
     path = os.path.join(out, name)
@@ -47,17 +46,17 @@ def save(fig, out, name):
     return name
 
 
-def legend_right(ax, **kw):
-    """The legend right of the axes, each label once."""
+def legend_right(*axes):
+    """One legend right of the last of the axes, each label once across all of them."""
     handles, labels = [], []
-    for h, l in zip(*ax.get_legend_handles_labels()):
-        if l not in labels:
-            handles.append(h)
-            labels.append(l)
-    if not handles:
-        return
-    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
-              frameon=False, **kw)
+    for ax in axes:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            if l not in labels:
+                handles.append(h)
+                labels.append(l)
+    if handles:
+        axes[-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                        fontsize=8, frameon=False)
 
 
 def plot_size(d, out):
@@ -193,18 +192,6 @@ def stacked(ax, labels, recs, with_total=True):
     ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
 
 
-def legend_once(axes):
-    """One legend right of the last panel, each label once across all panels."""
-    handles, labels = [], []
-    for ax in axes:
-        for h, l in zip(*ax.get_legend_handles_labels()):
-            if l not in labels:
-                handles.append(h)
-                labels.append(l)
-    axes[-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
-                    frameon=False)
-
-
 def plot_phases(d, out):
     fs = nearest(d.values("removed", sweep="density"), (0.1, 0.5, 0.9))
     algos = [a for a in ORDER if d.find(sweep="density", algorithm=a, kind="algorithm")
@@ -223,7 +210,7 @@ def plot_phases(d, out):
         ax.set_title("%s removed (tile 256)" % pct(f))
         ax.set_ylabel("time per phase (ms, median of 5 timed passes)")
         ax.grid(True, axis="y", alpha=0.3)
-    legend_once(axes)
+    legend_right(*axes)
     fig.suptitle("Per-phase time (Moreira 2009 Fig. 7); black line: the timed run's median",
                  y=1.0)
     return save(fig, out, "phases.png")
@@ -250,7 +237,7 @@ def plot_phases_redzone(d, out):
         ax.set_title("k = %s of n" % pct(f))
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylabel("time per phase (ms)")
-    legend_once(axes)
+    legend_right(*axes)
     fig.suptitle("Redzone against thrust, per phase, random removal lists (Redzone Fig. 4)",
                  y=1.0)
     return save(fig, out, "phases_redzone.png")
@@ -449,7 +436,6 @@ def plot_vector_io(d, out):
     a2.grid(True, axis="y", alpha=0.3)
     legend_right(a2)
     return save(fig, out, "billeter_vs_spataro.png")
-
 
 
 
