@@ -392,25 +392,35 @@ static int check_tune(const bench_opts *o) {
     return 0;
 }
 
-static int is_sweep_option(const char *a) {
-    static const char *const k[] = {"--algos", "--n",      "--removed",   "--pattern",  "--elem",
-                                    "--tile",  "--scan",   "--order",     "--json",     "--csv",
-                                    "--runs",  "--warmup", "--budget-ms", "--settle-ms"};
-    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-        if (!strcmp(a, k[i])) return 1;
+/* 1 if `a` is one of the NULL-terminated names `k`. */
+static int one_of(const char *a, const char *const *k) {
+    for (; *k; k++)
+        if (!strcmp(a, *k)) return 1;
     return 0;
+}
+
+static int is_sweep_option(const char *a) {
+    static const char *const k[] = {"--algos", "--n",      "--removed",   "--pattern",   "--elem",
+                                    "--tile",  "--scan",   "--order",     "--json",      "--csv",
+                                    "--runs",  "--warmup", "--budget-ms", "--settle-ms", NULL};
+    return one_of(a, k);
 }
 
 static int is_option(const char *a) {
     static const char *const k[] = {"--backend", "--seed", "--max-seconds", "--report",
-                                    "--out",     "--from", "--partition"};
-    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-        if (!strcmp(a, k[i])) return 1;
-    return is_sweep_option(a);
+                                    "--out",     "--from", "--partition",   NULL};
+    return one_of(a, k) || is_sweep_option(a);
+}
+
+/* --partition K takes only these beside it. */
+static int goes_with_partition(const char *a) {
+    static const char *const k[] = {"--partition", "--backend", "--n",     "--elem", "--runs",
+                                    "--warmup",    "--seed",    "--quiet", "-q",     NULL};
+    return a[0] != '-' || one_of(a, k);
 }
 
 /* --tune's grid where the command line leaves a list empty (bench_tune.c measures it). */
-void bench_tune_defaults(bench_opts *o) {
+static void tune_defaults(bench_opts *o) {
     static const double removed[] = {0.01, 0.03, 0.1, 0.3, 0.5, 0.7, 0.9};
     static const size_t elem[] = {4, 16, 64};
     if (!o->num_n) {
@@ -436,15 +446,6 @@ static int bench_cuda_usable(void) {
     sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
     sc_context_destroy(ctx);
     return s == SC_OK;
-}
-
-/* --partition K takes only these beside it. */
-static int goes_with_partition(const char *a) {
-    static const char *const k[] = {"--partition", "--backend", "--n",     "--elem", "--runs",
-                                    "--warmup",    "--seed",    "--quiet", "-q"};
-    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-        if (!strcmp(a, k[i])) return 1;
-    return a[0] != '-';
 }
 
 static int bench_help_asked(int argc, char **argv) {
@@ -539,7 +540,7 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
                 o->report ? "--report" : "compact tune");
         return -1;
     }
-    if (o->tune) bench_tune_defaults(o);
+    if (o->tune) tune_defaults(o);
     fill_defaults(o);
     return check_outputs(o);
 }

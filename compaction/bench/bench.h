@@ -172,9 +172,7 @@ int bench_sweep(const bench_opts *o);
  * plot script for the PNG plots and DIR/README.md. Returns the exit code. */
 int bench_suite(const bench_opts *o);
 
-/* --tune: the grid's defaults for the lists left empty (before the sweep's own defaults), and
- * the run that measures it and writes the table (bench_tune.c). Returns the exit code. */
-void bench_tune_defaults(bench_opts *o);
+/* compact tune: measure the grid and write the table (bench_tune.c); the exit code. */
 int bench_tune(bench_opts *o);
 /* --tune --from: the measurements in `json` (the text of file `name`, for messages) as a policy
  * table (malloc'ed into *table; NULL when no table can be made); sets o's grid and backend from
