@@ -10,14 +10,7 @@
 #endif
 
 void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) {
-        rc_cuda_phase_begin(r);
-        rc_cuda_accumulate(r);
-        rc_cuda_phase_end(r, &st->accumulate_ms);
-        return;
-    }
-#endif
+    RC_PHASE_ON_CUDA(r, &st->accumulate_ms, rc_cuda_accumulate(r));
     double t0 = timing_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const long n = (long)r->num_pixels;

@@ -1,4 +1,5 @@
 /* compact.c: the compaction phase, and the one place that picks the library algorithm. */
+#include "compact.h"
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND

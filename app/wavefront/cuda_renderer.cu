@@ -1,6 +1,7 @@
 /* cuda_renderer.cu: the CUDA backend's state: scene upload, device stream buffers, the frame
  * loops (per-bounce read-back, or device-resident and captured into a graph), phase timing with
  * events, the film. */
+#include "compact.h"
 #include "cuda.h"
 
 #include <cuda_runtime.h>

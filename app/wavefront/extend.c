@@ -6,14 +6,7 @@
 #endif
 
 void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) {
-        rc_cuda_phase_begin(r);
-        rc_cuda_extend(r, bounce);
-        rc_cuda_phase_end(r, &st->bounce[bounce].extend_ms);
-        return;
-    }
-#endif
+    RC_PHASE_ON_CUDA(r, &st->bounce[bounce].extend_ms, rc_cuda_extend(r, bounce));
     double t0 = timing_now_ms();
     const long n = (long)r->n;
     /* Dynamic chunks: traversal cost varies a lot from ray to ray. */

@@ -13,14 +13,7 @@ void rc_generate(rc_renderer *r, rc_frame_stats *st) {
     r->live = r->n;
     r->issued = r->n;
     r->cpu.num_free = 0;
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) {
-        rc_cuda_phase_begin(r);
-        rc_cuda_generate(r);
-        rc_cuda_phase_end(r, &st->generate_ms);
-        return;
-    }
-#endif
+    RC_PHASE_ON_CUDA(r, &st->generate_ms, rc_cuda_generate(r));
     double t0 = timing_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const long n = (long)r->n;

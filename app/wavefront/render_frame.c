@@ -1,6 +1,8 @@
 /* render_frame.c: one frame of the wavefront path tracer: a wave of one or more samples per
  * pixel. This function is the table of contents of the renderer; each phase lives in its own
  * file. */
+#include "compact.h"
+#include "lifecycle.h"
 #include "renderer.h"
 #include "timing.h"
 

@@ -1,17 +1,14 @@
-/* renderer.c: creating and destroying a renderer, the film, and the small public helpers. */
+/* renderer.c: the renderer's passive helpers: settings and their names, the film's values and
+ * the small public accessors. It calls no phase and no backend: the phases build on it, and
+ * lifecycle.c, which creates and destroys a renderer on its backend and opens and closes each
+ * frame, sits above them. */
 #include "film.h"
 #include "megakernel.h"
 #include "renderer.h"
-#ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
-#endif
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     memset(st, 0, sizeof *st);
@@ -31,70 +28,50 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->phase_timing = 1;
 }
 
+/* The settings' names, in their enums' order (each enum counts from 0). */
+static const char *const backend_names[] = {"cpu", "cuda"};
+static const char *const mode_names[] = {"indices", "payload"};
+static const char *const frame_loop_names[] = {"graph", "stream", "host"};
+static const char *const schedule_names[] = {"regen", "waves"};
+static const char *const megakernel_names[RC_MEGAKERNEL_COUNT] = {"flat", "objects", "bvh",
+                                                                  "persistent"};
+#define RC_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* The index of `s` among names[0 .. count), or -1. */
+static int name_index(const char *s, const char *const *names, int count) {
+    for (int i = 0; i < count; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return -1;
+}
+
 const char *rc_backend_name(rc_backend b) {
     return b == RC_BACKEND_CUDA ? "cuda" : "cpu";
 }
 const char *rc_mode_name(rc_mode m) {
     return m == RC_MODE_PAYLOAD ? "payload" : "indices";
 }
-int rc_mode_parse(const char *s, rc_mode *out) {
-    if (strcmp(s, "indices") == 0)
-        *out = RC_MODE_INDICES;
-    else if (strcmp(s, "payload") == 0)
-        *out = RC_MODE_PAYLOAD;
-    else
-        return -1;
-    return 0;
-}
 const char *rc_frame_loop_name(rc_frame_loop l) {
     return l == RC_LOOP_HOST ? "host" : l == RC_LOOP_STREAM ? "stream" : "graph";
-}
-int rc_frame_loop_parse(const char *s, rc_frame_loop *out) {
-    if (strcmp(s, "graph") == 0)
-        *out = RC_LOOP_GRAPH;
-    else if (strcmp(s, "stream") == 0)
-        *out = RC_LOOP_STREAM;
-    else if (strcmp(s, "host") == 0)
-        *out = RC_LOOP_HOST;
-    else
-        return -1;
-    return 0;
 }
 const char *rc_schedule_name(rc_schedule s) {
     return s == RC_SCHEDULE_WAVES ? "waves" : "regen";
 }
-int rc_schedule_parse(const char *s, rc_schedule *out) {
-    if (strcmp(s, "regen") == 0)
-        *out = RC_SCHEDULE_REGEN;
-    else if (strcmp(s, "waves") == 0)
-        *out = RC_SCHEDULE_WAVES;
-    else
-        return -1;
-    return 0;
+const char *rc_megakernel_name(rc_megakernel_kind kind) {
+    return (unsigned)kind < RC_MEGAKERNEL_COUNT ? megakernel_names[kind] : NULL;
 }
 
-uint32_t rc_default_pool(rc_backend b) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (b == RC_BACKEND_CUDA) return rc_cuda_default_pool();
-#else
-    (void)b;
-#endif
-#ifdef _OPENMP
-    return RC_POOL_CPU_PER_THREAD * (uint32_t)omp_get_max_threads();
-#else
-    return RC_POOL_CPU_PER_THREAD;
-#endif
-}
-
-int rc_backend_parse(const char *s, rc_backend *out) {
-    if (strcmp(s, "cpu") == 0)
-        *out = RC_BACKEND_CPU;
-    else if (strcmp(s, "cuda") == 0)
-        *out = RC_BACKEND_CUDA;
-    else
-        return -1;
-    return 0;
-}
+/* Each parser: 0 and *out = the value named `s`, or -1 with *out unchanged. */
+#define RC_DEFINE_PARSE(fn, type, names)                                                           \
+    int fn(const char *s, type *out) {                                                             \
+        const int i = name_index(s, names, RC_COUNT(names));                                       \
+        if (i >= 0) *out = (type)i;                                                                \
+        return i < 0 ? -1 : 0;                                                                     \
+    }
+RC_DEFINE_PARSE(rc_backend_parse, rc_backend, backend_names)
+RC_DEFINE_PARSE(rc_mode_parse, rc_mode, mode_names)
+RC_DEFINE_PARSE(rc_frame_loop_parse, rc_frame_loop, frame_loop_names)
+RC_DEFINE_PARSE(rc_schedule_parse, rc_schedule, schedule_names)
+RC_DEFINE_PARSE(rc_megakernel_parse, rc_megakernel_kind, megakernel_names)
 
 int rc_have_cuda_backend(void) {
 #ifdef RC_HAVE_CUDA_BACKEND
@@ -126,197 +103,9 @@ int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megake
 }
 #endif
 
-static const char *const megakernel_names[RC_MEGAKERNEL_COUNT] = {"flat", "objects", "bvh",
-                                                                  "persistent"};
-
-const char *rc_megakernel_name(rc_megakernel_kind kind) {
-    return (unsigned)kind < RC_MEGAKERNEL_COUNT ? megakernel_names[kind] : NULL;
-}
-
-int rc_megakernel_parse(const char *s, rc_megakernel_kind *out) {
-    for (int k = 0; k < RC_MEGAKERNEL_COUNT; k++)
-        if (strcmp(s, megakernel_names[k]) == 0) {
-            *out = (rc_megakernel_kind)k;
-            return 0;
-        }
-    return -1;
-}
-
-static void free_cpu(rc_cpu_stream *s) {
-    free(s->paths);
-    free(s->paths_alt);
-    free(s->queue);
-    free(s->queue_alt);
-    free(s->flags);
-    free(s->removed);
-    free(s->sample_rgb);
-    free(s->accum);
-    free(s->shadows);
-    free(s->shadows_alt);
-    free(s->squeue);
-    free(s->squeue_alt);
-    free(s->sflags);
-    free(s->sremoved);
-    free(s->keys);
-    free(s->free_recs);
-    memset(s, 0, sizeof *s);
-}
-
-static int alloc_cpu(rc_renderer *r, rc_error *err) {
-    rc_cpu_stream *s = &r->cpu;
-    size_t n = r->num_paths;
-    int payload = r->st.mode == RC_MODE_PAYLOAD;
-    int flags = RC_WANTS_FLAGS(r->comp.input);
-    int list = RC_WANTS_REMOVALS(r->comp.input);
-    int sort = r->st.sort_materials != 0; /* the partition writes out of place too */
-    s->paths = malloc(n * sizeof *s->paths);
-    s->sample_rgb = calloc(r->num_slots, sizeof *s->sample_rgb);
-    s->accum = calloc((size_t)r->num_pixels * 3, sizeof *s->accum);
-    int ok = s->paths && s->sample_rgb && s->accum;
-    if (payload && (flags || sort)) ok = ok && (s->paths_alt = malloc(n * sizeof *s->paths_alt));
-    if (!payload) ok = ok && (s->queue = malloc(n * sizeof *s->queue));
-    if (!payload && (flags || sort)) ok = ok && (s->queue_alt = malloc(n * sizeof *s->queue_alt));
-    if (sort) ok = ok && (s->keys = malloc(n));
-    if (flags) ok = ok && (s->flags = malloc(n));
-    if (list) ok = ok && (s->removed = malloc(n * 4));
-    if (r->regen && !payload && r->comp.input != RC_COMPACT_NOTHING)
-        ok = ok && (s->free_recs = malloc(n * sizeof *s->free_recs));
-    if (r->nee) { /* the shadow stream mirrors the path stream's buffers */
-        ok = ok && (s->shadows = malloc(n * sizeof *s->shadows));
-        if (payload && flags) ok = ok && (s->shadows_alt = malloc(n * sizeof *s->shadows_alt));
-        if (!payload) ok = ok && (s->squeue = malloc(n * sizeof *s->squeue));
-        if (!payload && flags) ok = ok && (s->squeue_alt = malloc(n * sizeof *s->squeue_alt));
-        if (flags) ok = ok && (s->sflags = malloc(n));
-        if (list) ok = ok && (s->sremoved = malloc(n * 4));
-    }
-    if (!ok) {
-        free_cpu(s);
-        return rc_fail(err, "out of memory for a stream of %zu paths", n);
-    }
-    return 0;
-}
-
-/* The CUDA backend's device buffers (cuda_renderer.cu); an error without it. */
-static int alloc_cuda(rc_renderer *r, const rc_scene *scene, rc_error *err) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    return rc_cuda_create(r, scene, err);
-#else
-    (void)r;
-    (void)scene;
-    return rc_fail(err, "this build has no CUDA backend");
-#endif
-}
-
-static int check_settings(const rc_settings *st, rc_error *err) {
-    if (st->width < 1 || st->height < 1 || st->width > RC_MAX_SIZE || st->height > RC_MAX_SIZE)
-        return rc_fail(err, "image size %ux%u is out of range (1..%u per side)", st->width,
-                       st->height, RC_MAX_SIZE);
-    if ((uint64_t)st->width * st->height > (1u << 27))
-        return rc_fail(err, "image of %ux%u pixels is too large (at most 2^27 = %u pixels)",
-                       st->width, st->height, 1u << 27);
-    uint64_t wave = st->samples_per_wave ? st->samples_per_wave : 1;
-    if (wave > RC_PATH_MAX_WAVE || wave * st->width * st->height > (1u << 27))
-        return rc_fail(err,
-                       "%llu samples per wave of %ux%u pixels is too many paths for one stream "
-                       "(at most 2^27 = %u)",
-                       (unsigned long long)wave, st->width, st->height, 1u << 27);
-    if ((int)st->frame_loop < RC_LOOP_GRAPH || st->frame_loop > RC_LOOP_HOST)
-        return rc_fail(err, "unknown frame loop %d", (int)st->frame_loop);
-    if (st->max_depth < 1 || st->max_depth > RC_MAX_DEPTH)
-        return rc_fail(err, "max depth %u is out of range (1..%u)", st->max_depth, RC_MAX_DEPTH);
-    if (st->backend == RC_BACKEND_CUDA && !rc_have_cuda_backend())
-        return rc_fail(err, "this build has no CUDA backend");
-    if (st->light_sampling != RC_LIGHTS_NEE && st->light_sampling != RC_LIGHTS_BSDF)
-        return rc_fail(err, "unknown light sampling %d", st->light_sampling);
-    if (st->seed > RC_MAX_SEED)
-        return rc_fail(err, "seed %u is out of range (0..%u)", st->seed, RC_MAX_SEED);
-    if (st->schedule != RC_SCHEDULE_REGEN && st->schedule != RC_SCHEDULE_WAVES)
-        return rc_fail(err, "unknown schedule %d", (int)st->schedule);
-    if (st->pool > RC_POOL_MAX)
-        return rc_fail(err, "a pool of %u path slots is too large (at most 2^27 = %u)", st->pool,
-                       RC_POOL_MAX);
-    return 0;
-}
-
-int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer **out,
-                       rc_error *err) {
-    *out = NULL;
-    if (check_settings(st, err) != 0) return -1;
-    rc_renderer *r = calloc(1, sizeof *r);
-    if (!r) return rc_fail(err, "out of memory");
-    r->st = *st;
-    /* The library's own phase timings wait for each call: a graph cannot hold that. */
-    if (st->library_timing && r->st.frame_loop == RC_LOOP_GRAPH) r->st.frame_loop = RC_LOOP_STREAM;
-    r->mask_bounce = -1;
-    r->tail_from = st->max_depth;
-    r->num_pixels = st->width * st->height;
-    r->wave = st->samples_per_wave ? st->samples_per_wave : 1;
-    r->st.samples_per_wave = r->wave;
-    r->wave_now = r->wave;
-    r->num_slots = (size_t)r->wave * r->num_pixels;
-    /* --sort-materials partitions whole bounces of one wave: it keeps the waves schedule */
-    if (st->sort_materials) r->st.schedule = RC_SCHEDULE_WAVES;
-    r->regen = r->st.schedule == RC_SCHEDULE_REGEN;
-    if (r->regen && !r->st.pool) r->st.pool = rc_default_pool(st->backend);
-    r->num_paths = r->regen && r->st.pool < r->num_slots ? r->st.pool : r->num_slots;
-    r->pool_now = (uint32_t)r->num_paths;
-    r->shade.num_pixels = r->num_pixels;
-    r->shade.max_depth = st->max_depth;
-    r->shade.rr_depth = RC_RR_DEPTH;
-    r->shade.seed = st->seed;
-    r->view = rc_scene_view_make(scene, st->width, st->height);
-    r->nee = st->light_sampling == RC_LIGHTS_NEE && r->view.lights.count > 0;
-    r->shade.nee = (uint32_t)r->nee;
-    int cuda = st->backend == RC_BACKEND_CUDA;
-    if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tile, st->library_timing, err) !=
-            0 ||
-        (r->nee && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tile, st->library_timing,
-                                     err) != 0) ||
-        (st->sort_materials && rc_sort_init(r, err) != 0) || /* before alloc_cuda warms it */
-        (cuda ? alloc_cuda(r, scene, err) : alloc_cpu(r, err)) != 0) {
-        rc_renderer_destroy(r);
-        return -1;
-    }
-    r->st.algo = r->comp.name;
-    *out = r;
-    return 0;
-}
-
-void rc_renderer_destroy(rc_renderer *r) {
-    if (!r) return;
-    rc_mask_free(r);
-#ifdef RC_HAVE_CUDA_BACKEND
-    rc_cuda_destroy(r);
-#endif
-    rc_compactor_free(&r->comp);
-    rc_compactor_free(&r->scomp);
-    sc_context_destroy(r->sorter);
-    free_cpu(&r->cpu);
-    free(r);
-}
-
-int rc_renderer_film(rc_renderer *r, int64_t *sums, rc_error *err) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_film(r, sums, err);
-#endif
-    (void)err;
-    memcpy(sums, r->cpu.accum, (size_t)r->num_pixels * 3 * sizeof *sums);
-    return 0;
-}
-
 void rc_film_image(const int64_t *sums, size_t pixels, uint32_t samples, float *rgb) {
     for (size_t i = 0; i < 3 * pixels; i++)
         rgb[i] = samples ? rc_film_value(sums[i], samples) : 0.0f;
-}
-
-int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err) {
-    size_t n = r->num_pixels;
-    int64_t *sums = r->st.backend == RC_BACKEND_CUDA ? malloc(n * 3 * sizeof *sums) : r->cpu.accum;
-    if (!sums) return rc_fail(err, "out of memory for the film");
-    int rc = sums == r->cpu.accum ? 0 : rc_renderer_film(r, sums, err);
-    if (rc == 0) rc_film_image(sums, n, r->frames, rgb);
-    if (sums != r->cpu.accum) free(sums);
-    return rc;
 }
 
 uint32_t rc_renderer_frames(const rc_renderer *r) {
@@ -329,80 +118,6 @@ int rc_renderer_nee(const rc_renderer *r) {
 
 uint32_t rc_renderer_wave(const rc_renderer *r) {
     return r->wave;
-}
-
-void rc_renderer_reset(rc_renderer *r) {
-    r->frames = 0;
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) {
-        rc_cuda_reset(r);
-        return;
-    }
-#endif
-    memset(r->cpu.accum, 0, (size_t)r->num_pixels * 3 * sizeof *r->cpu.accum);
-}
-
-void rc_renderer_set_camera(rc_renderer *r, const rc_camera *cam) {
-    r->view.camera = *cam;
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_set_camera(r, cam);
-#endif
-}
-
-int rc_renderer_film_to_device(rc_renderer *r, void *d_rgb, rc_error *err) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_film_copy(r, d_rgb, err);
-#endif
-    (void)d_rgb;
-    return rc_fail(err, "%s: the film is not in device memory", rc_backend_name(r->st.backend));
-}
-
-void rc_frame_begin(rc_renderer *r, rc_frame_stats *st) {
-    st->loop = r->st.backend == RC_BACKEND_CUDA ? r->st.frame_loop : RC_LOOP_HOST;
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_frame_begin(r, st);
-#else
-    (void)r;
-#endif
-}
-
-int rc_frame_replay(rc_renderer *r) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_of(r)->replay;
-#endif
-    (void)r;
-    return 0;
-}
-
-void rc_frame_abort(rc_renderer *r) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_frame_abort(r);
-#else
-    (void)r;
-#endif
-}
-
-/* Each bounce's algorithm: what its last call ran (a replayed graph runs what was captured). */
-static void note_choices(const rc_renderer *r, rc_frame_stats *st) {
-    for (uint32_t b = 0; b < st->bounces && b < RC_MAX_DEPTH; b++)
-        st->bounce[b].algo = b >= st->tail_from  ? RC_TAIL_NAME
-                             : r->comp.chosen[b] ? r->comp.chosen[b]
-                                                 : r->comp.name;
-}
-
-int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) {
-        if (rc_cuda_frame_end(r, st, err) != 0) return -1;
-        note_choices(r, st);
-        rc_compact_learn(r, st);
-        rc_tail_learn(r, st);
-        return 0;
-    }
-#endif
-    (void)err;
-    note_choices(r, st);
-    return 0;
 }
 
 int rc_stream_live(const rc_renderer *r) {

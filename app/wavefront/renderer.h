@@ -1,9 +1,11 @@
 /* renderer.h: the renderer's state and the phases render_frame() calls, shared by the phase
- * files (one per phase) and the backends. Not part of the public API (wavefront.h). */
+ * files (one per phase) and the backends. Not part of the public API (wavefront.h). Layers:
+ * renderer.c (this state's passive helpers) <- the phases <- lifecycle.c (create, destroy, a
+ * frame's begin and end) <- render_frame.c; each calls only into the layers below it. */
 #ifndef RC_RENDERER_H
 #define RC_RENDERER_H
 
-#include "compact.h"
+#include "compactor.h"
 #include "path.h"
 #include "wavefront.h"
 
@@ -93,6 +95,24 @@ static inline rc_path *rc_stream_path(rc_renderer *r, size_t i) {
 }
 
 /* ---- the phases, one file each; each times itself into the frame's stats ---- */
+/* A phase's backend choice, as pbrt-v4's ForAllQueued: on the CUDA backend run `launch`, the
+ * phase's kernels (each bounded by the stream's length, which the device loops keep on the
+ * device: rc_cuda_bound), timed by the stream's events into *dst, and return from the phase.
+ * Elsewhere nothing: the phase goes on to its CPU loop, timed with timing_now_ms into *dst.
+ * The phase's file includes cuda.h with the CUDA backend. */
+#ifdef RC_HAVE_CUDA_BACKEND
+#define RC_PHASE_ON_CUDA(r, dst, launch)                                                           \
+    do {                                                                                           \
+        if ((r)->st.backend == RC_BACKEND_CUDA) {                                                  \
+            rc_cuda_phase_begin(r);                                                                \
+            launch;                                                                                \
+            rc_cuda_phase_end(r, dst);                                                             \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
+#else
+#define RC_PHASE_ON_CUDA(r, dst, launch) ((void)0)
+#endif
 /* generate: one camera ray per pixel and sample of the wave; the stream holds every path. */
 void rc_generate(rc_renderer *r, rc_frame_stats *st);
 /* extend: trace each live path's ray to its nearest hit. */
@@ -138,16 +158,6 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st);
 void rc_mask_begin(rc_renderer *r);
 void rc_mask_record(rc_renderer *r, uint32_t bounce);
 void rc_mask_free(rc_renderer *r);
-/* Start a frame: clear the device's per-frame counters and timings (CUDA; CPU: nothing); the
- * graph loop starts capturing the frame's launches, or finds them captured already. */
-void rc_frame_begin(rc_renderer *r, rc_frame_stats *st);
-/* 1 when this frame replays a captured graph: the phases launch nothing, rc_frame_finish runs
- * the graph. */
-int rc_frame_replay(rc_renderer *r);
-/* A phase failed: end a capture in progress, so the stream stays usable. */
-void rc_frame_abort(rc_renderer *r);
-/* End a frame: wait for the device, collect its phase times, check its counts (CUDA). */
-int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err);
 /* 1 while some path may still be alive. */
 int rc_stream_live(const rc_renderer *r);
 

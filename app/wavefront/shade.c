@@ -7,17 +7,23 @@
 #include "cuda.h"
 #endif
 
+/* Stream slot i's entry of the compaction's input: its flag (1: kept), and, ended, its place in
+ * the list of ended slots. The list's order depends on the threads; the image does not (rng.h). */
+static inline void write_input(rc_compact_input input, uint8_t *flags, uint32_t *removed,
+                               uint32_t *num_removed, long i, int kept) {
+    if (RC_WANTS_FLAGS(input)) flags[i] = (uint8_t)kept;
+    if (RC_WANTS_REMOVALS(input) && !kept) {
+        uint32_t slot;
+        RC_OMP(atomic capture)
+        slot = (*num_removed)++;
+        removed[slot] = (uint32_t)i;
+    }
+}
+
 void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     r->sn = r->nee ? r->n : 0;
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) {
-        /* The counts stay on the device until compact reads them back. */
-        rc_cuda_phase_begin(r);
-        rc_cuda_shade(r, bounce);
-        rc_cuda_phase_end(r, &st->bounce[bounce].shade_ms);
-        return;
-    }
-#endif
+    /* The counts stay on the device until compact reads them back. */
+    RC_PHASE_ON_CUDA(r, &st->bounce[bounce].shade_ms, rc_cuda_shade(r, bounce));
     double t0 = timing_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const rc_compact_input input = r->comp.input;
@@ -48,25 +54,12 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
             top = s->num_free++;
             s->free_recs[top] = s->queue[i];
         }
-        if (RC_WANTS_FLAGS(input)) s->flags[i] = (uint8_t)k;
-        if (RC_WANTS_REMOVALS(input) && !k) {
-            /* The list's order depends on the threads; the image does not (rng.h). */
-            uint32_t slot;
-            RC_OMP(atomic capture)
-            slot = removed++;
-            s->removed[slot] = (uint32_t)i;
-        }
+        write_input(input, s->flags, s->removed, &removed, i, k);
         if (!sh) continue;
         int ray = (sh->slot & RC_PATH_ALIVE) != 0;
         shadows += (uint32_t)ray;
         if (s->squeue) s->squeue[i] = (uint32_t)i;
-        if (RC_WANTS_FLAGS(input)) s->sflags[i] = (uint8_t)ray;
-        if (RC_WANTS_REMOVALS(input) && !ray) {
-            uint32_t slot;
-            RC_OMP(atomic capture)
-            slot = sremoved++;
-            s->sremoved[slot] = (uint32_t)i;
-        }
+        write_input(input, s->sflags, s->sremoved, &sremoved, i, ray);
     }
     }
     s->num_removed = removed;

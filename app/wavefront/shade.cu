@@ -1,5 +1,6 @@
 /* shade.cu: the shade phase on the GPU, one thread per stream slot (see shade.c). Besides
  * shading it writes the compaction's input and counts live and kept paths per block. */
+#include "compact.h"
 #include "kernels.cuh"
 
 #include <cuda_runtime.h>

@@ -10,14 +10,7 @@
 
 void rc_trace_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     if (!r->nee) return;
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) {
-        rc_cuda_phase_begin(r);
-        rc_cuda_shadow(r, bounce);
-        rc_cuda_phase_end(r, &st->bounce[bounce].shadow_ms);
-        return;
-    }
-#endif
+    RC_PHASE_ON_CUDA(r, &st->bounce[bounce].shadow_ms, rc_cuda_shadow(r, bounce));
     double t0 = timing_now_ms();
     /* compacted: every slot holds a ray; `none`: the slots shade wrote, the empty ones skipped */
     const long n = (long)(r->scomp.input == RC_COMPACT_NOTHING ? r->sn : r->shadows);

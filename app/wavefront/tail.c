@@ -29,14 +29,7 @@ uint32_t rc_tail_plan(const rc_renderer *r) {
 }
 
 void rc_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
-#ifdef RC_HAVE_CUDA_BACKEND
-    if (r->st.backend == RC_BACKEND_CUDA) {
-        rc_cuda_phase_begin(r);
-        r->tail_kind = rc_cuda_tail(r, bounce);
-        rc_cuda_phase_end(r, &st->bounce[bounce].tail_ms);
-        return;
-    }
-#endif
+    RC_PHASE_ON_CUDA(r, &st->bounce[bounce].tail_ms, r->tail_kind = rc_cuda_tail(r, bounce));
     double t0 = timing_now_ms();
     rc_cpu_tail(r, bounce, st); /* regen's last step; nothing in the waves schedule */
     st->bounce[bounce].tail_ms += timing_now_ms() - t0;

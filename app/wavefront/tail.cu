@@ -3,6 +3,7 @@
  * functions in the phases' order; so every sample_rgb slot gets the same sums in the same order
  * and the image is bit-identical. The per-bounce counts go to the same counters. With shadow
  * rays and a short stream a second warp traces them (rc_tail_pairs), under the same order. */
+#include "compact.h"
 #include "kernels.cuh"
 
 #include <cuda_runtime.h>
