@@ -42,12 +42,8 @@ static const char *expected(size_t n, size_t elem_size, size_t k) {
 /* Render two frames with `algo`; check every bounce's reported name. Returns how many bounces
  * took a removal-list algorithm. */
 static int check_run(const rc_scene *s, const char *algo, rc_mode mode) {
-    rc_settings st;
-    rc_settings_init(&st, s);
-    st.width = st.height = SIZE;
+    rc_settings st = test_settings(s, SIZE, SIZE, algo, mode);
     st.max_depth = 10;
-    st.algo = algo;
-    st.mode = mode;
     rc_error err;
     rc_renderer *r;
     if (rc_renderer_create(s, &st, &r, &err) != 0) {
@@ -89,16 +85,9 @@ static int check_run(const rc_scene *s, const char *algo, rc_mode mode) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_auto_choice SCENE\n");
-        return 2;
-    }
     rc_scene s;
-    rc_error err;
-    if (rc_scene_load(argv[1], &s, &err) != 0) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
+    int started = test_start("test_auto_choice", argc == 2, "SCENE", NULL, argv, 1, &s);
+    if (started != 0) return started;
     /* Does the CPU table send a list of few removals to a removal-list algorithm? */
     const char *table = sc_policy_builtin("cpu");
     CHECK(table != NULL, "no built-in cpu table");

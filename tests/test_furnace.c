@@ -22,11 +22,11 @@ static void uniform_background(rc_scene *s) {
     s->background.bottom = s->background.top = rc_v3s(1.0f);
 }
 
-static void settings(rc_settings *st, const rc_scene *s, uint32_t size, uint32_t depth) {
-    rc_settings_init(st, s);
-    st->width = st->height = size;
-    st->max_depth = depth;
-    st->algo = "scan-scatter";
+/* A size x size image of `spp` samples per pixel, paths of at most `depth` bounces. */
+static float *render(const rc_scene *s, uint32_t size, uint32_t depth, uint32_t spp) {
+    rc_settings st = test_settings(s, size, size, "scan-scatter", RC_MODE_INDICES);
+    st.max_depth = depth;
+    return test_render(s, &st, spp);
 }
 
 static void convex_sphere(void) {
@@ -40,9 +40,7 @@ static void convex_sphere(void) {
     s.camera.look_from = rc_v3(0, 0, 5);
     s.camera.vfov = 40.0f;
     CHECK(rc_scene_finish(&s, &err) == 0, "%s", err.msg);
-    rc_settings st;
-    settings(&st, &s, 64, 8);
-    float *img = test_render(&s, &st, 16);
+    float *img = render(&s, 64, 8, 16);
     CHECK(img != NULL, "render failed");
     if (!img) return;
     /* Pixel centres inside radius 0.8 of the disk's image always hit; beyond 1.2 never. */
@@ -90,9 +88,7 @@ static void lossless_cluster(void) {
     s.camera.look_at = rc_v3(0, 0, -1);
     s.camera.vfov = 45.0f;
     CHECK(rc_scene_finish(&s, &err) == 0, "%s", err.msg);
-    rc_settings st;
-    settings(&st, &s, 64, 64);
-    float *img = test_render(&s, &st, 64);
+    float *img = render(&s, 64, 64, 64);
     CHECK(img != NULL, "render failed");
     if (!img) return;
     double sum = 0.0;

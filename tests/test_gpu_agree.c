@@ -22,14 +22,9 @@ static uint32_t g_tail;
 
 static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_mode mode,
                           uint32_t w, uint32_t h, uint32_t spp, uint32_t wave) {
-    rc_settings st;
-    rc_settings_init(&st, s);
+    rc_settings st = test_settings(s, w, h, algo, mode);
     st.samples_per_wave = wave;
-    st.width = w;
-    st.height = h;
     st.backend = b;
-    st.algo = algo;
-    st.mode = mode;
     st.frame_loop = g_loop;
     st.sort_materials = g_sort;
     st.tail_below = g_tail;
@@ -191,12 +186,8 @@ static void sorted(const rc_scene *s) {
  * counts; the host loop always compacts; the image stays the same. */
 static void auto_reports(const rc_scene *s) {
     for (int l = RC_LOOP_GRAPH, skip = 0; l <= RC_LOOP_HOST; l += skip, skip = !skip) {
-        rc_settings st;
-        rc_settings_init(&st, s);
-        st.width = 40;
-        st.height = 40;
+        rc_settings st = test_settings(s, 40, 40, "auto", RC_MODE_INDICES);
         st.backend = RC_BACKEND_CUDA;
-        st.algo = "auto";
         st.frame_loop = (rc_frame_loop)l;
         st.auto_skip_below = skip ? RC_AUTO_SKIP_BELOW : 0;
         st.tail_below = 0;
@@ -261,13 +252,8 @@ static void tail_agrees(const rc_scene *s) {
         for (size_t i = 0; i < sizeof names / sizeof *names; i++)
             for (int m = 0; m < 2; m++)
                 for (int t = 0; t < 3; t++) {
-                    rc_settings st;
-                    rc_settings_init(&st, s);
-                    st.width = 40;
-                    st.height = 40;
+                    rc_settings st = test_settings(s, 40, 40, names[i], (rc_mode)m);
                     st.backend = RC_BACKEND_CUDA;
-                    st.algo = names[i];
-                    st.mode = (rc_mode)m;
                     st.frame_loop = (rc_frame_loop)l;
                     rc_renderer *r[2] = {NULL, NULL};
                     rc_error err;
@@ -350,12 +336,8 @@ static void tail_agrees(const rc_scene *s) {
 /* A replayed frame graph reads the camera and the sample index on the device: after a reset
  * and a camera change it renders what a new renderer renders for that camera. */
 static void graph_follows_camera(const rc_scene *s) {
-    rc_settings st;
-    rc_settings_init(&st, s);
-    st.width = 32;
-    st.height = 24;
+    rc_settings st = test_settings(s, 32, 24, "single-pass", RC_MODE_INDICES);
     st.backend = RC_BACKEND_CUDA;
-    st.algo = "single-pass";
     rc_scene s2 = *s;
     s2.camera.look_from.x += 0.25f;
     rc_camera moved = rc_camera_make(&s2.camera, (float)st.width / (float)st.height);
@@ -383,32 +365,11 @@ static void graph_follows_camera(const rc_scene *s) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 6) {
-        fprintf(stderr, "usage: test_gpu_agree SCENE WIDTH HEIGHT SPP TOLERANCE [--algorithms]\n");
-        return 2;
-    }
-    rc_error err;
-    if (!rc_have_cuda_backend()) {
-        printf("test_gpu_agree: skipped: this build has no CUDA backend\n");
-        return 77;
-    }
-    /* a skip only for missing hardware; a CUDA backend that is there but fails is a failure */
-    sc_context *probe = NULL;
-    sc_status st = sc_context_create(SC_BACKEND_CUDA, &probe);
-    sc_context_destroy(probe);
-    if (st == SC_ERR_NO_DEVICE) {
-        printf("test_gpu_agree: skipped: %s\n", sc_status_string(st));
-        return 77;
-    }
-    if (rc_compact_check("scan-scatter", RC_BACKEND_CUDA, &err) != 0) {
-        fprintf(stderr, "test_gpu_agree: %s\n", err.msg);
-        return 1;
-    }
     rc_scene s;
-    if (rc_scene_load(argv[1], &s, &err) != 0) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
+    int started =
+        test_start("test_gpu_agree", argc >= 6, "SCENE WIDTH HEIGHT SPP TOLERANCE [--algorithms]",
+                   "scan-scatter", argv, 1, &s);
+    if (started != 0) return started;
     uint32_t w = (uint32_t)atoi(argv[2]), h = (uint32_t)atoi(argv[3]);
     uint32_t spp = (uint32_t)atoi(argv[4]);
     double tol = atof(argv[5]);

@@ -132,12 +132,8 @@ static void cli_cases(const char *exe, const char *scene, const char *dir) {
 }
 
 static void in_process(const rc_scene *s) {
-    rc_settings st;
-    rc_settings_init(&st, s);
+    rc_settings st = test_settings(s, SIDE, SIDE, "single-pass", RC_MODE_PAYLOAD);
     st.backend = RC_BACKEND_CUDA;
-    st.width = st.height = SIDE;
-    st.mode = RC_MODE_PAYLOAD;
-    st.algo = "single-pass";
     rc_renderer *r = NULL;
     rc_error err;
     int rc = rc_renderer_create(s, &st, &r, &err);
@@ -161,32 +157,10 @@ static void in_process(const rc_scene *s) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: test_gpu_oom RAYCOMPACT SCENE SCRATCH_DIR\n");
-        return 2;
-    }
-    rc_error err;
-    if (!rc_have_cuda_backend()) {
-        printf("test_gpu_oom: skipped: this build has no CUDA backend\n");
-        return 77;
-    }
-    /* a skip only for missing hardware; a CUDA backend that is there but fails is a failure */
-    sc_context *probe = NULL;
-    sc_status st = sc_context_create(SC_BACKEND_CUDA, &probe);
-    sc_context_destroy(probe);
-    if (st == SC_ERR_NO_DEVICE) {
-        printf("test_gpu_oom: skipped: %s\n", sc_status_string(st));
-        return 77;
-    }
-    if (rc_compact_check("single-pass", RC_BACKEND_CUDA, &err) != 0) {
-        fprintf(stderr, "test_gpu_oom: %s\n", err.msg);
-        return 1;
-    }
     rc_scene s;
-    if (rc_scene_load(argv[2], &s, &err) != 0) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
+    int started = test_start("test_gpu_oom", argc == 4, "RAYCOMPACT SCENE SCRATCH_DIR",
+                             "single-pass", argv, 2, &s);
+    if (started != 0) return started;
     mkdir(argv[3], 0755);
     size_t left = hold_all_but(HEADROOM);
     printf("test_gpu_oom: holding %d allocations, %zu MiB left free\n", num_hog, left >> 20);

@@ -18,13 +18,9 @@
 
 static float *render_with(const rc_scene *s, const char *algo, rc_mode mode, uint32_t wave,
                           int *skipped) {
-    rc_settings st;
-    rc_settings_init(&st, s);
+    rc_settings st = test_settings(s, SIZE, SIZE, algo, mode);
     st.samples_per_wave = wave;
-    st.width = st.height = SIZE;
     st.max_depth = 10;
-    st.algo = algo;
-    st.mode = mode;
     st.tile = 64; /* several tiles per stream for the block-based algorithms */
     rc_error err;
     rc_renderer *r;
@@ -44,16 +40,9 @@ static float *render_with(const rc_scene *s, const char *algo, rc_mode mode, uin
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_identical SCENE\n");
-        return 2;
-    }
     rc_scene s;
-    rc_error err;
-    if (rc_scene_load(argv[1], &s, &err) != 0) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
+    int started = test_start("test_identical", argc == 2, "SCENE", NULL, argv, 1, &s);
+    if (started != 0) return started;
     const size_t bytes = SIZE * SIZE * 3 * sizeof(float);
     int skipped;
     float *ref = render_with(&s, "none", RC_MODE_INDICES, 1, &skipped);

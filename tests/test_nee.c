@@ -51,12 +51,9 @@ static stats diff_stats(const float *img, const double *want, const float *other
 static uint32_t seed; /* the seed of the renders (0 but in the seed check) */
 
 static float *render(const rc_scene *s, int light_sampling, const char *algo, uint32_t spp) {
-    rc_settings st;
-    rc_settings_init(&st, s);
+    rc_settings st = test_settings(s, SIZE, SIZE, algo, RC_MODE_INDICES);
     st.seed = seed;
-    st.width = st.height = SIZE;
     st.max_depth = 4;
-    st.algo = algo;
     st.light_sampling = light_sampling;
     return test_render(s, &st, spp);
 }

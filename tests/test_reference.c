@@ -8,20 +8,16 @@
 #include "rc_test.h"
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: test_reference SCENE REFERENCE.pfm SPP TOLERANCE\n");
-        return 2;
-    }
+    rc_scene s;
+    int started = test_start("test_reference", argc == 5, "SCENE REFERENCE.pfm SPP TOLERANCE", NULL,
+                             argv, 1, &s);
+    if (started != 0) return started;
     rc_error err;
     float *ref;
     uint32_t w, h;
     if (rc_pfm_read(argv[2], &ref, &w, &h, &err) != 0) {
         fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
-    rc_scene s;
-    if (rc_scene_load(argv[1], &s, &err) != 0) {
-        fprintf(stderr, "%s\n", err.msg);
+        rc_scene_free(&s);
         return 1;
     }
     rc_settings st;

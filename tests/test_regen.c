@@ -10,30 +10,6 @@
 
 #include <string.h>
 
-static int64_t *film(const rc_scene *s, const rc_settings *st, uint32_t spp) {
-    rc_error err;
-    rc_renderer *r;
-    if (rc_renderer_create(s, st, &r, &err) != 0) {
-        fprintf(stderr, "renderer: %s\n", err.msg);
-        return NULL;
-    }
-    size_t n = (size_t)st->width * st->height * 3;
-    int64_t *sums = malloc(n * sizeof *sums);
-    int rc = sums ? 0 : -1;
-    while (rc == 0 && rc_renderer_frames(r) < spp) {
-        uint32_t left = spp - rc_renderer_frames(r), wave = rc_renderer_wave(r);
-        rc = rc_render_samples(r, left < wave ? left : wave, NULL, &err);
-    }
-    if (rc == 0) rc = rc_renderer_film(r, sums, &err);
-    if (rc != 0) {
-        fprintf(stderr, "render: %s\n", sums ? err.msg : "out of memory");
-        free(sums);
-        sums = NULL;
-    }
-    rc_renderer_destroy(r);
-    return sums;
-}
-
 int main(int argc, char **argv) {
     rc_backend b;
     if (argc < 7 || rc_backend_parse(argv[1], &b) != 0) {
@@ -48,25 +24,18 @@ int main(int argc, char **argv) {
         }
     }
     rc_scene s;
-    rc_error err;
-    if (rc_scene_load(argv[2], &s, &err) != 0) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 2;
-    }
-    rc_settings st;
-    rc_settings_init(&st, &s);
-    st.width = (uint32_t)atoi(argv[3]);
-    st.height = (uint32_t)atoi(argv[4]);
+    if (test_load(argv[2], &s) != 0) return 2;
+    rc_settings st = test_settings(&s, (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]), "none",
+                                   RC_MODE_INDICES);
     const uint32_t spp = (uint32_t)atoi(argv[5]);
     st.backend = b;
     st.schedule = RC_SCHEDULE_WAVES;
     st.samples_per_wave = 1;
-    st.algo = "none";
     const size_t n = (size_t)st.width * st.height * 3, bytes = n * sizeof(int64_t);
-    int64_t *ref = film(&s, &st, spp);
+    int64_t *ref = test_film(&s, &st, spp);
     CHECK(ref != NULL, "the waves schedule's film");
     st.seed = 1;
-    int64_t *other = film(&s, &st, spp);
+    int64_t *other = test_film(&s, &st, spp);
     CHECK(other && ref && memcmp(other, ref, bytes) != 0, "another seed gives another film");
     free(other);
     st.seed = 0;
@@ -84,7 +53,7 @@ int main(int argc, char **argv) {
                     st.frame_loop = (rc_frame_loop)l;
                     st.pool = pools[p];
                     st.samples_per_wave = p % 2 ? 3 : 2; /* frames of several samples */
-                    int64_t *f = film(&s, &st, spp);
+                    int64_t *f = test_film(&s, &st, spp);
                     CHECK(f && memcmp(f, ref, bytes) == 0,
                           "%s %s/%s loop %s, pool %u, %u samples a frame: film differs", argv[1],
                           argv[a], rc_mode_name(st.mode), rc_frame_loop_name(st.frame_loop),

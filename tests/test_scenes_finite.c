@@ -9,9 +9,8 @@
 
 static void check_scene(const char *path) {
     rc_scene s;
-    rc_error err;
-    int ok = rc_scene_load(path, &s, &err) == 0;
-    CHECK(ok, "%s", err.msg);
+    int ok = test_load(path, &s) == 0; /* prints why not */
+    CHECK(ok, "%s: cannot load", path);
     if (!ok) return;
     rc_settings st;
     rc_settings_init(&st, &s);

@@ -23,11 +23,7 @@ static unsigned kind_of(const rc_scene *s, const rc_renderer *r, const rc_path *
 }
 
 static void check_partition(const rc_scene *s, rc_mode mode, uint32_t wave) {
-    rc_settings st;
-    rc_settings_init(&st, s);
-    st.width = st.height = SIZE;
-    st.algo = "scan-scatter";
-    st.mode = mode;
+    rc_settings st = test_settings(s, SIZE, SIZE, "scan-scatter", mode);
     st.samples_per_wave = wave;
     st.sort_materials = 1;
     rc_error err;
@@ -85,12 +81,8 @@ static void check_partition(const rc_scene *s, rc_mode mode, uint32_t wave) {
 
 static float *render(const rc_scene *s, const char *algo, rc_mode mode, int ls, int sort,
                      uint32_t wave) {
-    rc_settings st;
-    rc_settings_init(&st, s);
-    st.width = st.height = SIZE;
+    rc_settings st = test_settings(s, SIZE, SIZE, algo, mode);
     st.max_depth = 8;
-    st.algo = algo;
-    st.mode = mode;
     st.tile = 64;
     st.light_sampling = ls;
     st.samples_per_wave = wave;
@@ -107,11 +99,7 @@ int main(int argc, char **argv) {
     const size_t bytes = SIZE * SIZE * 3 * sizeof(float);
     for (int a = 1; a < argc; a++) {
         rc_scene s;
-        rc_error err;
-        if (rc_scene_load(argv[a], &s, &err) != 0) {
-            fprintf(stderr, "%s\n", err.msg);
-            return 1;
-        }
+        if (test_load(argv[a], &s) != 0) return 1;
         check_partition(&s, RC_MODE_INDICES, 1);
         check_partition(&s, RC_MODE_PAYLOAD, 2);
         for (int ls = RC_LIGHTS_NEE; ls <= RC_LIGHTS_BSDF; ls++) {

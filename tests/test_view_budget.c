@@ -32,6 +32,12 @@ static uint32_t run(rc_budget *bg, model *m, int frames, int settle) {
     return changes;
 }
 
+/* A new controller for a `budget` ms budget (up to RC_BUDGET_MAX_N), then run(). */
+static uint32_t start(rc_budget *bg, double budget, model *m, int frames, int settle) {
+    rc_budget_init(bg, budget, RC_BUDGET_MAX_N);
+    return run(bg, m, frames, settle);
+}
+
 static double noiseless(const model *m, uint32_t n) {
     return m->a + m->b * pow((double)n, m->p);
 }
@@ -88,8 +94,7 @@ static void check_wave(void) {
 static void check_converges(double a, double b, double budget) {
     model m = {a, b, 1.0, 0.0, 1};
     rc_budget bg;
-    rc_budget_init(&bg, budget, RC_BUDGET_MAX_N);
-    uint32_t late = run(&bg, &m, 400, 200);
+    uint32_t late = start(&bg, budget, &m, 400, 200);
     double t = noiseless(&m, bg.n);
     printf("a %g b %g budget %g: n %u, %.2f ms, %u changes\n", a, b, budget, bg.n, t, bg.changes);
     CHECK(t <= budget, "a %g b %g: n %u takes %.2f ms, over %g", a, b, bg.n, t, budget);
@@ -103,8 +108,7 @@ static void check_converges(double a, double b, double budget) {
 static void check_never_zero(void) {
     model m = {40.0, 100.0, 1.0, 0.0, 1};
     rc_budget bg;
-    rc_budget_init(&bg, 16.0, RC_BUDGET_MAX_N);
-    run(&bg, &m, 50, 0);
+    start(&bg, 16.0, &m, 50, 0);
     CHECK(bg.n == 1, "over budget at 1 sample: n %u", bg.n);
     CHECK(rc_budget_update(&bg, 1, 1e300) == 1, "1e300 ms");
     CHECK(rc_budget_update(&bg, 1, NAN) == 1 && rc_budget_update(&bg, 1, -1.0) == 1 &&
@@ -121,8 +125,7 @@ static void check_never_zero(void) {
 static void check_shrinks(void) {
     model m = {0.5, 0.3, 1.0, 0.0, 1};
     rc_budget bg;
-    rc_budget_init(&bg, 16.0, RC_BUDGET_MAX_N);
-    run(&bg, &m, 300, 300);
+    start(&bg, 16.0, &m, 300, 300);
     uint32_t before = bg.n;
     m.b *= 4.0;
     run(&bg, &m, 2, 2);
@@ -142,13 +145,11 @@ static void check_shrinks(void) {
 static void check_stable(void) {
     model noisy = {0.5, 0.3, 1.0, 0.15, 12345};
     rc_budget bg;
-    rc_budget_init(&bg, 16.0, RC_BUDGET_MAX_N);
-    uint32_t late = run(&bg, &noisy, 3000, 200);
+    uint32_t late = start(&bg, 16.0, &noisy, 3000, 200);
     printf("15%% noise: n %u, %u changes after frame 200\n", bg.n, late);
     CHECK(late <= 2 * (3000 / RC_BUDGET_RETRY) + 2, "15%% noise: %u changes in 2800 frames", late);
     model steep = {0.0, 0.05, 1.6, 0.0, 1};
-    rc_budget_init(&bg, 16.0, RC_BUDGET_MAX_N);
-    late = run(&bg, &steep, 3000, 200);
+    late = start(&bg, 16.0, &steep, 3000, 200);
     printf("cost n^1.6: n %u (%.2f ms), %u changes after frame 200\n", bg.n,
            noiseless(&steep, bg.n), late);
     CHECK(late <= 2 * (3000 / RC_BUDGET_RETRY) + 2, "n^1.6: %u changes in 2800 frames", late);
@@ -160,8 +161,7 @@ static void check_stable(void) {
 static void check_set_ms(void) {
     model m = {0.0, 0.25, 1.0, 0.0, 1};
     rc_budget bg;
-    rc_budget_init(&bg, 16.0, RC_BUDGET_MAX_N);
-    run(&bg, &m, 300, 300);
+    start(&bg, 16.0, &m, 300, 300);
     uint32_t at16 = bg.n;
     rc_budget_set_ms(&bg, 8.0);
     CHECK(bg.n < at16 && noiseless(&m, bg.n) <= 8.0, "8 ms: n %u (16 ms: %u)", bg.n, at16);

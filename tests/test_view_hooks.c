@@ -16,14 +16,11 @@ static rc_backend backend = RC_BACKEND_CPU;
 #define W 48
 #define H 32
 
-static void settings(const rc_scene *s, rc_settings *st, const char *algo, rc_mode mode) {
-    rc_settings_init(st, s);
-    st->width = W;
-    st->height = H;
-    st->max_depth = 8;
-    st->algo = algo;
-    st->mode = mode;
-    st->backend = backend;
+static rc_settings settings(const rc_scene *s, const char *algo, rc_mode mode) {
+    rc_settings st = test_settings(s, W, H, algo, mode);
+    st.max_depth = 8;
+    st.backend = backend;
+    return st;
 }
 
 static uint32_t ones(const uint8_t *m) {
@@ -34,8 +31,7 @@ static uint32_t ones(const uint8_t *m) {
 
 /* Watch each bounce in turn for one frame: mask population == stats' alive count. */
 static void check_mask(const rc_scene *s, const char *algo, rc_mode mode) {
-    rc_settings st;
-    settings(s, &st, algo, mode);
+    rc_settings st = settings(s, algo, mode);
     rc_renderer *r;
     rc_error err;
     CHECK(rc_renderer_create(s, &st, &r, &err) == 0, "%s", err.msg);
@@ -77,8 +73,7 @@ static void check_device_film(rc_renderer *r, const float *mean) {
 }
 
 static void check_camera(const rc_scene *s) {
-    rc_settings st;
-    settings(s, &st, "scan-scatter", RC_MODE_INDICES);
+    rc_settings st = settings(s, "scan-scatter", RC_MODE_INDICES);
     float *a = test_render(s, &st, 2);
     rc_renderer *r;
     rc_error err;
@@ -121,11 +116,7 @@ int main(int argc, char **argv) {
         }
     }
     rc_scene s;
-    rc_error err;
-    if (rc_scene_load(argv[1], &s, &err) != 0) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 2;
-    }
+    if (test_load(argv[1], &s) != 0) return 2;
     const char *algos[] = {"scan-scatter", "redzone", "none"};
     for (size_t a = 0; a < 3; a++) {
         check_mask(&s, algos[a], RC_MODE_INDICES);
