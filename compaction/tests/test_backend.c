@@ -70,17 +70,38 @@ int test_algo_selected(const test_args *args, const sc_algorithm_info *a) {
 }
 
 int test_open(const test_args *args, const char *prog, sc_context **ctx) {
-    sc_status s = sc_context_create(args->backend, ctx);
-    if (args->backend == SC_BACKEND_CUDA && (s == SC_ERR_NO_DEVICE || s == SC_ERR_UNSUPPORTED)) {
-        printf("%s --backend cuda: skipped (%s)\n", prog, sc_status_string(s));
-        return 77;
+    return test_context(args->backend, prog, ctx);
+}
+
+int test_start(int argc, char **argv, const char *prog, sc_input excluded, const char *kind,
+               test_args *args, sc_context **ctx, sc_context **spec) {
+    if (test_parse_args(argc, argv, prog, args)) return 2;
+    for (int i = 0; i < args->num_algos; i++) {
+        const sc_algorithm_info *a = args->algos[i];
+        if (a->input == excluded || !sc_algorithm_available(a->id, args->backend)) {
+            fprintf(stderr, "%s: '%s' is not %s of the %s backend\n", prog, a->name, kind,
+                    test_backend_name(args->backend));
+            return 2;
+        }
     }
-    if (s != SC_OK) {
-        fprintf(stderr, "%s: %s context: %s (%s)\n", prog, test_backend_name(args->backend),
-                sc_status_string(s), sc_last_error_detail(NULL));
+    *spec = NULL;
+    int rc = test_open(args, prog, ctx);
+    if (rc) return rc;
+    if (args->backend == SC_BACKEND_CUDA && sc_context_create(SC_BACKEND_CPU, spec) != SC_OK) {
+        fprintf(stderr, "%s: no CPU context for the specification\n", prog);
         return 1;
     }
     return 0;
+}
+
+const sc_algorithm_info *test_next_algo(const test_args *args, sc_input excluded, int *i) {
+    while (*i < SC_ALGO_COUNT) {
+        const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)(*i)++);
+        if (a->input != excluded && sc_algorithm_available(a->id, args->backend) &&
+            test_algo_selected(args, a))
+            return a;
+    }
+    return NULL;
 }
 
 #ifndef SC_HAVE_CUDA
@@ -167,4 +188,20 @@ void test_sync(sc_backend b) {
 #else
     (void)b;
 #endif
+}
+
+size_t test_phases(sc_context *ctx, const sc_algorithm_info **a, const char **bad) {
+    sc_choice c;
+    if ((*a)->id == SC_ALGO_AUTO && sc_last_choice(ctx, &c) == SC_OK) *a = sc_algorithm_get(c.algo);
+    const char *names = (*a)->phases;
+    sc_phase_timing t[SC_MAX_PHASES];
+    size_t nt = sc_last_timings(ctx, t, SC_MAX_PHASES);
+    *bad = NULL;
+    for (size_t i = 0; i < nt && i < SC_MAX_PHASES && !*bad; i++) {
+        const char *p = strstr(names, t[i].name);
+        size_t len = strlen(t[i].name);
+        int whole = p && (p == names || p[-1] == ',') && (p[len] == ',' || p[len] == 0);
+        if (!whole) *bad = t[i].name;
+    }
+    return nt;
 }

@@ -26,6 +26,17 @@ const char *test_backend_name(sc_backend b);
  * finds no device or the build has none, else 1 after a one-line error. */
 int test_open(const test_args *args, const char *prog, sc_context **ctx);
 
+/* The start of a test of one input kind: test_parse_args, where every algorithm named must be one
+ * of the backend's and take other input than `excluded` (else 2 after "PROG: 'NAME' is not
+ * KIND of the BACKEND backend"); test_open; for CUDA, a CPU context *spec for the specification
+ * (NULL for the CPU). Returns 0, or the exit code. */
+int test_start(int argc, char **argv, const char *prog, sc_input excluded, const char *kind,
+               test_args *args, sc_context **ctx, sc_context **spec);
+
+/* The algorithms such a test runs, in table order: the backend's that take other input than
+ * `excluded` and were named (or none was). Start with *i = 0; NULL after the last. */
+const sc_algorithm_info *test_next_algo(const test_args *args, sc_input excluded, int *i);
+
 /* Memory the backend reads: cudaMalloc'd for CUDA, malloc'd for the CPU. A failure ends the
  * program with the call and why. */
 void *test_alloc(sc_backend b, size_t bytes);
@@ -35,6 +46,11 @@ void test_download(sc_backend b, void *dst, const void *src, size_t bytes);
 void test_fill(sc_backend b, void *dst, int byte, size_t bytes);
 /* CUDA: waits for the device (the legacy stream's work and every other); CPU: nothing. */
 void test_sync(sc_backend b);
+
+/* How many phase timings the last call on ctx recorded; *bad: the first whose name is not one of
+ * the whole comma-separated names of (*a)->phases, else NULL. For auto, *a becomes the
+ * algorithm it chose. */
+size_t test_phases(sc_context *ctx, const sc_algorithm_info **a, const char **bad);
 
 /* Why a CUDA version's output order is not its CPU specification's, or NULL where the CUDA
  * output must equal the CPU output byte for byte. */

@@ -121,6 +121,49 @@ int test_same_elements(const void *out, const void *ref, size_t kept, size_t es,
     return same;
 }
 
+int test_kept_once(const unsigned char *out, size_t kept, const unsigned char *in,
+                   const uint8_t *flags, size_t n, size_t es, uint8_t *seen, int increasing) {
+    memset(seen, 0, n);
+    uint32_t prev = 0;
+    for (size_t j = 0; j < kept; j++) {
+        const unsigned char *e = out + j * es;
+        uint32_t i;
+        memcpy(&i, e, 4);
+        if (i >= n || !flags[i] || seen[i] || memcmp(e, in + (size_t)i * es, es)) return 0;
+        if (increasing && j > 0 && i <= prev) return 0;
+        seen[i] = 1;
+        prev = i;
+    }
+    return 1;
+}
+
+void *test_grow(void *cases, size_t count, size_t *cap, size_t first, size_t size) {
+    if (count < *cap) return cases;
+    *cap = *cap ? 2 * *cap : first;
+    cases = realloc(cases, *cap * size);
+    if (!cases) {
+        fprintf(stderr, "out of memory for the test cases\n");
+        exit(1);
+    }
+    return cases;
+}
+
+size_t test_unique(void *cases, size_t count, size_t size, int (*cmp)(const void *, const void *)) {
+    char *c = cases;
+    qsort(c, count, size, cmp);
+    size_t out = 0;
+    for (size_t i = 0; i < count; i++)
+        if (out == 0 || cmp(c + (out - 1) * size, c + i * size) != 0)
+            memmove(c + out++ * size, c + i * size, size);
+    return out;
+}
+
+int test_cmp_keys(const size_t *a, const size_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
 int test_untouched(const void *buf, size_t from, size_t to, unsigned char poison) {
     const unsigned char *p = buf;
     for (size_t i = from; i < to; i++)

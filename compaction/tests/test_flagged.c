@@ -58,14 +58,7 @@ typedef struct matrix {
 } matrix;
 
 static void push(matrix *m, flag_case c) {
-    if (m->count == m->cap) {
-        m->cap = m->cap ? 2 * m->cap : 1024;
-        m->c = realloc(m->c, m->cap * sizeof *m->c);
-        if (!m->c) {
-            fprintf(stderr, "test_flagged: out of memory\n");
-            exit(1);
-        }
-    }
+    m->c = test_grow(m->c, m->count, &m->cap, 1024, sizeof *m->c);
     m->c[m->count++] = c;
 }
 
@@ -86,17 +79,9 @@ static void add(matrix *m, const sc_algorithm_info *a, size_t n, size_t es, test
 
 static int cmp_case(const void *x, const void *y) {
     const flag_case *a = x, *b = y;
-#define CMP(f)                                                                                     \
-    if (a->f != b->f) return a->f < b->f ? -1 : 1
-    CMP(n);
-    CMP(es);
-    CMP(pattern);
-    CMP(tile);
-    CMP(scan);
-    CMP(rlz);
-    CMP(stable);
-#undef CMP
-    return 0;
+    const size_t ka[] = {a->n, a->es, a->pattern, a->tile, a->scan, a->rlz, (size_t)a->stable},
+                 kb[] = {b->n, b->es, b->pattern, b->tile, b->scan, b->rlz, (size_t)b->stable};
+    return test_cmp_keys(ka, kb, sizeof ka / sizeof *ka);
 }
 
 /* The union of the matrices, each case once, ordered so that cases on the same stream follow
@@ -169,11 +154,7 @@ static matrix build_matrix(const sc_algorithm_info *a, size_t max_n, int cuda, i
             push(&m, c);
         }
     }
-    qsort(m.c, m.count, sizeof *m.c, cmp_case);
-    size_t out = 0;
-    for (size_t i = 0; i < m.count; i++)
-        if (out == 0 || cmp_case(&m.c[out - 1], &m.c[i]) != 0) m.c[out++] = m.c[i];
-    m.count = out;
+    m.count = test_unique(m.c, m.count, sizeof *m.c, cmp_case);
     for (size_t i = 0; i < m.count; i++) m.c[i].mode = (int)(i % 3);
     return m;
 }
@@ -187,30 +168,15 @@ static int same_kept(buffers *b, const unsigned char *out, size_t n, size_t es, 
                      int stable) {
     if (kept != b->want) return 0;
     if (stable || es < 4) return test_same_elements(out, b->ref, kept, es, stable);
-    memset(b->seen, 0, n);
-    for (size_t j = 0; j < kept; j++) {
-        const unsigned char *e = out + j * es;
-        uint32_t i;
-        memcpy(&i, e, 4);
-        if (i >= n || !b->flags[i] || b->seen[i] || memcmp(e, b->in + (size_t)i * es, es)) return 0;
-        b->seen[i] = 1;
-    }
-    return 1;
+    return test_kept_once(out, kept, b->in, b->flags, n, es, b->seen, 0);
 }
 
 /* Every recorded phase must be one of the algorithm's phase names (auto: of its choice). */
 static void check_phases(sc_context *ctx, const sc_algorithm_info *a) {
-    sc_choice c;
-    if (a->id == SC_ALGO_AUTO && sc_last_choice(ctx, &c) == SC_OK) a = sc_algorithm_get(c.algo);
-    sc_phase_timing t[SC_MAX_PHASES];
-    size_t nt = sc_last_timings(ctx, t, SC_MAX_PHASES);
+    const char *bad;
+    size_t nt = test_phases(ctx, &a, &bad);
     ASSERT_TRUE(nt > 0, "no phase timings recorded: %s", a->name);
-    for (size_t i = 0; i < nt && i < SC_MAX_PHASES; i++) {
-        const char *p = strstr(a->phases, t[i].name);
-        size_t len = strlen(t[i].name);
-        int whole = p && (p == a->phases || p[-1] == ',') && (p[len] == ',' || p[len] == 0);
-        ASSERT_TRUE(whole, "%s: phase '%s' is not in '%s'", a->name, t[i].name, a->phases);
-    }
+    ASSERT_TRUE(!bad, "%s: phase '%s' is not in '%s'", a->name, bad, a->phases);
 }
 
 static void set_options(sc_options *opt, const flag_case *c) {
@@ -338,18 +304,8 @@ static void fill_indexed(unsigned char *in, size_t n, size_t es) {
 
 static int check_indexed(const sc_algorithm_info *a, const buffers *b, size_t n, size_t es,
                          size_t kept) {
-    memset(b->ref, 0, n); /* b->ref: one "seen" byte per input element */
-    uint32_t prev = 0;
-    for (size_t j = 0; j < kept; j++) {
-        const unsigned char *e = b->out + j * es;
-        uint32_t i;
-        memcpy(&i, e, 4);
-        if (i >= n || !b->flags[i] || b->ref[i] || memcmp(e, b->in + (size_t)i * es, es)) return 0;
-        if (a->stable && j > 0 && i <= prev) return 0;
-        b->ref[i] = 1;
-        prev = i;
-    }
-    return 1;
+    /* b->ref: one "seen" byte per input element */
+    return test_kept_once(b->out, kept, b->in, b->flags, n, es, b->ref, a->stable);
 }
 
 static void test_large(sc_context *ctx, const sc_algorithm_info *a, buffers *b) {
@@ -480,32 +436,14 @@ static int test_algorithm(const test_args *args, sc_context *ctx, sc_context *sp
 
 int main(int argc, char **argv) {
     test_args args;
-    if (test_parse_args(argc, argv, "test_flagged", &args)) return 2;
-    for (int i = 0; i < args.num_algos; i++) {
-        const sc_algorithm_info *a = args.algos[i];
-        if (a->input == SC_INPUT_REMOVAL_LIST || !sc_algorithm_available(a->id, args.backend)) {
-            fprintf(stderr,
-                    "test_flagged: '%s' is not a flag-stencil algorithm of the %s backend\n",
-                    a->name, test_backend_name(args.backend));
-            return 2;
-        }
-    }
     sc_context *ctx = NULL, *spec = NULL;
-    int rc = test_open(&args, "test_flagged", &ctx);
+    int rc = test_start(argc, argv, "test_flagged", SC_INPUT_REMOVAL_LIST,
+                        "a flag-stencil algorithm", &args, &ctx, &spec);
     if (rc) return rc;
-    if (args.backend == SC_BACKEND_CUDA && sc_context_create(SC_BACKEND_CPU, &spec) != SC_OK) {
-        fprintf(stderr, "test_flagged: no CPU context for the specification\n");
-        return 1;
-    }
     int ran = 0;
-    for (int i = 0; i < SC_ALGO_COUNT; i++) {
-        const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
-        if (a->input == SC_INPUT_REMOVAL_LIST || !sc_algorithm_available(a->id, args.backend) ||
-            !test_algo_selected(&args, a))
-            continue;
+    const sc_algorithm_info *a;
+    for (int i = 0; (a = test_next_algo(&args, SC_INPUT_REMOVAL_LIST, &i)) != NULL; ran++)
         test_algorithm(&args, ctx, spec, a);
-        ran++;
-    }
     checks++;
     ASSERT_TRUE(ran > 0, "no flag-stencil algorithm on the %s backend",
                 test_backend_name(args.backend));

@@ -19,10 +19,8 @@ static const uint32_t k_counts[] = {1, 255, 8193, 100003, BOUND};
 static int checks = 0;
 
 typedef struct bufs {
-    uint32_t *in, *out, *want, *list;
-    uint8_t *flags;
-    uint32_t *d_in, *d_out, *d_out2, *d_count, *d_kept, *d_list, *d_k;
-    uint8_t *d_flags;
+    test_words w;
+    uint32_t *list, *d_out2, *d_count, *d_list, *d_k;
 } bufs;
 
 /* Flags (about 40 % removed), the removal list of the first n elements, and the reference. */
@@ -30,14 +28,14 @@ static size_t fill(bufs *b, uint32_t n, uint64_t *rng, size_t *k) {
     size_t kept = 0;
     *k = 0;
     for (uint32_t i = 0; i < BOUND; i++) {
-        b->flags[i] = test_rand(rng) % 100 >= 40;
+        b->w.flags[i] = test_rand(rng) % 100 >= 40;
         if (i >= n) continue;
-        if (b->flags[i])
-            b->want[kept++] = b->in[i];
+        if (b->w.flags[i])
+            b->w.want[kept++] = b->w.in[i];
         else
             b->list[(*k)++] = i;
     }
-    CUDA_OK(cudaMemcpy(b->d_flags, b->flags, BOUND, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(b->w.d_flags, b->w.flags, BOUND, cudaMemcpyHostToDevice));
     CUDA_OK(
         cudaMemcpy(b->d_list, b->list, (*k ? *k : 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
     uint32_t k32 = (uint32_t)*k;
@@ -51,9 +49,9 @@ static void expect_untouched(const bufs *b, uint32_t n, const char *what) {
     uint32_t word = 0;
     CUDA_OK(cudaDeviceSynchronize());
     CUDA_OK(cudaMemcpy(&word, b->d_count, sizeof word, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(b->out, b->d_out, (size_t)BOUND * ES, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(b->w.out, b->w.d_out, (size_t)BOUND * ES, cudaMemcpyDeviceToHost));
     int same = 1;
-    for (uint32_t i = 0; i < BOUND; i++) same &= b->out[i] == 0xA5A5A5A5u;
+    for (uint32_t i = 0; i < BOUND; i++) same &= b->w.out[i] == 0xA5A5A5A5u;
     checks += 2;
     ASSERT_TRUE(word == n, "%s: the word changed to %u (was %u)", what, word, n);
     ASSERT_TRUE(same, "%s: the output was written", what);
@@ -63,11 +61,12 @@ static sc_status call(sc_context *ctx, const sc_algorithm_info *info, int any, b
                       const sc_options *opt) {
     void *result = NULL;
     if (any)
-        return sc_compact_any(ctx, info->id, b->d_out, b->d_flags, b->d_out2, BOUND, ES, b->d_list,
-                              BOUND, opt, NULL, &result);
+        return sc_compact_any(ctx, info->id, b->w.d_out, b->w.d_flags, b->d_out2, BOUND, ES,
+                              b->d_list, BOUND, opt, NULL, &result);
     if (info->input == SC_INPUT_REMOVAL_LIST)
-        return sc_remove_indices(ctx, info->id, b->d_out, BOUND, ES, b->d_list, BOUND, opt, NULL);
-    return sc_compact_flagged(ctx, info->id, b->d_in, b->d_flags, b->d_out, BOUND, ES, opt, NULL);
+        return sc_remove_indices(ctx, info->id, b->w.d_out, BOUND, ES, b->d_list, BOUND, opt, NULL);
+    return sc_compact_flagged(ctx, info->id, b->w.d_in, b->w.d_flags, b->w.d_out, BOUND, ES, opt,
+                              NULL);
 }
 
 static void run_algo(sc_context *ctx, const sc_algorithm_info *info, bufs *b, uint64_t *rng) {
@@ -83,7 +82,7 @@ static void run_algo(sc_context *ctx, const sc_algorithm_info *info, bufs *b, ui
         opt.d_k = b->d_k;
         for (int which = 0; which < 1 + list; which++) { /* d_kept on d_n, then on d_k */
             uint32_t *word = which ? b->d_k : b->d_count;
-            CUDA_OK(cudaMemset(b->d_out, 0xA5, (size_t)BOUND * ES));
+            CUDA_OK(cudaMemset(b->w.d_out, 0xA5, (size_t)BOUND * ES));
             opt.d_kept = word;
             char what[96];
             snprintf(what, sizeof what, "%s%s, d_kept = d_%s", info->name, any ? " (any)" : "",
@@ -97,13 +96,13 @@ static void run_algo(sc_context *ctx, const sc_algorithm_info *info, bufs *b, ui
             ASSERT_TRUE(k32 == (uint32_t)k, "%s: d_k changed to %u (was %zu)", what, k32, k);
         }
         /* the same call with a word of its own */
-        CUDA_OK(cudaMemcpy(b->d_out, b->d_in, (size_t)BOUND * ES, cudaMemcpyDeviceToDevice));
-        opt.d_kept = b->d_kept;
+        CUDA_OK(cudaMemcpy(b->w.d_out, b->w.d_in, (size_t)BOUND * ES, cudaMemcpyDeviceToDevice));
+        opt.d_kept = b->w.d_kept;
         checks++;
         ASSERT_STATUS(call(ctx, info, any, b, &opt), SC_OK, "%s: separate words", info->name);
         uint32_t got = 0;
         CUDA_OK(cudaDeviceSynchronize());
-        CUDA_OK(cudaMemcpy(&got, b->d_kept, sizeof got, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(&got, b->w.d_kept, sizeof got, cudaMemcpyDeviceToHost));
         checks++;
         ASSERT_TRUE(got == want, "%s, n %u: kept %u, want %zu", info->name, n, got, want);
     }
@@ -111,29 +110,16 @@ static void run_algo(sc_context *ctx, const sc_algorithm_info *info, bufs *b, ui
 
 int main(int argc, char **argv) {
     sc_context *ctx;
-    sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
-    if (s == SC_ERR_NO_DEVICE || s == SC_ERR_UNSUPPORTED) {
-        printf("test_gpu_alias: skipped (%s)\n", sc_status_string(s));
-        return 77;
-    }
-    if (s != SC_OK) return 1;
+    int opened = test_context(SC_BACKEND_CUDA, "test_gpu_alias", &ctx);
+    if (opened != 0) return opened;
     bufs b;
-    b.in = malloc((size_t)BOUND * ES);
-    b.out = malloc((size_t)BOUND * ES);
-    b.want = malloc((size_t)BOUND * ES);
+    test_words_alloc(&b.w, BOUND, 7u);
     b.list = malloc((size_t)BOUND * sizeof(uint32_t));
-    b.flags = malloc(BOUND);
-    if (!b.in || !b.out || !b.want || !b.list || !b.flags) return 1;
-    for (uint32_t i = 0; i < BOUND; i++) b.in[i] = i * 2654435761u + 7u;
-    CUDA_OK(cudaMalloc((void **)&b.d_in, (size_t)BOUND * ES));
-    CUDA_OK(cudaMalloc((void **)&b.d_out, (size_t)BOUND * ES));
-    CUDA_OK(cudaMalloc((void **)&b.d_flags, BOUND));
+    if (!b.list) return 1;
     CUDA_OK(cudaMalloc((void **)&b.d_list, (size_t)BOUND * sizeof(uint32_t)));
     CUDA_OK(cudaMalloc((void **)&b.d_out2, (size_t)BOUND * ES));
     CUDA_OK(cudaMalloc((void **)&b.d_count, sizeof(uint32_t)));
-    CUDA_OK(cudaMalloc((void **)&b.d_kept, sizeof(uint32_t)));
     CUDA_OK(cudaMalloc((void **)&b.d_k, sizeof(uint32_t)));
-    CUDA_OK(cudaMemcpy(b.d_in, b.in, (size_t)BOUND * ES, cudaMemcpyHostToDevice));
     uint64_t rng = 20261124;
     for (int a = 0; a < SC_ALGO_COUNT; a++) {
         const sc_algorithm_info *info = sc_algorithm_get((sc_algorithm)a);
@@ -142,19 +128,12 @@ int main(int argc, char **argv) {
         run_algo(ctx, info, &b, &rng);
         printf("%-14s %d checks so far\n", info->name, checks);
     }
-    cudaFree(b.d_in);
-    cudaFree(b.d_out);
-    cudaFree(b.d_flags);
+    test_words_free(&b.w);
     cudaFree(b.d_list);
     cudaFree(b.d_out2);
     cudaFree(b.d_count);
-    cudaFree(b.d_kept);
     cudaFree(b.d_k);
-    free(b.in);
-    free(b.out);
-    free(b.want);
     free(b.list);
-    free(b.flags);
     sc_context_destroy(ctx);
     return test_finish("test_gpu_alias", checks);
 }

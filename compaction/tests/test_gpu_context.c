@@ -184,12 +184,8 @@ static int make_stream(device_stream *d, size_t n) {
 int main(int argc, char **argv) {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     sc_context *ctx;
-    sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
-    if (s == SC_ERR_NO_DEVICE || s == SC_ERR_UNSUPPORTED) {
-        printf("test_gpu_context: skipped (%s)\n", sc_status_string(s));
-        return 77;
-    }
-    if (s != SC_OK) return 1;
+    int opened = test_context(SC_BACKEND_CUDA, "test_gpu_context", &ctx);
+    if (opened != 0) return opened;
     device_stream d;
     if (!make_stream(&d, quick ? (size_t)1 << 17 : (size_t)1 << 20)) return 1;
     test_steady_state(ctx, &d, quick ? 200 : 1000);

@@ -25,10 +25,8 @@ sc_status sc_cuda_lookback_control(sc_context *ctx, const uint64_t *set, uint64_
 static int checks = 0;
 
 typedef struct stream {
-    uint32_t *in, *out, *want;
-    uint8_t *flags;
-    uint32_t *d_in, *d_out, *d_len, *d_kept; /* d_len: the run-time n */
-    uint8_t *d_flags;
+    test_words w;
+    uint32_t *d_len; /* the run-time n */
     size_t want_kept;
 } stream;
 
@@ -37,20 +35,20 @@ static void draw(stream *s, uint64_t *rng) {
     unsigned keep = 1 + (unsigned)(test_rand(rng) % 99); /* percent kept */
     s->want_kept = 0;
     for (size_t i = 0; i < N; i++) {
-        s->flags[i] = test_rand(rng) % 100 < keep;
-        if (s->flags[i]) s->want[s->want_kept++] = s->in[i];
+        s->w.flags[i] = test_rand(rng) % 100 < keep;
+        if (s->w.flags[i]) s->w.want[s->want_kept++] = s->w.in[i];
     }
-    CUDA_OK(cudaMemcpy(s->d_flags, s->flags, N, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(s->d_out, 0xAB, (size_t)N * ES));
+    CUDA_OK(cudaMemcpy(s->w.d_flags, s->w.flags, N, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(s->w.d_out, 0xAB, (size_t)N * ES));
     CUDA_OK(cudaDeviceSynchronize()); /* the library's stream does not wait for these */
 }
 
 static void check(const stream *s, size_t kept, const char *what, uint64_t word) {
-    CUDA_OK(cudaMemcpy(s->out, s->d_out, (size_t)N * ES, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(s->w.out, s->w.d_out, (size_t)N * ES, cudaMemcpyDeviceToHost));
     checks += 2;
     ASSERT_TRUE(kept == s->want_kept, "%s (epoch %u): kept %zu, want %zu", what,
                 (unsigned)(word >> 32), kept, s->want_kept);
-    ASSERT_TRUE(memcmp(s->out, s->want, s->want_kept * ES) == 0,
+    ASSERT_TRUE(memcmp(s->w.out, s->w.want, s->want_kept * ES) == 0,
                 "%s (epoch %u): output differs from the serial reference", what,
                 (unsigned)(word >> 32));
 }
@@ -78,8 +76,9 @@ static void call_host(sc_context *ctx, sc_algorithm algo, stream *s, uint64_t *r
     sc_options_init(&opt);
     size_t kept = 0;
     checks++;
-    ASSERT_STATUS(sc_compact_flagged(ctx, algo, s->d_in, s->d_flags, s->d_out, N, ES, &opt, &kept),
-                  SC_OK, "host call");
+    ASSERT_STATUS(
+        sc_compact_flagged(ctx, algo, s->w.d_in, s->w.d_flags, s->w.d_out, N, ES, &opt, &kept),
+        SC_OK, "host call");
     check(s, kept, sc_algorithm_get(algo)->name, (uint64_t)*epoch << 32);
     *epoch = next_epoch(*epoch);
     expect_word(ctx, *epoch, "a host call");
@@ -96,11 +95,12 @@ static void call_graph(sc_context *ctx, sc_algorithm algo, stream *s, uint64_t *
     sc_options_init(&opt);
     opt.stream = cs;
     opt.d_n = s->d_len;
-    opt.d_kept = s->d_kept;
+    opt.d_kept = s->w.d_kept;
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     CUDA_OK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
-    sc_status st = sc_compact_flagged(ctx, algo, s->d_in, s->d_flags, s->d_out, N, ES, &opt, NULL);
+    sc_status st =
+        sc_compact_flagged(ctx, algo, s->w.d_in, s->w.d_flags, s->w.d_out, N, ES, &opt, NULL);
     CUDA_OK(cudaStreamEndCapture(cs, &graph));
     checks++;
     ASSERT_STATUS(st, SC_OK, "captured call");
@@ -110,7 +110,7 @@ static void call_graph(sc_context *ctx, sc_algorithm algo, stream *s, uint64_t *
         CUDA_OK(cudaGraphLaunch(exec, cs));
         CUDA_OK(cudaStreamSynchronize(cs));
         uint32_t kept = 0;
-        CUDA_OK(cudaMemcpy(&kept, s->d_kept, sizeof kept, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(&kept, s->w.d_kept, sizeof kept, cudaMemcpyDeviceToHost));
         check(s, kept, sc_algorithm_get(algo)->name, (uint64_t)*epoch << 32);
         *epoch = next_epoch(*epoch);
         expect_word(ctx, *epoch, "a replay");
@@ -122,25 +122,11 @@ static void call_graph(sc_context *ctx, sc_algorithm algo, stream *s, uint64_t *
 
 int main(void) {
     sc_context *ctx;
-    sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
-    if (s == SC_ERR_NO_DEVICE || s == SC_ERR_UNSUPPORTED) {
-        printf("test_gpu_epoch: skipped (%s)\n", sc_status_string(s));
-        return 77;
-    }
-    if (s != SC_OK) return 1;
+    int opened = test_context(SC_BACKEND_CUDA, "test_gpu_epoch", &ctx);
+    if (opened != 0) return opened;
     stream st;
-    st.in = malloc((size_t)N * ES);
-    st.out = malloc((size_t)N * ES);
-    st.want = malloc((size_t)N * ES);
-    st.flags = malloc(N);
-    if (!st.in || !st.out || !st.want || !st.flags) return 1;
-    for (uint32_t i = 0; i < N; i++) st.in[i] = i * 2654435761u;
-    CUDA_OK(cudaMalloc((void **)&st.d_in, (size_t)N * ES));
-    CUDA_OK(cudaMalloc((void **)&st.d_out, (size_t)N * ES));
-    CUDA_OK(cudaMalloc((void **)&st.d_flags, N));
+    test_words_alloc(&st.w, N, 0u);
     CUDA_OK(cudaMalloc((void **)&st.d_len, sizeof(uint32_t)));
-    CUDA_OK(cudaMalloc((void **)&st.d_kept, sizeof(uint32_t)));
-    CUDA_OK(cudaMemcpy(st.d_in, st.in, (size_t)N * ES, cudaMemcpyHostToDevice));
     uint64_t rng = 20261123;
 
     /* the first calls: epochs 0, 1, 2 leave states behind (the storage starts cleared) */
@@ -176,15 +162,8 @@ int main(void) {
     ASSERT_STATUS(sc_cuda_lookback_control(cpu, NULL, &w), SC_ERR_INVALID_ARGUMENT, "cpu context");
     sc_context_destroy(cpu);
 
-    cudaFree(st.d_in);
-    cudaFree(st.d_out);
-    cudaFree(st.d_flags);
+    test_words_free(&st.w);
     cudaFree(st.d_len);
-    cudaFree(st.d_kept);
-    free(st.in);
-    free(st.out);
-    free(st.want);
-    free(st.flags);
     sc_context_destroy(ctx);
     return test_finish("test_gpu_epoch", checks);
 }

@@ -45,7 +45,7 @@ typedef struct bufs {
     uint32_t n[CALLS], k[CALLS], kept[CALLS];
     unsigned char *d_in, *d_out;
     uint8_t *d_flags;
-    uint32_t *d_list, *d_n, *d_k, *d_kept; /* d_n, d_k, d_kept: CALLS each */
+    uint32_t *d_list, *d_n, *d_k, *d_kept; /* d_n, d_k, d_kept: CALLS each, one allocation */
     cudaStream_t stream;
 } bufs;
 
@@ -65,25 +65,19 @@ static void alloc_bufs(bufs *b, size_t es) {
     CUDA_OK(cudaMalloc((void **)&b->d_out, bytes));
     CUDA_OK(cudaMalloc((void **)&b->d_flags, (size_t)CALLS * BOUND));
     CUDA_OK(cudaMalloc((void **)&b->d_list, (size_t)CALLS * BOUND * sizeof(uint32_t)));
-    CUDA_OK(cudaMalloc((void **)&b->d_n, CALLS * sizeof(uint32_t)));
-    CUDA_OK(cudaMalloc((void **)&b->d_k, CALLS * sizeof(uint32_t)));
-    CUDA_OK(cudaMalloc((void **)&b->d_kept, CALLS * sizeof(uint32_t)));
+    CUDA_OK(cudaMalloc((void **)&b->d_n, 3 * CALLS * sizeof(uint32_t)));
+    b->d_k = b->d_n + CALLS;
+    b->d_kept = b->d_k + CALLS;
     CUDA_OK(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
 }
 
 static void free_bufs(bufs *b) {
-    free(b->in);
-    free(b->out);
-    free(b->flags);
-    free(b->list);
-    free(b->perm);
-    cudaFree(b->d_in);
-    cudaFree(b->d_out);
-    cudaFree(b->d_flags);
-    cudaFree(b->d_list);
-    cudaFree(b->d_n);
-    cudaFree(b->d_k);
-    cudaFree(b->d_kept);
+    void *host[] = {b->in, b->out, b->flags, b->list, b->perm};
+    void *device[] = {b->d_in, b->d_out, b->d_flags, b->d_list, b->d_n}; /* d_k, d_kept in d_n's */
+    for (size_t i = 0; i < 5; i++) {
+        free(host[i]);
+        cudaFree(device[i]);
+    }
     cudaStreamDestroy(b->stream);
 }
 
@@ -293,12 +287,8 @@ static void test_config(sc_context *ctx, const sc_algorithm_info *a, bufs *b, si
 
 int main(int argc, char **argv) {
     sc_context *ctx;
-    sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
-    if (s == SC_ERR_NO_DEVICE || s == SC_ERR_UNSUPPORTED) {
-        printf("test_gpu_graph: skipped (%s)\n", sc_status_string(s));
-        return 77;
-    }
-    if (s != SC_OK) return 1;
+    int opened = test_context(SC_BACKEND_CUDA, "test_gpu_graph", &ctx);
+    if (opened != 0) return opened;
     const sc_algorithm_info *algos[SC_ALGO_COUNT];
     int count = 0;
     for (int i = 1; i < argc; i++) {

@@ -175,43 +175,44 @@ static void bad_arguments(sc_context *ctx, sc_algorithm algo) {
         if (!sc_partition_available((sc_algorithm)i, backend) &&
             (sc_partition_available((sc_algorithm)i, ob) || i == SC_ALGO_SINGLE_PASS))
             other = (sc_algorithm)i;
-    struct {
+    /* each row one bad argument: the call's context, algorithm, in, keys, out, n, element size,
+     * key count and counts, and the status it must return */
+    const struct {
         const char *what;
-        sc_status s, want;
-    } c[16];
-    int nc = 0;
-#define BAD(w, call, st) c[nc++] = (typeof(c[0])){w, call, st}
-    BAD("0 keys", sc_partition(ctx, algo, d_in, d_keys, d_out, n, 4, 0, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("17 keys", sc_partition(ctx, algo, d_in, d_keys, d_out, n, 4, 17, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("key 3 of 3", sc_partition(ctx, algo, d_in, d_keys, d_out, n, 4, 3, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("element size 0", sc_partition(ctx, algo, d_in, d_keys, d_out, n, 0, 4, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("element size 257", sc_partition(ctx, algo, d_in, d_keys, d_out, 1, 257, 4, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("NULL keys", sc_partition(ctx, algo, d_in, NULL, d_out, n, 4, 4, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("NULL in", sc_partition(ctx, algo, NULL, d_keys, d_out, n, 4, 4, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("NULL counts", sc_partition(ctx, algo, d_in, d_keys, d_out, n, 4, 4, NULL, NULL),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("overlap", sc_partition(ctx, algo, d_in, d_keys, d_in + 1, n - 1, 4, 4, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("NULL context", sc_partition(NULL, algo, d_in, d_keys, d_out, n, 4, 4, NULL, counts),
-        SC_ERR_INVALID_ARGUMENT);
-    BAD("horn", sc_partition(ctx, SC_ALGO_HORN, d_in, d_keys, d_out, n, 4, 4, NULL, counts),
-        SC_ERR_UNSUPPORTED);
-    BAD("the other backend's partition",
-        sc_partition(ctx, other, d_in, d_keys, d_out, n, 4, 4, NULL, counts), SC_ERR_UNSUPPORTED);
-    BAD("algorithm 99",
-        sc_partition(ctx, (sc_algorithm)99, d_in, d_keys, d_out, n, 4, 4, NULL, counts),
-        SC_ERR_UNKNOWN_ALGORITHM);
-#undef BAD
-    for (int i = 0; i < nc; i++) {
+        sc_context *ctx;
+        sc_algorithm algo;
+        const void *in;
+        const uint8_t *keys;
+        void *out;
+        size_t n, es;
+        unsigned k;
+        size_t *counts;
+        sc_status want;
+    } c[] = {
+        {"0 keys", ctx, algo, d_in, d_keys, d_out, n, 4, 0, counts, SC_ERR_INVALID_ARGUMENT},
+        {"17 keys", ctx, algo, d_in, d_keys, d_out, n, 4, 17, counts, SC_ERR_INVALID_ARGUMENT},
+        {"key 3 of 3", ctx, algo, d_in, d_keys, d_out, n, 4, 3, counts, SC_ERR_INVALID_ARGUMENT},
+        {"element size 0", ctx, algo, d_in, d_keys, d_out, n, 0, 4, counts,
+         SC_ERR_INVALID_ARGUMENT},
+        {"element size 257", ctx, algo, d_in, d_keys, d_out, 1, 257, 4, counts,
+         SC_ERR_INVALID_ARGUMENT},
+        {"NULL keys", ctx, algo, d_in, NULL, d_out, n, 4, 4, counts, SC_ERR_INVALID_ARGUMENT},
+        {"NULL in", ctx, algo, NULL, d_keys, d_out, n, 4, 4, counts, SC_ERR_INVALID_ARGUMENT},
+        {"NULL counts", ctx, algo, d_in, d_keys, d_out, n, 4, 4, NULL, SC_ERR_INVALID_ARGUMENT},
+        {"overlap", ctx, algo, d_in, d_keys, d_in + 1, n - 1, 4, 4, counts,
+         SC_ERR_INVALID_ARGUMENT},
+        {"NULL context", NULL, algo, d_in, d_keys, d_out, n, 4, 4, counts, SC_ERR_INVALID_ARGUMENT},
+        {"horn", ctx, SC_ALGO_HORN, d_in, d_keys, d_out, n, 4, 4, counts, SC_ERR_UNSUPPORTED},
+        {"the other backend's partition", ctx, other, d_in, d_keys, d_out, n, 4, 4, counts,
+         SC_ERR_UNSUPPORTED},
+        {"algorithm 99", ctx, (sc_algorithm)99, d_in, d_keys, d_out, n, 4, 4, counts,
+         SC_ERR_UNKNOWN_ALGORITHM},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         checks++;
-        ASSERT_STATUS(c[i].s, c[i].want, "%s: %s", sc_algorithm_get(algo)->name, c[i].what);
+        ASSERT_STATUS(sc_partition(c[i].ctx, c[i].algo, c[i].in, c[i].keys, c[i].out, c[i].n,
+                                   c[i].es, c[i].k, NULL, c[i].counts),
+                      c[i].want, "%s: %s", sc_algorithm_get(algo)->name, c[i].what);
     }
     /* a bad key anywhere: refused; the CPU writes nothing (CUDA: out is then unspecified) */
     test_fill(backend, d_out, POISON, sizeof out);

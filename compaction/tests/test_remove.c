@@ -51,29 +51,16 @@ typedef struct matrix {
 static void add(matrix *m, size_t n, size_t es, test_pattern p, list_order order, int trusted,
                 size_t max_n) {
     if (n > max_n) return;
-    if (m->count == m->cap) {
-        m->cap = m->cap ? 2 * m->cap : 512;
-        m->c = realloc(m->c, m->cap * sizeof *m->c);
-        if (!m->c) {
-            fprintf(stderr, "test_remove: out of memory\n");
-            exit(1);
-        }
-    }
+    m->c = test_grow(m->c, m->count, &m->cap, 512, sizeof *m->c);
     remove_case c = {n, es, p, order, trusted};
     m->c[m->count++] = c;
 }
 
 static int cmp_case(const void *x, const void *y) {
     const remove_case *a = x, *b = y;
-#define CMP(f)                                                                                     \
-    if (a->f != b->f) return a->f < b->f ? -1 : 1
-    CMP(n);
-    CMP(es);
-    CMP(pattern);
-    CMP(order);
-    CMP(trusted);
-#undef CMP
-    return 0;
+    const size_t ka[] = {a->n, a->es, a->pattern, a->order, (size_t)a->trusted},
+                 kb[] = {b->n, b->es, b->pattern, b->order, (size_t)b->trusted};
+    return test_cmp_keys(ka, kb, sizeof ka / sizeof *ka);
 }
 
 /* The union of the matrices, each case once, in stream order. `cuda`: the trusted lists and
@@ -137,11 +124,7 @@ static matrix build_matrix(size_t max_n, int cuda, int quick) {
             add(&m, c.n, c.es, c.pattern, c.order, 1, max_n);
         }
     }
-    qsort(m.c, m.count, sizeof *m.c, cmp_case);
-    size_t out = 0;
-    for (size_t i = 0; i < m.count; i++)
-        if (out == 0 || cmp_case(&m.c[out - 1], &m.c[i]) != 0) m.c[out++] = m.c[i];
-    m.count = out;
+    m.count = test_unique(m.c, m.count, sizeof *m.c, cmp_case);
     return m;
 }
 
@@ -185,28 +168,14 @@ static int survivors_match(buffers *b, const unsigned char *out, size_t n, size_
         free(ref);
         return same;
     }
-    memset(b->seen, 0, n);
-    for (size_t j = 0; j < kept; j++) {
-        const unsigned char *e = out + j * es;
-        uint32_t idx;
-        memcpy(&idx, e, 4);
-        if (idx >= n || !b->flags[idx] || b->seen[idx]) return 0;
-        if (memcmp(e, b->in + (size_t)idx * es, es) != 0) return 0;
-        b->seen[idx] = 1;
-    }
-    return 1;
+    return test_kept_once(out, kept, b->in, b->flags, n, es, b->seen, 0);
 }
 
 /* 1 if the last call recorded exactly three timings, each under one of the table row's phase
  * names (auto: of the algorithm it chose). */
 static int phases_from_table(sc_context *ctx, const sc_algorithm_info *a) {
-    sc_choice c;
-    if (a->id == SC_ALGO_AUTO && sc_last_choice(ctx, &c) == SC_OK) a = sc_algorithm_get(c.algo);
-    sc_phase_timing t[SC_MAX_PHASES];
-    size_t nt = sc_last_timings(ctx, t, SC_MAX_PHASES);
-    for (size_t i = 0; i < nt && i < SC_MAX_PHASES; i++)
-        if (!strstr(a->phases, t[i].name)) return 0;
-    return nt == 3;
+    const char *bad;
+    return test_phases(ctx, &a, &bad) == 3 && !bad;
 }
 
 /* Uploads the data with a poisoned guard and the first k entries of the list, runs, downloads
@@ -398,23 +367,11 @@ static void free_buffers(buffers *b) {
 
 int main(int argc, char **argv) {
     test_args args;
-    if (test_parse_args(argc, argv, "test_remove", &args)) return 2;
-    for (int i = 0; i < args.num_algos; i++) {
-        const sc_algorithm_info *a = args.algos[i];
-        if (a->input == SC_INPUT_FLAGS || !sc_algorithm_available(a->id, args.backend)) {
-            fprintf(stderr, "test_remove: '%s' is not a removal-list algorithm of the %s backend\n",
-                    a->name, test_backend_name(args.backend));
-            return 2;
-        }
-    }
-    int cuda = args.backend == SC_BACKEND_CUDA;
     sc_context *ctx = NULL, *spec = NULL;
-    int rc = test_open(&args, "test_remove", &ctx);
+    int rc = test_start(argc, argv, "test_remove", SC_INPUT_FLAGS, "a removal-list algorithm",
+                        &args, &ctx, &spec);
     if (rc) return rc;
-    if (cuda && sc_context_create(SC_BACKEND_CPU, &spec) != SC_OK) {
-        fprintf(stderr, "test_remove: no CPU context for the specification\n");
-        return 1;
-    }
+    int cuda = args.backend == SC_BACKEND_CUDA;
     matrix m = build_matrix(args.quick ? (size_t)1 << 17 : SIZE_MAX, cuda, args.quick);
     size_t top_n = 16, bytes = 64;
     for (size_t i = 0; i < m.count; i++) {
@@ -427,11 +384,8 @@ int main(int argc, char **argv) {
     if (spec) b.spec = test_alloc(SC_BACKEND_CPU, bytes + GUARD);
     static const size_t bad_sizes[] = {1, 2, 33, 257, 100003, (1u << 20) + 7};
     int ran = 0;
-    for (int i = 0; i < SC_ALGO_COUNT; i++) {
-        const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
-        if (a->input == SC_INPUT_FLAGS || !sc_algorithm_available(a->id, args.backend) ||
-            !test_algo_selected(&args, a))
-            continue;
+    const sc_algorithm_info *a;
+    for (int i = 0; (a = test_next_algo(&args, SC_INPUT_FLAGS, &i)) != NULL;) {
         int before = test_failures;
         const char *order_free = spec ? test_order_free(a) : NULL;
         if (spec)
