@@ -2,6 +2,7 @@
 #ifndef RC_CLI_H
 #define RC_CLI_H
 
+#include "echo.h"
 #include "wavefront/wavefront.h"
 
 #include <stdint.h>
@@ -85,12 +86,12 @@ int cli_check_name(const char *cmd, const char *opt, const char *path);
 int cli_common_option(cli_args *a, cli_common *c);
 /* --help-tuning: the knobs --set takes (key, values, meaning, default), to f. */
 void cli_help_tuning(FILE *f, const char *cmd);
+/* cli_common_option, then --help (usage) and --help-tuning: 1 if the option was one of them,
+ * 0 if not, CLI_HELP_SHOWN after a help text, -1 on a usage error (printed). */
+#define CLI_HELP_SHOWN (-2)
+int cli_shared_option(cli_args *a, cli_common *c, void (*usage)(FILE *));
 /* Print "raycompact CMD: message" to stderr; returns RC_EXIT_USAGE. */
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+int cli_usage_error(const char *cmd, const char *fmt, ...) ECHO_PRINTF(2, 3);
 
 /* The backend: the one given, else CUDA when a device is usable, else the CPU with a notice. */
 int cli_pick_backend(const char *cmd, const char *given, rc_backend *out);

@@ -124,16 +124,10 @@ static int parse(int argc, char **argv, bench_opts *o) {
     o->phase_timing = -1;
     o->warmup = 1;
     for (; a.i < argc; a.i++) {
-        int r = cli_common_option(&a, &o->common);
-        if (r < 0) return RC_EXIT_USAGE;
+        int r = cli_shared_option(&a, &o->common, usage);
+        if (r != 0 && r != 1) return r == CLI_HELP_SHOWN ? -1 : RC_EXIT_USAGE;
         if (r > 0) continue;
-        if ((r = cli_is(&a, "--help", 0)) > 0) {
-            usage(stdout);
-            return -1;
-        } else if ((r = cli_is(&a, "--help-tuning", 0)) > 0) {
-            cli_help_tuning(stdout, "bench");
-            return -1;
-        } else if ((r = cli_is(&a, "--algos", 1)) != 0) {
+        if ((r = cli_is(&a, "--algos", 1)) != 0) {
             o->algos = a.value;
         } else if ((r = cli_is(&a, "--modes", 1)) != 0) {
             o->modes = a.value;

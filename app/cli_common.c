@@ -153,6 +153,20 @@ static int set_knob(cli_args *a, cli_common *c) {
     return -1;
 }
 
+int cli_shared_option(cli_args *a, cli_common *c, void (*usage)(FILE *)) {
+    int r = cli_common_option(a, c);
+    if (r != 0) return r;
+    if (cli_is(a, "--help", 0) > 0) {
+        usage(stdout);
+        return CLI_HELP_SHOWN;
+    }
+    if (cli_is(a, "--help-tuning", 0) > 0) {
+        cli_help_tuning(stdout, a->cmd);
+        return CLI_HELP_SHOWN;
+    }
+    return 0;
+}
+
 int cli_common_option(cli_args *a, cli_common *c) {
     int r;
     uint32_t v;

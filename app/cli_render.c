@@ -69,16 +69,10 @@ typedef struct render_opts {
 static int parse(int argc, char **argv, render_opts *o) {
     cli_args a = {"render", argc, argv, 1, NULL, NULL};
     for (; a.i < argc; a.i++) {
-        int r = cli_common_option(&a, &o->common);
-        if (r < 0) return RC_EXIT_USAGE;
+        int r = cli_shared_option(&a, &o->common, usage);
+        if (r != 0 && r != 1) return r == CLI_HELP_SHOWN ? -1 : RC_EXIT_USAGE;
         if (r > 0) continue;
-        if ((r = cli_is(&a, "--help", 0)) > 0) {
-            usage(stdout);
-            return -1;
-        } else if ((r = cli_is(&a, "--help-tuning", 0)) > 0) {
-            cli_help_tuning(stdout, "render");
-            return -1;
-        } else if ((r = cli_is(&a, "--out", 1)) != 0) {
+        if ((r = cli_is(&a, "--out", 1)) != 0) {
             o->out = a.value;
         } else if ((r = cli_is(&a, "--algo", 1)) != 0) {
             o->algo = a.value;

@@ -4,6 +4,7 @@
 #ifndef RC_JSON_FIELDS_H
 #define RC_JSON_FIELDS_H
 
+#include "echo.h"
 #include "scene.h"
 
 #include <cjson/cJSON.h>
@@ -29,11 +30,7 @@ typedef struct rc_json_ctx {
 
 /* "file: field: what" into the error; returns -1. */
 
-int rc_json_fail(rc_json_ctx *c, const char *field, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+int rc_json_fail(rc_json_ctx *c, const char *field, const char *fmt, ...) ECHO_PRINTF(3, 4);
 /* Field paths for messages: "parent.key", "parent[i]" into buf. */
 const char *rc_json_join(char *buf, size_t cap, const char *parent, const char *key);
 const char *rc_json_index(char *buf, size_t cap, const char *parent, int i);

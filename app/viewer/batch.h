@@ -4,6 +4,7 @@
 #ifndef RC_VIEW_BATCH_H
 #define RC_VIEW_BATCH_H
 
+#include "echo.h"
 #include "rc_error.h"
 
 #include <epoxy/gl.h>
@@ -38,10 +39,7 @@ void rc_batch_rect(rc_batch *b, float x, float y, float w, float h, rc_rgba c);
  * pixels. Non-ASCII characters are replaced ("§" becomes "Sec. "). */
 float rc_batch_text(rc_batch *b, float x, float y, rc_rgba c, const char *s);
 float rc_batch_textf(rc_batch *b, float x, float y, rc_rgba c, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
+    ECHO_PRINTF(5, 6);
 /* Width in pixels of one line of text at the batch's scale. */
 float rc_batch_text_width(const rc_batch *b, const char *s);
 /* Draw everything gathered (blended), over a window of w x h pixels. */

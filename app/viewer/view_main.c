@@ -105,17 +105,9 @@ static int parse(int argc, char **argv, rc_view_opts *o) {
     o->win_w = RC_VIEW_DEFAULT_W;
     o->win_h = RC_VIEW_DEFAULT_H;
     for (; a.i < argc; a.i++) {
-        int r = cli_common_option(&a, &o->common);
-        if (r < 0) return RC_EXIT_USAGE;
+        int r = cli_shared_option(&a, &o->common, usage);
+        if (r != 0 && r != 1) return r == CLI_HELP_SHOWN ? -1 : RC_EXIT_USAGE;
         if (r > 0) continue;
-        if (cli_is(&a, "--help", 0) > 0) {
-            usage(stdout);
-            return -1;
-        }
-        if (cli_is(&a, "--help-tuning", 0) > 0) {
-            cli_help_tuning(stdout, "view");
-            return -1;
-        }
         if ((r = view_option(&a, o)) != 0) return r;
     }
     return 0;

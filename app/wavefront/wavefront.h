@@ -75,8 +75,8 @@ typedef struct rc_settings {
                                   of rc_frame_stats; CUDA: events at the phases' boundaries,
                                   inside the captured graph) (default 1); 0: only the
                                   frame's wall time (CUDA: no events, those ms stay 0). The
-                                  events cost a one-sample frame 3-22 % on an H100
-                                  (docs/bench/h100.md) */
+                                  events cost a short frame a share of its time: measured
+                                  in docs/bench/h100.md */
     rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
     int spread; /* CUDA: extend thins a stream shorter than its grid out over every SM, one ray
                    every few lanes (default 1; extend.cu says why) */

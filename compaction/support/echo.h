@@ -8,6 +8,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Lets the compiler check a printf-like function's arguments against its format (argument
+ * FMT is the format, ARGS the first argument). */
+#if defined(__GNUC__)
+#define ECHO_PRINTF(FMT, ARGS) __attribute__((format(printf, FMT, ARGS)))
+#else
+#define ECHO_PRINTF(FMT, ARGS)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,11 +29,7 @@ char *echo_escape_n(char *out, size_t cap, const char *s, size_t n);
 /* vsnprintf, then the result escaped in place as echo_escape does (cap > 0). */
 void echo_vformat(char *out, size_t cap, const char *fmt, va_list ap);
 /* One line on f: the message, escaped, then a newline. */
-void echo_line(FILE *f, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void echo_line(FILE *f, const char *fmt, ...) ECHO_PRINTF(2, 3);
 
 #ifdef __cplusplus
 }

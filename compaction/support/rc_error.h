@@ -5,6 +5,8 @@
 #ifndef RC_ERROR_H
 #define RC_ERROR_H
 
+#include "echo.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -17,11 +19,7 @@ typedef struct rc_error {
 /* Format into err (NULL allowed) and return -1, so `return rc_fail(err, ...);` reads well.
  * The message is one line of printable ASCII whatever the input it quotes: other bytes are
  * written as \xNN (echo_escape, echo.h, shared with both tools). */
-int rc_fail(rc_error *err, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+int rc_fail(rc_error *err, const char *fmt, ...) ECHO_PRINTF(2, 3);
 
 #ifdef __cplusplus
 }
