@@ -99,23 +99,6 @@ static const cli_knob knobs[] = {
 };
 #define NUM_KNOBS (sizeof knobs / sizeof *knobs)
 
-/* `text` from column 28 on, wrapped at the spaces to stay within 92 columns. */
-static void print_wrapped(FILE *f, const char *text) {
-    const int width = 92 - 28;
-    while (*text) {
-        int n = (int)strlen(text);
-        if (n > width) {
-            n = width;
-            while (n > 0 && text[n] != ' ') n--;
-            if (n == 0) n = width;
-        }
-        fprintf(f, "%.*s\n", n, text);
-        text += n;
-        while (*text == ' ') text++;
-        if (*text) fprintf(f, "%28s", "");
-    }
-}
-
 void cli_help_tuning(FILE *f, const char *cmd) {
     fprintf(f,
             "raycompact %s: the tuning knobs, set with --set KEY=VALUE (repeatable). They\n"
@@ -128,7 +111,7 @@ void cli_help_tuning(FILE *f, const char *cmd) {
              (unsigned)SC_TILE_MIN, (unsigned)SC_TILE_MAX);
     for (size_t i = 0; i < NUM_KNOBS; i++) {
         fprintf(f, "  %-16s %-8s ", knobs[i].key, knobs[i].values);
-        print_wrapped(f, knobs[i].help ? knobs[i].help : tile);
+        echo_wrapped(f, knobs[i].help ? knobs[i].help : tile, 64, 28); /* within 92 columns */
     }
 }
 

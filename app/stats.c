@@ -71,24 +71,17 @@ static double sum_ms(const rc_stats_total *t, size_t off) {
         s += *(const double *)((const char *)&t->bounce[b] + off);
     return s;
 }
-double rc_stats_extend_ms(const rc_stats_total *t) {
-    return sum_ms(t, offsetof(rc_bounce_total, extend_ms));
-}
-double rc_stats_shade_ms(const rc_stats_total *t) {
-    return sum_ms(t, offsetof(rc_bounce_total, shade_ms));
-}
-double rc_stats_compact_ms(const rc_stats_total *t) {
-    return sum_ms(t, offsetof(rc_bounce_total, compact_ms));
-}
-double rc_stats_shadow_ms(const rc_stats_total *t) {
-    return sum_ms(t, offsetof(rc_bounce_total, shadow_ms));
-}
-double rc_stats_sort_ms(const rc_stats_total *t) {
-    return sum_ms(t, offsetof(rc_bounce_total, sort_ms));
-}
-double rc_stats_tail_ms(const rc_stats_total *t) {
-    return sum_ms(t, offsetof(rc_bounce_total, tail_ms));
-}
+/* rc_stats_NAME_ms: the frames' NAME_ms summed over the bounces */
+#define RC_STATS_SUM(NAME)                                                                         \
+    double rc_stats_##NAME##_ms(const rc_stats_total *t) {                                         \
+        return sum_ms(t, offsetof(rc_bounce_total, NAME##_ms));                                    \
+    }
+RC_STATS_SUM(extend)
+RC_STATS_SUM(shade)
+RC_STATS_SUM(compact)
+RC_STATS_SUM(shadow)
+RC_STATS_SUM(sort)
+RC_STATS_SUM(tail)
 /* Frames that ran the tail kernel (each runs it once, at one bounce). */
 static uint32_t tail_launches(const rc_stats_total *t) {
     uint32_t n = 0;

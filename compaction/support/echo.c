@@ -49,3 +49,18 @@ void echo_line(FILE *f, const char *fmt, ...) {
     va_end(ap);
     fprintf(f, "%s\n", line);
 }
+
+void echo_wrapped(FILE *f, const char *text, int width, int indent) {
+    while (*text) {
+        int n = (int)strlen(text);
+        if (n > width) {
+            n = width;
+            while (n > 0 && text[n] != ' ') n--;
+            if (n == 0) n = width;
+        }
+        fprintf(f, "%.*s\n", n, text);
+        text += n;
+        while (*text == ' ') text++;
+        if (*text) fprintf(f, "%*s", indent, "");
+    }
+}

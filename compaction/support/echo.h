@@ -28,6 +28,10 @@ char *echo_escape(char *out, size_t cap, const char *s);
 char *echo_escape_n(char *out, size_t cap, const char *s, size_t n);
 /* vsnprintf, then the result escaped in place as echo_escape does (cap > 0). */
 void echo_vformat(char *out, size_t cap, const char *fmt, va_list ap);
+/* `text` folded at its spaces into pieces of at most `width` columns (a longer word is cut), one
+ * a line; the lines after the first start with `indent` spaces (the caller wrote what precedes
+ * the first). */
+void echo_wrapped(FILE *f, const char *text, int width, int indent);
 /* One line on f: the message, escaped, then a newline. */
 void echo_line(FILE *f, const char *fmt, ...) ECHO_PRINTF(2, 3);
 

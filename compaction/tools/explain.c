@@ -59,20 +59,8 @@ static const struct {
 
 /* "label       : text", the text folded at spaces into pieces of at most 78 columns. */
 static void print_wrapped(const char *label, const char *text) {
-    const int width = 78;
-    printf("%-12s:", label);
-    while (*text) {
-        int n = (int)strlen(text);
-        if (n > width) {
-            n = width;
-            while (n > 0 && text[n] != ' ') n--;
-            if (n == 0) n = width;
-        }
-        printf(" %.*s\n", n, text);
-        text += n;
-        while (*text == ' ') text++;
-        if (*text) printf("%-12s ", "");
-    }
+    printf("%-12s: ", label);
+    echo_wrapped(stdout, text, 78, 14);
 }
 
 static void print_line(void *user, const char *line) {
