@@ -184,20 +184,15 @@ static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
-static int axis_size(const size_t *in, int count, size_t *out) {
-    memcpy(out, in, (size_t)count * sizeof *in);
-    qsort(out, (size_t)count, sizeof *out, cmp_size);
+static int axis_sorted(const void *in, int count, size_t size,
+                       int (*cmp)(const void *, const void *), void *out) {
+    char *o = out;
+    memcpy(o, in, (size_t)count * size);
+    qsort(o, (size_t)count, size, cmp);
     int m = 0;
     for (int i = 0; i < count; i++)
-        if (!m || out[m - 1] != out[i]) out[m++] = out[i];
-    return m;
-}
-static int axis_double(const double *in, int count, double *out) {
-    memcpy(out, in, (size_t)count * sizeof *in);
-    qsort(out, (size_t)count, sizeof *out, cmp_double);
-    int m = 0;
-    for (int i = 0; i < count; i++)
-        if (!m || out[m - 1] != out[i]) out[m++] = out[i];
+        if (!m || cmp(o + (size_t)(m - 1) * size, o + (size_t)i * size) != 0)
+            memmove(o + (size_t)m++ * size, o + (size_t)i * size, size);
     return m;
 }
 
@@ -379,9 +374,9 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     c.ns = ns;
     c.es = es;
     c.rs = rs;
-    c.mn = axis_size(o->n, o->num_n, ns);
-    c.me = axis_size(o->elem, o->num_elem, es);
-    c.mr = axis_double(o->removed, o->num_removed, rs);
+    c.mn = axis_sorted(o->n, o->num_n, sizeof *ns, cmp_size, ns);
+    c.me = axis_sorted(o->elem, o->num_elem, sizeof *es, cmp_size, es);
+    c.mr = axis_sorted(o->removed, o->num_removed, sizeof *rs, cmp_double, rs);
     int runs = 0; /* as the records say (a --budget-ms sweep may have taken fewer than --runs) */
     for (size_t i = 0; i < r->count; i++)
         if (r->records[i].runs > runs) runs = r->records[i].runs;

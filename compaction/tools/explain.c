@@ -135,6 +135,12 @@ static const sc_algorithm_info *print_choice(const sc_context *ctx) {
     return chosen;
 }
 
+/* "compact explain: --OPTION wants WHAT, got 'VALUE'" on stderr; -1. */
+static int bad_value(const char *wants, const char *v) {
+    echo_line(stderr, "compact explain: %s, got '%s'", wants, v);
+    return -1;
+}
+
 int explain_parse_args(explain_args *e, int argc, char **argv) {
     memset(e, 0, sizeof *e);
     e->seed = 1;
@@ -173,28 +179,17 @@ int explain_parse_args(explain_args *e, int argc, char **argv) {
         if (!strcmp(a, "--mask")) {
             e->mask = v;
         } else if (!strcmp(a, "--random")) {
-            if (num_parse_size(v, &e->random_n) || e->random_n == 0 || e->random_n > 65536) {
-                echo_line(stderr, "compact explain: --random wants 1..65536, got '%s'", v);
-                return -1;
-            }
+            if (num_parse_size(v, &e->random_n) || e->random_n == 0 || e->random_n > 65536)
+                return bad_value("--random wants 1..65536", v);
         } else if (!strcmp(a, "--removed")) {
-            if (num_parse_fraction(v, &e->removed)) {
-                echo_line(stderr, "compact explain: --removed wants 0..1 or 0%%..100%%, got '%s'",
-                          v);
-                return -1;
-            }
+            if (num_parse_fraction(v, &e->removed))
+                return bad_value("--removed wants 0..1 or 0%..100%", v);
         } else if (!strcmp(a, "--seed")) {
-            if (num_parse_size(v, &e->seed)) {
-                echo_line(stderr, "compact explain: --seed wants an integer, got '%s'", v);
-                return -1;
-            }
+            if (num_parse_size(v, &e->seed)) return bad_value("--seed wants an integer", v);
         } else if (!strcmp(a, "--tile")) {
             if (num_parse_size(v, &e->opt.tile) || e->opt.tile < SC_TILE_MIN ||
-                e->opt.tile > SC_TILE_MAX || (e->opt.tile & (e->opt.tile - 1))) {
-                echo_line(stderr,
-                          "compact explain: --tile wants a power of two in 32..2048, got '%s'", v);
-                return -1;
-            }
+                e->opt.tile > SC_TILE_MAX || (e->opt.tile & (e->opt.tile - 1)))
+                return bad_value("--tile wants a power of two in 32..2048", v);
         } else if (!strcmp(a, "--scan")) {
             if (cli_parse_scan(v, &e->opt.scan)) {
                 echo_line(stderr,

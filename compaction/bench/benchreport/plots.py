@@ -46,6 +46,27 @@ def save(fig, out, name):
     return name
 
 
+def frame(ax, xlabel, ylabel, title, **grid):
+    """Axis labels (None: none), the title and a light grid (grid: ax.grid's which or axis)."""
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3, **grid)
+
+
+def bars(ax, i, count, ys, **kw):
+    """The i-th of count bars side by side at each of the positions 0, 1, ... len(ys)-1."""
+    width = 0.8 / max(1, count)
+    ax.bar([j + (i - count / 2 + 0.5) * width for j in range(len(ys))], ys, width=width, **kw)
+
+
+def by_removed(ax, rows, **kw):
+    """A line of median time against the removed fraction (in %) through rows."""
+    ax.plot([100 * r["removed"] for r in rows], [r["median_ms"] for r in rows], **kw)
+
+
 def legend_right(*axes):
     """One legend right of the last of the axes, each label once across all of them."""
     handles, labels = [], []
@@ -73,15 +94,13 @@ def plot_size(d, out):
         ns = [r["n"] for r in rows]
         a1.plot(ns, [r["median_ms"] for r in rows], label=a, ms=4, **st)
         a2.plot(ns, [r["gbps"] for r in rows], label=a, ms=4, **st)
+    xlabel = "n (elements, 4 bytes each, 50 % removed at random)"
+    frame(a1, xlabel, "median time (ms)", "Time against n", which="both")
+    frame(a2, xlabel, "GB/s = (n*4 + n + kept*4 bytes) / time", "Bandwidth against n",
+          which="both")
     for ax in (a1, a2):
         ax.set_xscale("log", base=2)
-        ax.set_xlabel("n (elements, 4 bytes each, 50 % removed at random)")
-        ax.grid(True, which="both", alpha=0.3)
     a1.set_yscale("log")
-    a1.set_ylabel("median time (ms)")
-    a1.set_title("Time against n")
-    a2.set_ylabel("GB/s = (n*4 + n + kept*4 bytes) / time")
-    a2.set_title("Bandwidth against n")
     legend_right(a2)
     return save(fig, out, "size.png")
 
@@ -96,14 +115,12 @@ def density_lines(d, ax, algos, tile, baselines, order="random"):
             rows = [r for r in rows if r.get("tile") == tile]
         if not rows:
             continue
-        ax.plot([100 * r["removed"] for r in rows], [r["median_ms"] for r in rows], label=a,
-                ms=4, **style(a))
+        by_removed(ax, rows, label=a, ms=4, **style(a))
     for b in (b for b in baselines if b not in algos):  # a baseline drawn once
         rows = sorted(d.find(sweep="density", algorithm=b, pattern="random"),
                       key=lambda r: r["removed"])
         if rows:
-            ax.plot([100 * r["removed"] for r in rows], [r["median_ms"] for r in rows],
-                    label=b, ms=3, **style(b))
+            by_removed(ax, rows, label=b, ms=3, **style(b))
 
 
 def plot_density(d, out):
@@ -115,9 +132,7 @@ def plot_density(d, out):
     axes = axes if len(tiles) > 1 else [axes]
     for ax, t in zip(axes, tiles):
         density_lines(d, ax, MOREIRA, t, ["cub", "copy"])
-        ax.set_title("tile (block) %d" % t)
-        ax.set_xlabel("removed (invalid) elements, %")
-        ax.grid(True, alpha=0.3)
+        frame(ax, "removed (invalid) elements, %", None, "tile (block) %d" % t)
     axes[0].set_ylabel("median time (ms), n = %s" % (fmt_n(n[0]) if n else "?"))
     legend_right(axes[-1])
     fig.suptitle("Time against removed fraction (Moreira 2009 Fig. 8-10)", y=1.0)
@@ -132,10 +147,8 @@ def plot_density_all(d, out):
     fig, ax = plt.subplots(figsize=(11, 5))
     density_lines(d, ax, algos, 256, ["cub", "thrust-remove-if", "copy"])
     ax.set_yscale("log")
-    ax.set_xlabel("removed elements, % (tile 256 where the algorithm has one)")
-    ax.set_ylabel("median time (ms)")
-    ax.set_title("Every flag-stencil algorithm against the removed fraction")
-    ax.grid(True, which="both", alpha=0.3)
+    frame(ax, "removed elements, % (tile 256 where the algorithm has one)", "median time (ms)",
+          "Every flag-stencil algorithm against the removed fraction", which="both")
     legend_right(ax)
     return save(fig, out, "density_all.png")
 
@@ -153,10 +166,8 @@ def plot_jj(d, out, claim):
                         ms=4, label="tile %d" % t)
         if x not in (None, 0):
             ax.axvline(100 * x, color=line.get_color(), ls=":", lw=1)
-    ax.set_xlabel("removed elements, %")
-    ax.set_ylabel("Horn time / Jumping Jack time (> 1: JJ faster)")
-    ax.set_title("Jumping Jack against Horn (JJ paper Fig. 11-13); dotted: measured crossover")
-    ax.grid(True, alpha=0.3)
+    frame(ax, "removed elements, %", "Horn time / Jumping Jack time (> 1: JJ faster)",
+          "Jumping Jack against Horn (JJ paper Fig. 11-13); dotted: measured crossover")
     legend_right(ax)
     return save(fig, out, "jj_vs_horn.png")
 
@@ -207,9 +218,8 @@ def plot_phases(d, out):
             rec = d.one(tile=256, **kw) or d.one(**kw)
             recs.append(rec)
         stacked(ax, algos, recs)
-        ax.set_title("%s removed (tile 256)" % pct(f))
-        ax.set_ylabel("time per phase (ms, median of 5 timed passes)")
-        ax.grid(True, axis="y", alpha=0.3)
+        frame(ax, None, "time per phase (ms, median of 5 timed passes)",
+              "%s removed (tile 256)" % pct(f), axis="y")
     legend_right(*axes)
     fig.suptitle("Per-phase time (Moreira 2009 Fig. 7); black line: the timed run's median",
                  y=1.0)
@@ -234,8 +244,7 @@ def plot_phases_redzone(d, out):
         lim = d.ms(sweep="density", algorithm="scatter-limit", order="random", removed=near(f))
         if lim:
             ax.axhline(lim, color="grey", ls="--", lw=1, label="scatter-limit")
-        ax.set_title("k = %s of n" % pct(f))
-        ax.grid(True, axis="y", alpha=0.3)
+        frame(ax, None, None, "k = %s of n" % pct(f), axis="y")
     axes[0].set_ylabel("time per phase (ms)")
     legend_right(*axes)
     fig.suptitle("Redzone against thrust, per phase, random removal lists (Redzone Fig. 4)",
@@ -266,13 +275,11 @@ def plot_redzone_thrust(d, out, claim):
             if order == "slot":  # a marker of its own too, beside the dashes
                 m = st["marker"]
                 st["marker"] = MARKERS[(MARKERS.index(m) + 5) % 10] if m in MARKERS else "d"
-            ax.plot([100 * r["removed"] for r in rows], [r["median_ms"] for r in rows], ms=4,
-                    label="%s%s" % (a, " (%s list)" % order if "order" in kw else ""), **st)
+            by_removed(ax, rows, ms=4, **st,
+                       label="%s%s" % (a, " (%s list)" % order if "order" in kw else ""))
     ax.set_yscale("log")
-    ax.set_xlabel("removed elements k/n, %")
-    ax.set_ylabel("median time (ms)")
-    ax.set_title("Redzone against thrust (solid: random-order lists, dashed: slot order)")
-    ax.grid(True, which="both", alpha=0.3)
+    frame(ax, "removed elements k/n, %", "median time (ms)",
+          "Redzone against thrust (solid: random-order lists, dashed: slot order)", which="both")
     legend_right(ax)
     return save(fig, out, "redzone_vs_thrust.png")
 
@@ -298,10 +305,8 @@ def plot_redzone_r(d, out):
                 a1.plot(rs, marks, ls=":", marker="x", ms=4, color=cmap(i),
                         label="redzone phase 1 (mark), k = %s" % pct(k))
     a1.set_yscale("log")
-    a1.set_xlabel("r: share of the removal list inside the red zone [n-k, n), %")
-    a1.set_ylabel("time (ms)")
-    a1.set_title("Time against r (Redzone Fig. 6, left)")
-    a1.grid(True, which="both", alpha=0.3)
+    frame(a1, "r: share of the removal list inside the red zone [n-k, n), %", "time (ms)",
+          "Time against r (Redzone Fig. 6, left)", which="both")
     a1.legend(fontsize=7, frameon=False)
     labels, recs = [], []
     for k in ks:
@@ -330,10 +335,9 @@ def plot_scan(d, out, claim):
     ax.axvline(128, color="orange", ls="--", lw=1, label="tile 128 (paper's switch)")
     ax.axhspan(1 - TIE, 1 + TIE, color="grey", alpha=0.15, label="tie (within 3 %)")
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("tile (block) size")
-    ax.set_ylabel("Blelloch time / Hillis-Steele time\n(> 1: Hillis-Steele faster)")
-    ax.set_title("Hillis-Steele against Blelloch tile scans (50 % removed)")
-    ax.grid(True, which="both", alpha=0.3)
+    frame(ax, "tile (block) size",
+          "Blelloch time / Hillis-Steele time\n(> 1: Hillis-Steele faster)",
+          "Hillis-Steele against Blelloch tile scans (50 % removed)", which="both")
     legend_right(ax)
     return save(fig, out, "scan_hs_vs_blelloch.png")
 
@@ -347,24 +351,21 @@ def plot_patterns(d, out):
     pats = first + [p for p in pats if p not in first]
     algos = [a for a in ORDER if d.find(sweep="pattern", algorithm=a)]
     fig, ax = plt.subplots(figsize=(max(10, 1.1 * len(pats) + 3), 5))
-    width = 0.8 / max(1, len(algos))
     for i, a in enumerate(algos):
         ys = []
         for p in pats:
             kw = dict(sweep="pattern", algorithm=a, pattern=p)
             rec = d.one(tile=256, **kw) or d.one(**kw)
             ys.append(rec["median_ms"] if rec else 0)
-        xs = [j + (i - len(algos) / 2 + 0.5) * width for j in range(len(pats))]
-        ax.bar(xs, ys, width=width, label=a, color=style(a)["color"])
+        bars(ax, i, len(algos), ys, label=a, color=style(a)["color"])
     labels = []
     for p in pats:
         r = d.one(sweep="pattern", pattern=p)
         labels.append("%s\n%s removed" % (p, pct(r["removed"]) if r else "?"))
     ax.set_xticks(range(len(pats)))
     ax.set_xticklabels(labels, fontsize=8)
-    ax.set_ylabel("median time (ms), tile 256")
-    ax.set_title("Structure of the stream: runs, blobs and image masks (Moreira 2009 Table 1)")
-    ax.grid(True, axis="y", alpha=0.3)
+    frame(ax, None, "median time (ms), tile 256",
+          "Structure of the stream: runs, blobs and image masks (Moreira 2009 Table 1)", axis="y")
     legend_right(ax)
     return save(fig, out, "patterns.png")
 
@@ -375,25 +376,20 @@ def plot_spread(d, out, claim):
         return None
     tiles = sorted({t for a in dens for t in dens[a]})
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
-    width = 0.8 / len(MOREIRA)
     for i, a in enumerate(MOREIRA):
-        xs = [j + (i - len(MOREIRA) / 2 + 0.5) * width for j in range(len(tiles))]
-        a1.bar(xs, [dens[a].get(t) or 0 for t in tiles], width=width, label=a,
-               color=style(a)["color"])
+        bars(a1, i, len(MOREIRA), [dens[a].get(t) or 0 for t in tiles], label=a,
+             color=style(a)["color"])
         ptiles = sorted(pats.get(a, {}))
-        xs2 = [j + (i - len(MOREIRA) / 2 + 0.5) * width for j in range(len(ptiles))]
-        a2.bar(xs2, [pats[a].get(t) or 0 for t in ptiles], width=width, label=a,
-               color=style(a)["color"])
+        bars(a2, i, len(MOREIRA), [pats[a].get(t) or 0 for t in ptiles], label=a,
+             color=style(a)["color"])
         a2.set_xticks(range(len(ptiles)))
         a2.set_xticklabels(["tile %d" % t for t in ptiles])
     a1.set_xticks(range(len(tiles)))
     a1.set_xticklabels(["tile %d" % t for t in tiles])
-    a1.set_ylabel("coefficient of variation of time\nover removed fractions 0 < f < 1")
-    a1.set_title("Data dependence: density")
-    a2.set_ylabel("slowest / fastest pattern at 50 % removed\n(random, runs, blobs)")
-    a2.set_title("Data dependence: structure")
-    for ax in (a1, a2):
-        ax.grid(True, axis="y", alpha=0.3)
+    frame(a1, None, "coefficient of variation of time\nover removed fractions 0 < f < 1",
+          "Data dependence: density", axis="y")
+    frame(a2, None, "slowest / fastest pattern at 50 % removed\n(random, runs, blobs)",
+          "Data dependence: structure", axis="y")
     legend_right(a2)
     return save(fig, out, "data_dependence.png")
 
@@ -412,28 +408,22 @@ def plot_vector_io(d, out):
     a1.plot([n for n, _ in qs], [q for _, q in qs], marker="o", label="spataro / billeter")
     a1.axhline(1.0, color="black", lw=1)
     a1.set_xscale("log", base=2)
-    a1.set_xlabel("n (4-byte elements, 50 % removed)")
-    a1.set_ylabel("time ratio (> 1: Billeter faster)")
-    a1.set_title("Billeter against Spataro over n")
-    a1.grid(True, which="both", alpha=0.3)
+    frame(a1, "n (4-byte elements, 50 % removed)", "time ratio (> 1: Billeter faster)",
+          "Billeter against Spataro over n", which="both")
     a1.legend(fontsize=8, frameon=False)
     fs = d.values("removed", sweep="vector-io", algorithm="billeter")
-    width = 0.8 / max(1, len(fs))
     for i, f in enumerate(fs):
         ys = []
         for e in elems:
             s = d.ms(sweep="vector-io", algorithm="spataro", elem_size=e, removed=near(f))
             b = d.ms(sweep="vector-io", algorithm="billeter", elem_size=e, removed=near(f))
             ys.append(s / b if s and b else 0)
-        xs = [j + (i - len(fs) / 2 + 0.5) * width for j in range(len(elems))]
-        a2.bar(xs, ys, width=width, label="%s removed" % pct(f))
+        bars(a2, i, len(fs), ys, label="%s removed" % pct(f))
     a2.axhline(1.0, color="black", lw=1)
     a2.set_xticks(range(len(elems)))
     a2.set_xticklabels(["%d B" % e for e in elems])
-    a2.set_xlabel("element size")
-    a2.set_ylabel("spataro time / billeter time")
-    a2.set_title("Billeter against Spataro by element size")
-    a2.grid(True, axis="y", alpha=0.3)
+    frame(a2, "element size", "spataro time / billeter time",
+          "Billeter against Spataro by element size", axis="y")
     legend_right(a2)
     return save(fig, out, "billeter_vs_spataro.png")
 

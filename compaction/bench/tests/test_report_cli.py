@@ -1,7 +1,6 @@
 """benchreport's input checks (data.validate) and its command line (plot_bench.py and
 `python3 -m benchreport`): a report from the fixture, and one line and exit status 2 for a
 file that is not a bench report, with nothing written."""
-import json
 import os
 import subprocess
 import sys
@@ -30,6 +29,7 @@ GOOD = {"sweep": "size", "algorithm": "rlz", "kind": "algorithm", "n": 16, "remo
     ({"records": [dict(GOOD, median_ms="1")]}, '"median_ms" is not a number'),
     ({"records": [dict(GOOD, n=True)]}, '"n" is not a number'),
     ({"records": [dict(GOOD, phases=[{"name": "mark"}])]}, '"phases" is not a list of'),
+    ({"records": [dict(GOOD, phases=[{"name": "scan", "ms": "x"}])]}, '"phases" is not a list'),
     ({"records": [], "sweeps": [{"tag": "size"}]}, "sweep 0 has no tag, purpose and command"),
 ])
 def test_validate_names_the_fault(doc, where):
@@ -43,12 +43,6 @@ def test_a_null_phase_time_is_dropped():
     rec = dict(GOOD, phases=[{"name": "scan", "ms": None}, {"name": "scatter", "ms": 0.5}])
     doc = data.validate({"records": [rec]})
     assert doc["records"][0]["phases"] == [{"name": "scatter", "ms": 0.5}]
-    try:
-        data.validate({"records": [dict(GOOD, phases=[{"name": "scan", "ms": "x"}])]})
-    except data.BenchDataError:
-        pass
-    else:
-        raise AssertionError("a phase time that is a string was taken")
 
 
 def test_a_null_time_is_left_out():
@@ -94,8 +88,3 @@ def test_missing_file(tmp_path, compact):
              "--compact", compact])
     assert r.returncode == 2
     assert r.stderr.startswith("plot_bench.py: cannot read ") and r.stderr.count("\n") == 1
-
-
-def test_the_fixture_is_a_report():
-    with open(FIXTURE) as f:
-        data.validate(json.load(f))
