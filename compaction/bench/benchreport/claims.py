@@ -293,12 +293,12 @@ def claim_redzone(d):
     measured = ("thrust-remove-list / redzone: %s at %s, %s at 50 %%, %s at 90 %% (against "
                 "thrust-remove-if on a ready stencil: %s, %s, %s)"
                 % (sx(s2), pct(f2) if f2 else "2 %", sx(s50), sx(s90), sx(t2), sx(t50), sx(t90)))
-    refs = [d.one(sweep="density", algorithm="redzone", order="random", removed=near(f),
-                  pattern="random") for f in (0.5,)]
+    ref = d.one(sweep="density", algorithm="redzone", order="random", removed=near(0.5),
+                pattern="random")
     return dict(claim="Redzone is ~10x faster than thrust::remove at 2 % removed, on par at "
                       "50 %, slightly slower at 90 %",
                 paper="Redzone Fig. 4", measured=measured,
-                vs="redzone 50 %%: %s" % vs_ref(d, refs[0]), verdict=v, detail=curve)
+                vs="redzone 50 %%: %s" % vs_ref(d, ref), verdict=v, detail=curve)
 
 
 def phase_share(rec, name):
@@ -347,8 +347,8 @@ def claim_breakeven(d):
             verdicts.append("yes" if x and RZ_BREAK[0] <= x <= RZ_BREAK[1] else
                             "partly" if x else "no")
     block = redzone_curve(d, "random", algo="redzone-block")
-    xb = crossover(sorted(block), block) if any(v is not None for v in block.values()) else None
-    if block and any(v is not None for v in block.values()):
+    if any(v is not None for v in block.values()):
+        xb = crossover(sorted(block), block)
         cells.append("redzone-block, random list: %s" % (
             "never" if xb is None else "none" if xb == 0 else pct(xb)))
     return dict(claim="Break-even removed fraction of Redzone against thrust::remove (random "
@@ -385,12 +385,14 @@ def claim_r(d):
                 verdict=v)
 
 
+BILLETER = "Billeter (warp sequences + vector IO) beats Spataro by a constant factor (~1.5x)"
+
+
 def claim_billeter(d):
     ns = d.values("n", sweep="size", algorithm="billeter")
     if not ns:
-        return dict(claim="Billeter (warp sequences + vector IO) beats Spataro by a constant "
-                          "factor (~1.5x)", paper="blog part 1.1 and 2-4",
-                    measured="-", vs="-", verdict="not measured")
+        return dict(claim=BILLETER, paper="blog part 1.1 and 2-4", measured="-", vs="-",
+                    verdict="not measured")
     big = [n for n in ns if n >= max(ns) / 64]  # the bandwidth-bound end of the size sweep
     ratios = []
     for n in big:
@@ -419,8 +421,7 @@ def claim_billeter(d):
     measured = ("spataro / billeter time for n %s..%s: median %.2fx (CV %.2f over n)%s" % (
         fmt_n(min(big)), fmt_n(max(big)), m or 0, c or 0,
         "; at 50 % by element size: " + ", ".join(elems) if elems else ""))
-    return dict(claim="Billeter (warp sequences + vector IO) beats Spataro by a constant "
-                      "factor (~1.5x)",
+    return dict(claim=BILLETER,
                 paper="blog part 1.1 (1.5x over Orange Owls' Spataro), parts 2-4",
                 measured=measured,
                 vs="billeter %s: %s; spataro: %s" % (fmt_n(max(ns)), vs_ref(d, ref),
