@@ -606,11 +606,11 @@ static int write_json(const bench_opts *o, const rc_settings *st, const run *run
     cJSON_AddNumberToObject(root, "samples_per_wave", st->samples_per_wave);
     cJSON_AddNumberToObject(root, "samples_per_frame", st->samples_per_wave);
     cJSON_AddStringToObject(root, "schedule", rc_schedule_name(st->schedule));
-    cJSON_AddNumberToObject(root, "pool", st->pool);
-    cJSON_AddNumberToObject(root, "tail_below", st->tail_below);
-    cJSON_AddBoolToObject(root, "phase_timing", st->phase_timing != 0);
-    cJSON_AddNumberToObject(root, "auto_skip_below", st->auto_skip_below);
-    cJSON_AddBoolToObject(root, "spread", st->spread != 0);
+    cJSON_AddNumberToObject(root, "pool", st->tune.pool);
+    cJSON_AddNumberToObject(root, "tail_below", st->tune.tail_below);
+    cJSON_AddBoolToObject(root, "phase_timing", st->tune.phase_timing != 0);
+    cJSON_AddNumberToObject(root, "auto_skip_below", st->tune.auto_skip_below);
+    cJSON_AddBoolToObject(root, "spread", st->tune.spread != 0);
     cJSON_AddNumberToObject(root, "frames", o->frames);
     cJSON_AddNumberToObject(root, "warmup", o->warmup);
 #ifdef _OPENMP
@@ -795,14 +795,14 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         char sched[64] = "waves";
         if (st->schedule == RC_SCHEDULE_REGEN)
             snprintf(sched, sizeof sched, "regen, pool %u",
-                     st->pool ? st->pool : rc_default_pool(st->backend));
+                     st->tune.pool ? st->tune.pool : rc_default_pool(st->backend));
         printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel (%s), max depth %u, %s "
                "backend, light sampling %s%s%s\n",
                o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
                sched, st->max_depth, rc_backend_name(st->backend),
                rc_light_sampling_name(st->light_sampling),
                st->sort_materials ? ", sorted by material" : "",
-               st->phase_timing ? "" : ", phases not timed (--phase-timing off)");
+               st->tune.phase_timing ? "" : ", phases not timed (--phase-timing off)");
         if (all) print_left_out(st->backend);
         fflush(stdout);
     }
@@ -871,9 +871,9 @@ int cmd_bench(int argc, char **argv) {
     cli_timing_lap(CLI_PHASE_SETUP);
     if ((rc = cli_load("bench", &o.common, &scene, &st)) != 0) return rc;
     cli_timing_lap(CLI_PHASE_SCENE);
-    st.library_timing = o.library_phases;
-    if (o.phase_timing >= 0) st.phase_timing = o.phase_timing;
-    bench_phases = st.phase_timing;
+    st.tune.library_timing = o.library_phases;
+    if (o.phase_timing >= 0) st.tune.phase_timing = o.phase_timing;
+    bench_phases = st.tune.phase_timing;
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
     st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);
     if (rc == 0) rc = cli_check_memory("bench", &o.common, &scene, &st);

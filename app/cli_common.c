@@ -79,8 +79,9 @@ int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out) {
     return 0;
 }
 
-/* The tuning knobs: what changes the speed of a render, never its image. `--set KEY=VALUE`
- * parses VALUE as the option --KEY would (the option spellings are still taken). */
+/* The tuning knobs (rc_tuning, wavefront.h): what changes the speed of a render, never its
+ * image. `--set KEY=VALUE` parses VALUE as the option --KEY would (the option spellings are
+ * still taken). */
 typedef struct cli_knob {
     const char *key, *values, *help;
 } cli_knob;
@@ -279,7 +280,7 @@ int cli_check_memory(const char *cmd, const cli_common *c, const rc_scene *scene
     double pixels = (double)st->width * st->height;
     double samples = pixels * (st->samples_per_wave ? st->samples_per_wave : 1);
     /* regen's stream is the pool, at most the frame's samples */
-    double pool = st->pool ? st->pool : rc_default_pool(st->backend);
+    double pool = st->tune.pool ? st->tune.pool : rc_default_pool(st->backend);
     double paths = st->schedule == RC_SCHEDULE_REGEN && pool < samples ? pool : samples;
     /* Past the renderer's own limits its message says more: let it refuse those. */
     if (pixels > (double)(1u << 27) || samples > (double)(1u << 27)) return 0;
@@ -314,22 +315,22 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
     if (c->width) st->width = c->width;
     if (c->height) st->height = c->height;
     if (c->max_depth) st->max_depth = c->max_depth;
-    st->tile = c->tile;
+    st->tune.tile = c->tile;
     st->seed = c->seed;
     st->sort_materials = c->sort_materials;
-    if (c->auto_skip_set) st->auto_skip_below = c->auto_skip_below;
-    if (c->tail_set) st->tail_below = c->tail_below;
+    if (c->auto_skip_set) st->tune.auto_skip_below = c->auto_skip_below;
+    if (c->tail_set) st->tune.tail_below = c->tail_below;
     if (c->light_sampling && rc_light_sampling_parse(c->light_sampling, &st->light_sampling) != 0) {
         rc_scene_free(scene);
         return cli_usage_error(cmd, "--light-sampling: '%s' is not one of: nee, bsdf",
                                c->light_sampling);
     }
     /* bench takes a list and sets each run's loop itself */
-    if (c->spread && cli_on_off(cmd, "--spread", c->spread, &st->spread) != 0) {
+    if (c->spread && cli_on_off(cmd, "--spread", c->spread, &st->tune.spread) != 0) {
         rc_scene_free(scene);
         return RC_EXIT_USAGE;
     }
-    st->pool = c->pool;
+    st->tune.pool = c->pool;
     if (c->schedule && rc_schedule_parse(c->schedule, &st->schedule) != 0) {
         rc_scene_free(scene);
         return cli_usage_error(cmd, "--schedule: '%s' is not one of: regen, waves", c->schedule);

@@ -208,8 +208,8 @@ int cmd_render(int argc, char **argv) {
     if ((rc = cli_load("render", &o.common, &scene, &st)) != 0) return rc;
     cli_timing_lap(CLI_PHASE_SCENE);
     if (o.algo) st.algo = o.algo;
-    st.library_timing = o.stats;
-    st.phase_timing = o.stats; /* nothing else reads the phases' times */
+    st.tune.library_timing = o.stats;
+    st.tune.phase_timing = o.stats; /* nothing else reads the phases' times */
     if (o.mode && rc_mode_parse(o.mode, &st.mode) != 0)
         rc = cli_usage_error("render", "--mode: '%s' is not one of: indices, payload", o.mode);
     if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);

@@ -27,7 +27,7 @@ static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_
     st.backend = b;
     st.frame_loop = g_loop;
     st.sort_materials = g_sort;
-    st.tail_below = g_tail;
+    st.tune.tail_below = g_tail;
     return test_render(s, &st, spp);
 }
 
@@ -189,8 +189,8 @@ static void auto_reports(const rc_scene *s) {
         rc_settings st = test_settings(s, 40, 40, "auto", RC_MODE_INDICES);
         st.backend = RC_BACKEND_CUDA;
         st.frame_loop = (rc_frame_loop)l;
-        st.auto_skip_below = skip ? RC_AUTO_SKIP_BELOW : 0;
-        st.tail_below = 0;
+        st.tune.auto_skip_below = skip ? RC_AUTO_SKIP_BELOW : 0;
+        st.tune.tail_below = 0;
         rc_renderer *r;
         rc_error err;
         if (rc_renderer_create(s, &st, &r, &err) != 0) {
@@ -259,7 +259,7 @@ static void tail_agrees(const rc_scene *s) {
                     rc_error err;
                     int ok = 1;
                     for (int k = 0; k < 2 && ok; k++) {
-                        st.tail_below = k ? tails[t] : 0;
+                        st.tune.tail_below = k ? tails[t] : 0;
                         ok = rc_renderer_create(s, &st, &r[k], &err) == 0;
                     }
                     const char *what = rc_mode_name((rc_mode)m),

@@ -21,7 +21,7 @@ static float *render_with(const rc_scene *s, const char *algo, rc_mode mode, uin
     rc_settings st = test_settings(s, SIZE, SIZE, algo, mode);
     st.samples_per_wave = wave;
     st.max_depth = 10;
-    st.tile = 64; /* several tiles per stream for the block-based algorithms */
+    st.tune.tile = 64; /* several tiles per stream for the block-based algorithms */
     rc_error err;
     rc_renderer *r;
     *skipped = 0;

@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
                     st.algo = argv[a];
                     st.mode = (rc_mode)m;
                     st.frame_loop = (rc_frame_loop)l;
-                    st.pool = pools[p];
+                    st.tune.pool = pools[p];
                     st.samples_per_wave = p % 2 ? 3 : 2; /* frames of several samples */
                     int64_t *f = test_film(&s, &st, spp);
                     CHECK(f && memcmp(f, ref, bytes) == 0,

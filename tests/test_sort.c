@@ -83,7 +83,7 @@ static float *render(const rc_scene *s, const char *algo, rc_mode mode, int ls, 
                      uint32_t wave) {
     rc_settings st = test_settings(s, SIZE, SIZE, algo, mode);
     st.max_depth = 8;
-    st.tile = 64;
+    st.tune.tile = 64;
     st.light_sampling = ls;
     st.samples_per_wave = wave;
     st.sort_materials = sort;

@@ -77,14 +77,14 @@ static void header(layout *l, const rc_viewer *v) {
     labelled(l, info ? "paper" : "", dim,
              info ? info->paper : "no compaction: ended paths stay in the stream");
     l->y += RC_FONT_LINE * l->s;
-    size_t tile = v->st.tile ? v->st.tile : SC_TILE_DEFAULT;
+    size_t tile = v->st.tune.tile ? v->st.tune.tile : SC_TILE_DEFAULT;
     int uses_tile = info && (info->tunables & SC_TUNE_TILE);
     char tail[32] = "off";
-    if (v->st.tail_below) snprintf(tail, sizeof tail, "below %u", v->st.tail_below);
+    if (v->st.tune.tail_below) snprintf(tail, sizeof tail, "below %u", v->st.tune.tail_below);
     snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s   lights %s   tail %s   phases %s",
              rc_mode_name(v->st.mode), tile, uses_tile ? "" : " (unused)", info ? "on" : "off",
              v->r && rc_renderer_nee(v->r) ? "nee" : "bsdf", tail,
-             v->st.phase_timing ? "timed" : "off");
+             v->st.tune.phase_timing ? "timed" : "off");
     line(l, text, s);
 }
 
@@ -108,7 +108,7 @@ static void rates(layout *l, const rc_viewer *v, double now) {
     snprintf(s, sizeof s, "%s samples/s   %u spp/frame%s   %.1f of %g ms (, .)", samples,
              b->last_samples, calls, b->last_ms, b->budget_ms);
     line(l, text, s);
-    if (v->st.phase_timing)
+    if (v->st.tune.phase_timing)
         snprintf(s, sizeof s, "compaction takes %.1f%% of the frame time", 100.0 * r.compact_share);
     else
         snprintf(s, sizeof s, "phases not timed (B): the frame time only");
@@ -184,7 +184,7 @@ static void bounce_bars(layout *l, const rc_viewer *v) {
     const rc_history *h = &v->hist;
     /* auto: each bar names the algorithm it chose for that bounce */
     const int is_auto = strcmp(v->st.algo, sc_algorithm_get(SC_ALGO_AUTO)->name) == 0;
-    const int timed = v->st.phase_timing;
+    const int timed = v->st.tune.phase_timing;
     line(l, text,
          !timed    ? "per bounce and frame: the rays alive (+ shadow rays); times off (B)"
          : is_auto ? "per bounce and frame: times, rays alive (+ shadow rays), auto's choice"

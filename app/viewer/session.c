@@ -86,7 +86,7 @@ static int build(rc_viewer *v) {
     v->cam.aspect = (float)v->st.width / (float)v->st.height;
     rc_camera cam = rc_fly_camera_get(&v->cam);
     rc_renderer_set_camera(v->r, &cam);
-    size_t tile = v->st.tile ? v->st.tile : SC_TILE_DEFAULT;
+    size_t tile = v->st.tune.tile ? v->st.tune.tile : SC_TILE_DEFAULT;
     char title[160];
     snprintf(title, sizeof title, "raycompact view - %.48s - %s, %s", base_name(v->scene_path),
              v->st.algo, rc_mode_name(v->st.mode));
@@ -171,9 +171,7 @@ static void fit_window(rc_viewer *v) {
 static void keep_key_settings(const rc_viewer *v, rc_settings *st) {
     st->backend = v->st.backend;
     st->mode = v->st.mode;
-    st->tile = v->st.tile;
-    st->tail_below = v->st.tail_below;
-    st->phase_timing = v->st.phase_timing;
+    st->tune = v->st.tune; /* the command line's knobs as the keys left them (tile, L, B) */
     if (v->lights_set) st->light_sampling = v->st.light_sampling;
 }
 
@@ -265,19 +263,20 @@ void rc_view_toggle_mode(rc_viewer *v) {
 }
 
 void rc_view_next_tile(rc_viewer *v) {
-    size_t tile = (v->st.tile ? v->st.tile : SC_TILE_DEFAULT) * 2;
-    v->st.tile = tile > SC_TILE_MAX ? SC_TILE_MIN : tile;
+    size_t tile = (v->st.tune.tile ? v->st.tune.tile : SC_TILE_DEFAULT) * 2;
+    v->st.tune.tile = tile > SC_TILE_MAX ? SC_TILE_MIN : tile;
     v->rebuild = 1;
 }
 
 void rc_view_toggle_tail(rc_viewer *v) {
-    if (v->st.tail_below) v->tail_below = v->st.tail_below;
-    v->st.tail_below = v->st.tail_below ? 0u : v->tail_below ? v->tail_below : RC_TAIL_BELOW;
+    rc_tuning *t = &v->st.tune;
+    if (t->tail_below) v->tail_below = t->tail_below;
+    t->tail_below = t->tail_below ? 0u : v->tail_below ? v->tail_below : RC_TAIL_BELOW;
     v->rebuild = 1;
 }
 
 void rc_view_toggle_phases(rc_viewer *v) {
-    v->st.phase_timing = !v->st.phase_timing;
+    v->st.tune.phase_timing = !v->st.tune.phase_timing;
     v->rebuild = 1;
 }
 

@@ -103,7 +103,7 @@ void rc_view_toggle_mode(rc_viewer *v);
 void rc_view_next_tile(rc_viewer *v);
 /* L: the tail kernel off (tail_below 0) or back on at the threshold it had (--tail-below). */
 void rc_view_toggle_tail(rc_viewer *v);
-/* B: time every phase with events (the bars) or only the frame (rc_settings.phase_timing). */
+/* B: time every phase with events (the bars) or only the frame (rc_settings.tune.phase_timing). */
 void rc_view_toggle_phases(rc_viewer *v);
 /* I: light sampling nee / bsdf (rc_settings.light_sampling), kept when the scene changes. */
 void rc_view_toggle_lights(rc_viewer *v);

@@ -287,7 +287,7 @@ static const char *preview_any(const rc_compactor *c, device_ref dr, uint32_t bo
     return sc_algorithm_get(ch.algo)->name;
 }
 
-/* 1 if auto leaves `bounce` uncompacted in this frame (rc_settings.auto_skip_below): the path
+/* 1 if auto leaves `bounce` uncompacted in this frame (rc_settings.tune.auto_skip_below): the path
  * stream at this bounce or an earlier one held fewer paths than that in the previous frame.
  * Once one bounce is skipped, every later one is: a later call would read the length the skip
  * left (shade's, the stream walked) where a compaction's kept count belongs. Not before a
@@ -298,7 +298,7 @@ static int plan_skip(const rc_renderer *r, uint32_t bounce) {
        issued the pool drains into the tail, which takes the short streams (tail.c) */
     if (c->input != RC_COMPACT_BOTH || bounce >= RC_MAX_DEPTH || r->regen) return 0;
     for (uint32_t b = 0; b <= bounce; b++)
-        if (c->hint[b] >= 0.0 && c->live[b] < r->st.auto_skip_below) return 1;
+        if (c->hint[b] >= 0.0 && c->live[b] < r->st.tune.auto_skip_below) return 1;
     return 0;
 }
 

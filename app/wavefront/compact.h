@@ -39,13 +39,13 @@ int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_e
 /* CUDA device loops with auto: before shade is launched for `bounce`, ask auto (offered flags
  * and list, with this frame's hints) what each stream's call will run; a stream whose call does
  * not need the removal list gets the flags only, and shade writes no list for it. A bounce whose
- * path stream held fewer than rc_settings.auto_skip_below paths in the previous frame is not
+ * path stream held fewer than rc_settings.tune.auto_skip_below paths in the previous frame is not
  * compacted at all (both streams as for `none`). Returns what
  * shade must write for the path stream (RC_COMPACT_FLAGS then, else r->comp.input, as for every
  * other algorithm and loop), and in *shadow_in the same for the shadow stream. */
 rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_input *shadow_in);
 /* 1 if stream c runs `bounce` as `none` does, with no compaction: the algorithm is `none`, or
- * auto's plan skipped the bounce (rc_settings.auto_skip_below: rc_compact_plan returned
+ * auto's plan skipped the bounce (rc_settings.tune.auto_skip_below: rc_compact_plan returned
  * RC_COMPACT_NOTHING for it). */
 int rc_compact_as_none(const rc_compactor *c, uint32_t bounce);
 

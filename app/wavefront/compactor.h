@@ -41,7 +41,7 @@ typedef struct rc_compactor {
        algorithm, so shade writes no removal list: its atomics are not paid for nothing) */
     const char *planned[RC_MAX_DEPTH];
     uint8_t flags_only[RC_MAX_DEPTH];
-    /* ... and whether the bounce is left uncompacted (rc_settings.auto_skip_below) */
+    /* ... and whether the bounce is left uncompacted (rc_settings.tune.auto_skip_below) */
     uint8_t skip[RC_MAX_DEPTH];
 } rc_compactor;
 

@@ -216,7 +216,7 @@ static void record(rc_renderer *r, int i) {
  * host between two phases, which neither phase should count. */
 extern "C" void rc_cuda_phase_begin(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
-    if (!r->st.phase_timing || c->num_timed >= RC_CUDA_MAX_TIMED) return;
+    if (!r->st.tune.phase_timing || c->num_timed >= RC_CUDA_MAX_TIMED) return;
     if (c->capturing && c->last_end >= 0 && c->queued == c->end_mark) {
         c->event_begin[c->num_timed] = (uint16_t)c->last_end;
         return;
@@ -227,7 +227,7 @@ extern "C" void rc_cuda_phase_begin(rc_renderer *r) {
 
 extern "C" void rc_cuda_phase_end(rc_renderer *r, double *dst) {
     rc_cuda *c = rc_cuda_of(r);
-    if (!r->st.phase_timing || c->num_timed >= RC_CUDA_MAX_TIMED) return;
+    if (!r->st.tune.phase_timing || c->num_timed >= RC_CUDA_MAX_TIMED) return;
     c->last_end = c->num_events;
     c->event_end[c->num_timed] = (uint16_t)c->num_events;
     record(r, c->num_events++);

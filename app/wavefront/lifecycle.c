@@ -116,9 +116,9 @@ static int check_settings(const rc_settings *st, rc_error *err) {
         return rc_fail(err, "seed %u is out of range (0..%u)", st->seed, RC_MAX_SEED);
     if (st->schedule != RC_SCHEDULE_REGEN && st->schedule != RC_SCHEDULE_WAVES)
         return rc_fail(err, "unknown schedule %d", (int)st->schedule);
-    if (st->pool > RC_POOL_MAX)
-        return rc_fail(err, "a pool of %u path slots is too large (at most 2^27 = %u)", st->pool,
-                       RC_POOL_MAX);
+    if (st->tune.pool > RC_POOL_MAX)
+        return rc_fail(err, "a pool of %u path slots is too large (at most 2^27 = %u)",
+                       st->tune.pool, RC_POOL_MAX);
     return 0;
 }
 
@@ -130,7 +130,8 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     if (!r) return rc_fail(err, "out of memory");
     r->st = *st;
     /* The library's own phase timings wait for each call: a graph cannot hold that. */
-    if (st->library_timing && r->st.frame_loop == RC_LOOP_GRAPH) r->st.frame_loop = RC_LOOP_STREAM;
+    if (st->tune.library_timing && r->st.frame_loop == RC_LOOP_GRAPH)
+        r->st.frame_loop = RC_LOOP_STREAM;
     r->mask_bounce = -1;
     r->tail_from = st->max_depth;
     r->num_pixels = st->width * st->height;
@@ -141,8 +142,8 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     /* --sort-materials partitions whole bounces of one wave: it keeps the waves schedule */
     if (st->sort_materials) r->st.schedule = RC_SCHEDULE_WAVES;
     r->regen = r->st.schedule == RC_SCHEDULE_REGEN;
-    if (r->regen && !r->st.pool) r->st.pool = rc_default_pool(st->backend);
-    r->num_paths = r->regen && r->st.pool < r->num_slots ? r->st.pool : r->num_slots;
+    if (r->regen && !r->st.tune.pool) r->st.tune.pool = rc_default_pool(st->backend);
+    r->num_paths = r->regen && r->st.tune.pool < r->num_slots ? r->st.tune.pool : r->num_slots;
     r->pool_now = (uint32_t)r->num_paths;
     r->shade.num_pixels = r->num_pixels;
     r->shade.max_depth = st->max_depth;
@@ -152,10 +153,10 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     r->nee = st->light_sampling == RC_LIGHTS_NEE && r->view.lights.count > 0;
     r->shade.nee = (uint32_t)r->nee;
     int cuda = st->backend == RC_BACKEND_CUDA;
-    if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tile, st->library_timing, err) !=
-            0 ||
-        (r->nee && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tile, st->library_timing,
-                                     err) != 0) ||
+    if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tune.tile, st->tune.library_timing,
+                          err) != 0 ||
+        (r->nee && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tune.tile,
+                                     st->tune.library_timing, err) != 0) ||
         (st->sort_materials && rc_sort_init(r, err) != 0) || /* before alloc_cuda warms it */
         (cuda ? alloc_cuda(r, scene, err) : alloc_cpu(r, err)) != 0) {
         rc_renderer_destroy(r);

@@ -22,10 +22,15 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->schedule = RC_SCHEDULE_WAVES; /* the faster of the two on every shipped scene
                                          (docs/renderer.md) */
     st->light_sampling = scene ? scene->defaults.light_sampling : RC_LIGHTS_NEE;
-    st->spread = 1;
-    st->auto_skip_below = RC_AUTO_SKIP_BELOW;
-    st->tail_below = RC_TAIL_BELOW;
-    st->phase_timing = 1;
+    rc_tuning_init(&st->tune);
+}
+
+void rc_tuning_init(rc_tuning *tune) {
+    memset(tune, 0, sizeof *tune);
+    tune->spread = 1;
+    tune->auto_skip_below = RC_AUTO_SKIP_BELOW;
+    tune->tail_below = RC_TAIL_BELOW;
+    tune->phase_timing = 1;
 }
 
 /* The settings' names, in their enums' order (each enum counts from 0). */

@@ -131,8 +131,8 @@ int rc_sort_warm(rc_renderer *r, rc_error *err);
 /* The partition's context for the backend; an error where the backend cannot sort. */
 int rc_sort_init(rc_renderer *r, rc_error *err);
 /* tail: the first bounce from which one kernel finishes the frame's paths, from the previous
- * frame's live counts and rc_settings.tail_below; max_depth when no bounce qualifies, before the
- * first frame, and outside the CUDA device loops (tail.c). */
+ * frame's live counts and rc_settings.tune.tail_below; max_depth when no bounce qualifies, before
+ * the first frame, and outside the CUDA device loops (tail.c). */
 uint32_t rc_tail_plan(const rc_renderer *r);
 /* Run every bounce from `bounce` on in one kernel; its time goes to bounce[bounce].tail_ms. */
 void rc_tail(rc_renderer *r, uint32_t bounce, rc_frame_stats *st);

@@ -3,9 +3,9 @@
  * generate -> [extend -> shade -> compact -> shadow] x bounces -> accumulate (render_frame.c),
  * with next-event estimation's shadow rays as a second stream, and every phase is timed into
  * one rc_frame_stats. In the CUDA device loops the last bounces, once few paths are left, run
- * in one kernel instead (rc_settings.tail_below, tail.c). A wave of several samples per pixel has
- * the same number of launches as a wave of one, over a longer stream: the fixed cost of each bounce
- * (launches, the read-back of the counts) is shared by more rays. The image does not depend
+ * in one kernel instead (rc_settings.tune.tail_below, tail.c). A wave of several samples per pixel
+ * has the same number of launches as a wave of one, over a longer stream: the fixed cost of each
+ * bounce (launches, the read-back of the counts) is shared by more rays. The image does not depend
  * on how the samples are split into waves, nor on how many processes rendered them: the film
  * holds exact fixed-point sums (film.h).
  *
@@ -46,7 +46,7 @@ typedef enum rc_frame_loop {
 } rc_frame_loop;
 
 /* How a frame's samples flow through the stream.
- *  regen: a pool of path slots (rc_settings.pool) holds the frame's paths; after each bounce's
+ *  regen: a pool of path slots (rc_settings.tune.pool) holds the frame's paths; after each bounce's
  *         compaction the free slots at the end of the stream are refilled with new camera
  *         paths, in a fixed global order of (sample, pixel), until the frame's samples are
  *         issued; then the pool drains. The stream never runs dry while samples remain. With
@@ -58,45 +58,48 @@ typedef enum rc_frame_loop {
  * fixed point: both give the same image, byte for byte. */
 typedef enum rc_schedule { RC_SCHEDULE_REGEN = 0, RC_SCHEDULE_WAVES = 1 } rc_schedule;
 
+/* The tuning knobs: each changes how fast a frame renders, never its image. The command line
+ * sets the first five with --set KEY=VALUE (the table in cli_common.c, --help-tuning); the
+ * measurements behind the defaults are in docs/renderer.md ("Tuning knobs") and docs/design.md. */
+typedef struct rc_tuning {
+    size_t tile;   /* tile size of the block-based algorithms; 0: the library's default */
+    uint32_t pool; /* regen: path slots of the stream; 0: rc_default_pool */
+    int spread;    /* CUDA: extend thins a stream shorter than its grid out over every SM
+                      (default 1; extend.cu) */
+    uint32_t auto_skip_below; /* CUDA device loops, `auto`: a bounce whose stream held fewer
+                                 paths than this in the previous frame is left uncompacted (as
+                                 `none`); 0: always compact (default RC_AUTO_SKIP_BELOW) */
+    uint32_t tail_below;      /* CUDA device loops: from the first bounce with fewer live paths
+                                 than this in the previous frame, one kernel finishes the paths
+                                 (tail.c); 0: off (default RC_TAIL_BELOW) */
+    int library_timing;       /* also record the library's own phases (CUDA: one sync per call,
+                                 so a graph frame loop runs as `stream`) (default 0) */
+    int phase_timing;         /* time every phase (rc_frame_stats' per-phase and per-bounce ms;
+                                 CUDA: events at the phases' boundaries, their cost in
+                                 docs/renderer.md) (default 1); 0: only the frame's wall time */
+} rc_tuning;
+
+/* What a user chooses: the image (size, depth, samples, light sampling, seed) and the method
+ * under study (algorithm, mode, backend, schedule, frame loop, material sorting). The last three
+ * leave the image as it is too, but they are what the renderer is there to show, not knobs:
+ * each is an option of its own (render, bench and view; not a --set key) and each frame's stats
+ * say which ran (rc_frame_stats.schedule, .loop, .sorted). The knobs are apart, in `tune`. */
 typedef struct rc_settings {
     uint32_t width, height;
     uint32_t max_depth; /* 1 .. RC_MAX_DEPTH */
     const char *algo;   /* a compaction library algorithm name, or "none" (compact.h) */
     rc_mode mode;
-    size_t tile; /* tile size for block-based algorithms; 0 = library default */
     rc_backend backend;
     uint32_t first_sample;     /* the n-th sample of a pixel has sample index first_sample + n */
     uint32_t samples_per_wave; /* samples per pixel a frame renders (its sample budget); 0 = 1 */
     rc_schedule schedule;      /* how they flow through the stream (default waves) */
-    uint32_t pool;             /* regen: path slots of the stream; 0 = rc_default_pool */
-    int library_timing;        /* also record the library's own phases (CUDA: one sync per call,
-                                  so a graph frame loop runs as `stream`) */
-    int phase_timing;          /* report every phase's time (the per-phase and per-bounce ms
-                                  of rc_frame_stats; CUDA: events at the phases' boundaries,
-                                  inside the captured graph) (default 1); 0: only the
-                                  frame's wall time (CUDA: no events, those ms stay 0). The
-                                  events cost a short frame a share of its time: measured
-                                  in docs/bench/h100.md */
     rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
-    int spread; /* CUDA: extend thins a stream shorter than its grid out over every SM, one ray
-                   every few lanes (default 1; extend.cu says why) */
-    int light_sampling;       /* rc_light_sampling (scene.h): nee (default) or bsdf */
-    uint32_t seed;            /* 0 .. RC_MAX_SEED: each seed draws an independent set of
-                                 samples (the RNG key, rng.h) */
-    int sort_materials;       /* before shade, partition the live stream by the material kind of
-                                 each hit (sort.c); shade runs once per kind over contiguous slots */
-    uint32_t auto_skip_below; /* CUDA device loops, `auto`: a bounce whose stream held fewer
-                                 paths than this in the previous frame is not compacted (as
-                                 `none`: its ended paths stay and are skipped), since such a
-                                 call costs its launches, not its work; 0: always compact.
-                                 Default RC_AUTO_SKIP_BELOW */
-    uint32_t tail_below;      /* CUDA device loops, every algorithm: from the first bounce whose
-                                 live paths were fewer than this in the previous frame, one
-                                 kernel finishes them (tail.cu: each thread runs one path's
-                                 remaining bounces, extend, shade and its shadow ray), since a
-                                 bounce of so few paths costs its launches, not its work; same
-                                 image, same counts; 0: every bounce as its own phases. Default
-                                 RC_TAIL_BELOW */
+    int light_sampling;        /* rc_light_sampling (scene.h): nee (default) or bsdf */
+    uint32_t seed;             /* 0 .. RC_MAX_SEED: each seed draws an independent set of
+                                  samples (the RNG key, rng.h) */
+    int sort_materials;        /* before shade, partition the live stream by the material kind of
+                                  each hit (sort.c); shade runs once per kind over contiguous slots */
+    rc_tuning tune;            /* speed only (rc_tuning_init's defaults) */
 } rc_settings;
 
 #define RC_AUTO_SKIP_BELOW 16384u
@@ -108,8 +111,11 @@ typedef struct rc_settings {
 typedef enum { RC_TAIL_THREADS = 0, RC_TAIL_PAIRS = 1 } rc_tail_kind;
 
 /* Defaults: the scene's size, depth and light sampling, algorithm "auto", indices,
- * CPU, one sample per wave, the graph frame loop, seed 0. */
+ * CPU, one sample per wave, the graph frame loop, seed 0, and rc_tuning_init's knobs. */
 void rc_settings_init(rc_settings *st, const rc_scene *scene);
+/* The knobs' defaults: the library's tile, pool auto, spread on, RC_AUTO_SKIP_BELOW,
+ * RC_TAIL_BELOW, phases timed, the library's phases not. */
+void rc_tuning_init(rc_tuning *tune);
 
 /* One bounce of one frame. With next-event estimation shade also writes a second stream, of
  * shadow rays: one slot per path slot it walked, of which `shadow_kept` hold a ray; the
@@ -147,10 +153,10 @@ typedef struct rc_frame_stats {
     rc_frame_loop loop;   /* the loop that ran the frame (settings.frame_loop, or stream when a
                              graph cannot hold it) */
     int sorted;           /* the stream was sorted by material before shade (--sort-materials) */
-    uint32_t tail_from;   /* the first bounce the tail kernel ran (settings.tail_below), or
+    uint32_t tail_from;   /* the first bounce the tail kernel ran (settings.tune.tail_below), or
                              max_depth when it did not run */
     int tail_kind;        /* the tail kernel that ran (rc_tail_kind; tail.cu) */
-    int phases_timed;     /* settings.phase_timing: the phases' ms below are reported (CUDA:
+    int phases_timed;     /* settings.tune.phase_timing: the phases' ms below are reported (CUDA:
                              measured only then) */
     double generate_ms, accumulate_ms;
     double total_ms; /* wall time of the whole frame */
