@@ -109,7 +109,7 @@ static void move_block(const sc_job *job, size_t b, size_t offset, uint32_t *tot
         size_t lanes = m - w * SC_WARP < SC_WARP ? m - w * SC_WARP : SC_WARP,
                first = base + w * SC_WARP;
         if (sc_tracing(job)) {
-            char label[16];
+            char label[40]; /* "warp " and any size_t: no truncation */
             snprintf(label, sizeof label, "warp %zu out", w);
             sc_trace_lanes(job, label, ballots[w], lanes, offset + totals[w]);
         }
