@@ -1,0 +1,84 @@
+/* cli_bench.h: what the parts of `raycompact bench` share: its options, a run's results, the
+ * megakernel baselines, an MPI job's gathered runs (cli_bench.c: options, runs, the MPI
+ * gather), and the report (cli_bench_report.c: the tables and the JSON). Not an API. */
+#ifndef RC_CLI_BENCH_H
+#define RC_CLI_BENCH_H
+
+#include "cli.h"
+#include "rank_timing.h"
+#include "stats.h"
+#include "wavefront/megakernel.h"
+
+#include <stdint.h>
+
+typedef struct bench_opts {
+    cli_common common;
+    const char *algos, *modes, *json;
+    uint32_t frames, warmup;
+    const char *megakernel;
+    int library_phases;
+    int bounces;      /* --bounces: the per-bounce tables after the summary */
+    int phase_timing; /* --phase-timing: 1 on, 0 off, -1 not given */
+    int per_rank;     /* MPI: every rank times every run (else the runs are shared out) */
+} bench_opts;
+
+/* A megakernel baseline's image and time, and how the first run's image compares with it. */
+typedef struct baseline {
+    rc_megakernel_kind kind;
+    uint32_t samples;
+    rc_megakernel_result res;
+    float *rgb;
+    int compared;
+    size_t differ; /* pixels whose value differs from the first run's */
+    double rmse;   /* block RMSE against the first run's image (8x8 blocks, clamped) */
+} baseline;
+
+typedef struct baselines {
+    int n;
+    baseline b[RC_MEGAKERNEL_COUNT];
+} baselines;
+
+typedef struct run {
+    const char *algo;
+    rc_mode mode;
+    rc_frame_loop loop;
+    const char *skipped; /* why it did not run, or NULL */
+    char reason[sizeof(((rc_error *)0)->msg)];
+    rc_stats_total tot;
+    double median_ms; /* median wall time of one frame */
+    uint64_t image_hash;
+} run;
+
+/* A run as bytes another process can read: the library's phase names copied, not pointed to. */
+typedef struct packed_run {
+    run r;
+    char lib[SC_MAX_PHASES][48];
+} packed_run;
+
+typedef struct rank_info {
+    char host[128], device[256];
+} rank_info;
+
+/* Rank 0's view of the job after the gather; size 1 without MPI. */
+typedef struct gathered {
+    int size;
+    packed_run *all;        /* size x n runs, rank by rank (rank 0 only) */
+    rank_info *info;        /* size (rank 0 only) */
+    run *rank_runs;         /* --per-rank: size x n runs made readable here (rank 0 only) */
+    cli_rank_timing *times; /* size rows: where each rank's time went (rank 0 only) */
+} gathered;
+
+/* --phase-timing off: the tables show "-" and the JSON null for phase times. */
+void bench_report_phases(int timed);
+/* The summary table of the runs, the megakernels' lines under it. */
+void print_summary(const run *runs, int n, const baselines *mk, uint32_t pixels);
+/* --bounces: the per-bounce tables' header, and one run's rows. */
+void print_bounce_header(void);
+void print_bounces(const run *rn);
+/* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
+void print_ranks(const bench_opts *o, int n, const gathered *g, uint32_t pixels);
+/* --json FILE: the settings, every run, the baselines and the ranks; an exit code. */
+int write_json(const bench_opts *o, const rc_settings *st, const run *runs, int n,
+               const baselines *mk, const gathered *g);
+
+#endif /* RC_CLI_BENCH_H */
