@@ -194,14 +194,17 @@ typedef struct rc_tail_regen {
     uint32_t *claims;
 } rc_tail_regen;
 
+/* REGEN: a kernel of its own, since the claim loop's registers would lower the waves' tail's
+ * occupancy even when it never runs. */
+template <bool REGEN>
 __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
                                      rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb,
                                      rc_tail_regen rg) {
     sp.sample = *d_sample;
     rc_tail_warps(sc, sp, counts, from, rc_stream_len(counts, from, bound, 1), nee, paths, queue,
-                  sample_rgb, rg.total != 0);
-    if (rg.total)
+                  sample_rgb, REGEN);
+    if (REGEN)
         rc_tail_claim(sc, sp, rg.cam, rg.width, rg.height, rg.total,
                       rg.in_place ? 0u : counts[from].issued, rg.claims + (rg.in_place ? 0 : 1),
                       nee, sample_rgb);
@@ -249,10 +252,14 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
         rc_tail_pairs_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
                                                             c->counts, from, bound, c->paths,
                                                             c->queue, c->sample_rgb);
+    else if (rg.total)
+        rc_tail_warps_kernel<true>
+            <<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample, c->counts, from, bound,
+                                            nee, c->paths, c->queue, c->sample_rgb, rg);
     else
-        rc_tail_warps_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
-                                                            c->counts, from, bound, nee, c->paths,
-                                                            c->queue, c->sample_rgb, rg);
+        rc_tail_warps_kernel<false>
+            <<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample, c->counts, from, bound,
+                                            nee, c->paths, c->queue, c->sample_rgb, rg);
     rc_cuda_note(r, cudaGetLastError());
     return kind;
 }
