@@ -141,6 +141,12 @@ static int bad_value(const char *wants, const char *v) {
     return -1;
 }
 
+/* "compact explain: unknown WHAT 'VALUE' (valid: VALID)" on stderr; -1. */
+static int unknown_value(const char *what, const char *v, const char *valid) {
+    echo_line(stderr, "compact explain: unknown %s '%s' (valid: %s)", what, v, valid);
+    return -1;
+}
+
 int explain_parse_args(explain_args *e, int argc, char **argv) {
     memset(e, 0, sizeof *e);
     e->seed = 1;
@@ -191,29 +197,17 @@ int explain_parse_args(explain_args *e, int argc, char **argv) {
                 e->opt.tile > SC_TILE_MAX || (e->opt.tile & (e->opt.tile - 1)))
                 return bad_value("--tile wants a power of two in 32..2048", v);
         } else if (!strcmp(a, "--scan")) {
-            if (cli_parse_scan(v, &e->opt.scan)) {
-                echo_line(stderr,
-                          "compact explain: unknown scan '%s' (valid: hillis-steele, blelloch, "
-                          "default)",
-                          v);
-                return -1;
-            }
+            if (cli_parse_scan(v, &e->opt.scan))
+                return unknown_value("scan", v, "hillis-steele, blelloch, default");
         } else if (!strcmp(a, "--rlz")) {
-            if (cli_parse_rlz(v, &e->opt.rlz)) {
-                echo_line(stderr,
-                          "compact explain: unknown RLZ variant '%s' (valid: doubling, tree, "
-                          "default)",
-                          v);
-                return -1;
-            }
+            if (cli_parse_rlz(v, &e->opt.rlz))
+                return unknown_value("RLZ variant", v, "doubling, tree, default");
         } else if (!strcmp(a, "--policy")) {
             e->opt.policy = v;
         } else {
-            echo_line(stderr,
-                      "compact explain: unknown option '%s' (valid: --mask, --random, --removed, "
-                      "--seed, --tile, --scan, --rlz, --list, --stable, --policy, --help)",
-                      a);
-            return -1;
+            return unknown_value("option", a,
+                                 "--mask, --random, --removed, --seed, --tile, --scan, --rlz, "
+                                 "--list, --stable, --policy, --help");
         }
     }
     if (!algo_name) {
