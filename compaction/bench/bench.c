@@ -356,19 +356,25 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
     return 0;
 }
 
+/* "PROG: WHAT; OPTION does not go with it", then " (VALID)" where VALID is given; -1. */
+static int not_with_it(const char *what, const char *option, const char *valid) {
+    if (valid)
+        echo_line(stderr, "%s: %s; %s does not go with it (%s)", prog, what, option, valid);
+    else
+        echo_line(stderr, "%s: %s; %s does not go with it", prog, what, option);
+    return -1;
+}
+
 /* --report runs its own sweeps: options that choose a sweep do not go with it. */
 static int check_report(const bench_opts *o, const char *sweep_option) {
     if (o->quick && !o->report) {
         echo_line(stderr, "%s: --quick goes with --report DIR", prog);
         return -1;
     }
-    if (o->report && sweep_option) {
-        echo_line(stderr,
-                  "compact bench: --report runs a fixed set of sweeps; %s does not go with it "
-                  "(valid with --report: --backend, --quick, --seed, --max-seconds, --quiet)",
-                  sweep_option);
-        return -1;
-    }
+    if (o->report && sweep_option)
+        return not_with_it("--report runs a fixed set of sweeps", sweep_option,
+                           "valid with --report: --backend, --quick, --seed, --max-seconds, "
+                           "--quiet");
     return 0;
 }
 
@@ -379,11 +385,7 @@ static int check_tune(const bench_opts *o) {
                         : o->csv       ? "--csv"
                         : o->partition ? "--partition"
                                        : NULL;
-    if (o->tune && other) {
-        fprintf(stderr, "%s: it writes a policy table (--out FILE); %s does not go with it\n", prog,
-                other);
-        return -1;
-    }
+    if (o->tune && other) return not_with_it("it writes a policy table (--out FILE)", other, NULL);
     const char *own = o->tune_out ? "--out" : o->tune_from ? "--from" : NULL;
     if (own && !o->tune) {
         fprintf(stderr, "%s: %s goes with compact tune\n", prog, own);
@@ -524,13 +526,9 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         return -1;
     }
     if (check_report(o, sweep_option)) return -1;
-    if (o->tune_from && sweep_option) {
-        echo_line(stderr,
-                  "compact tune: --from FILE takes the grid and the times from FILE; %s does not "
-                  "go with it (valid: --out, --quiet)",
-                  sweep_option);
-        return -1;
-    }
+    if (o->tune_from && sweep_option)
+        return not_with_it("--from FILE takes the grid and the times from FILE", sweep_option,
+                           "valid: --out, --quiet");
     if (bench_graph_calls && (o->backend != SC_BACKEND_CUDA || o->report)) {
         fprintf(stderr, "%s: --graph needs --backend cuda and no --report\n", prog);
         return -1;
