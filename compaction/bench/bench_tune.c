@@ -459,21 +459,19 @@ static int write_text(FILE *f, const void *arg) {
 
 /* ---- --from FILE: the measurements of an earlier --tune --json ---- */
 
-static int add_size(size_t *axis, int *count, size_t v) {
-    for (int i = 0; i < *count; i++)
-        if (axis[i] == v) return 0;
-    if (*count >= BENCH_MAX_LIST) return -1;
-    axis[(*count)++] = v;
-    return 0;
-}
-
-static int add_double(double *axis, int *count, double v) {
-    for (int i = 0; i < *count; i++)
-        if (axis[i] == v) return 0;
-    if (*count >= BENCH_MAX_LIST) return -1;
-    axis[(*count)++] = v;
-    return 0;
-}
+/* NAME(axis, count, v): v appended to the grid axis unless it holds it already; -1 when the
+ * axis is full. One body for the size axes (n, elem) and the fraction axis (removed). */
+#define DEFINE_ADD_TO_AXIS(NAME, TYPE)                                                             \
+    static int NAME(TYPE *axis, int *count, TYPE v) {                                              \
+        for (int i = 0; i < *count; i++)                                                           \
+            if (axis[i] == v) return 0;                                                            \
+        if (*count >= BENCH_MAX_LIST) return -1;                                                   \
+        axis[(*count)++] = v;                                                                      \
+        return 0;                                                                                  \
+    }
+DEFINE_ADD_TO_AXIS(add_size, size_t)
+DEFINE_ADD_TO_AXIS(add_double, double)
+#undef DEFINE_ADD_TO_AXIS
 
 /* A whole number in [0, max] from field `key` of `o`; -1 if absent, not one, or out of range. */
 static int get_size(const cJSON *o, const char *key, size_t max, size_t *out) {
