@@ -16,6 +16,11 @@ typedef struct model {
     double f, idx, in_all, in_kept, out_kept, list, red; /* bytes per flag / element / ... */
 } model;
 
+/* Horn, Jumping Jack, RLZ and the binary tree differ in how a tile finds its sources, not in
+ * what they move: one model (passes and terms) for the four. */
+#define TILE_PASSES                                                                                \
+    "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0, 0, 1, 1, 0, 0
+
 /* Per term: f * F + idx * 4n + in_all * n*es + in_kept * m*es + out_kept * m*es + list * 4k +
  * red * k*es. */
 static const model k_models[] = {
@@ -27,14 +32,10 @@ static const model k_models[] = {
      "scan (one pass, look-back words): flags in, indices out (16-bit offsets in tiles of 8192, "
      "a 32-bit base a tile); scatter: indices, kept elements in, out",
      1, 1, 0, 1, 1, 0, 0},
-    {"horn", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0, 0, 1, 1,
-     0, 0},
-    {"jumping-jack", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0,
-     0, 1, 1, 0, 0},
-    {"rlz", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0, 0, 1, 1,
-     0, 0},
-    {"binary-tree", "tile counts: flags; tile pass: flags, kept elements gathered, written", 2, 0,
-     0, 1, 1, 0, 0},
+    {"horn", TILE_PASSES},
+    {"jumping-jack", TILE_PASSES},
+    {"rlz", TILE_PASSES},
+    {"binary-tree", TILE_PASSES},
     {"spataro", "count: flags; move: flags, kept elements, written", 2, 0, 0, 1, 1, 0, 0},
     {"billeter",
      "count: flags; move: flags, every element (vector loads; from 16 bytes the kept only), kept "
