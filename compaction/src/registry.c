@@ -63,15 +63,12 @@ static const sc_algorithm_info k_algorithms[SC_ALGO_COUNT] = {
      0, 0, SC_INPUT_ANY, CPU | CUDA, 0, "the chosen algorithm's"},
 };
 
+/* Backend names, indexed by the backend enum. */
+static const char *const k_backend_names[SC_BACKEND_COUNT] = {"cpu", "cuda"};
+
 const char *sc_backend_name(sc_backend backend) {
-    switch (backend) {
-    case SC_BACKEND_CPU:
-        return "cpu";
-    case SC_BACKEND_CUDA:
-        return "cuda";
-    default:
-        return NULL;
-    }
+    if ((int)backend < 0 || backend >= SC_BACKEND_COUNT) return NULL;
+    return k_backend_names[backend];
 }
 
 const sc_algorithm_info *sc_algorithm_get(sc_algorithm algo) {
