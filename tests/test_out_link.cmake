@@ -10,6 +10,8 @@ file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT}/real)
 set(render render --scene ${SRC}/scenes/cornell.json --width 16 --height 12 --spp 2 --backend cpu)
 
+include(${SRC}/compaction/tests/out_link_expect.cmake) # expect_link, expect_no_temporaries
+
 function(run want_rc)
   execute_process(COMMAND ${EXE} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
     ERROR_VARIABLE err TIMEOUT 120)
@@ -18,12 +20,6 @@ function(run want_rc)
   endif()
   string(REGEX REPLACE "raycompact: [^\n]*rendering on the CPU\n" "" err "${err}")
   set(err "${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect_link link)
-  if(NOT IS_SYMLINK ${link})
-    message(FATAL_ERROR "${link} is no longer a symbolic link")
-  endif()
 endfunction()
 
 function(expect_one_line regex)
@@ -94,7 +90,4 @@ if(NOT got STREQUAL want)
 endif()
 
 # No temporary file is left anywhere.
-file(GLOB_RECURSE left ${OUT}/*.tmp*)
-if(left)
-  message(FATAL_ERROR "temporary files left: ${left}")
-endif()
+expect_no_temporaries(${OUT})

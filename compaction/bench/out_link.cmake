@@ -8,12 +8,7 @@ file(MAKE_DIRECTORY ${OUT_DIR}/real)
 set(quick --backend cpu --algos serial --n 64 --runs 1 --warmup 0 --quiet)
 
 include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
-
-function(expect_link link)
-  if(NOT IS_SYMLINK ${link})
-    message(FATAL_ERROR "${link} is no longer a symbolic link")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../tests/out_link_expect.cmake)
 
 function(expect_json file array)
   json_length(${file} ${array} n)
@@ -61,7 +56,4 @@ if(NOT err MATCHES "^compact tune: --out: '[^']*/dangling_table.json' is a symbo
   message(FATAL_ERROR "dangling --out: not the one line wanted:\n${err}")
 endif()
 
-file(GLOB_RECURSE left ${OUT_DIR}/*.tmp*)
-if(left)
-  message(FATAL_ERROR "temporary files left: ${left}")
-endif()
+expect_no_temporaries(${OUT_DIR})
