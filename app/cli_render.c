@@ -12,6 +12,7 @@
 #include "timing.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,37 @@ static void progress(uint32_t done, uint32_t total, double ms) {
     fflush(stderr);
 }
 
+/* Rank 0's host copies of the film and the image, allocated and touched by a thread while the
+ * GPU renders, so that the read-back after the last frame does not wait for fresh pages. */
+typedef struct host_film {
+    size_t n; /* pixels */
+    int64_t *sums;
+    float *rgb;
+    pthread_t thread;
+    int started;
+} host_film;
+
+static void *host_film_touch(void *arg) {
+    host_film *h = arg;
+    h->sums = malloc(h->n * 3 * sizeof *h->sums);
+    h->rgb = malloc(h->n * 3 * sizeof *h->rgb);
+    if (h->sums) memset(h->sums, 0, h->n * 3 * sizeof *h->sums);
+    if (h->rgb) memset(h->rgb, 0, h->n * 3 * sizeof *h->rgb);
+    return NULL;
+}
+
+static void host_film_start(host_film *h, size_t n) {
+    memset(h, 0, sizeof *h);
+    h->n = n;
+    h->started = pthread_create(&h->thread, NULL, host_film_touch, h) == 0;
+    if (!h->started) host_film_touch(h);
+}
+
+static void host_film_wait(host_film *h) {
+    if (h->started) pthread_join(h->thread, NULL);
+    h->started = 0;
+}
+
 static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, uint32_t spp) {
     /* Under MPI each rank renders its share of the samples (mpi_run.h); alone, all of them. */
     uint32_t first, count;
@@ -129,8 +161,13 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     }
     rc_stats_total tot;
     memset(&tot, 0, sizeof tot);
-    int tty = isatty(2) && cli_mpi_rank() == 0; /* rank 0's share shows the progress */
-    cli_timing_lap(CLI_PHASE_SETUP);            /* the agreement: it waits for the slowest rank */
+    size_t n = (size_t)st->width * st->height;
+    int root = cli_mpi_rank() == 0; /* writes the image */
+    host_film host;
+    memset(&host, 0, sizeof host);
+    if (root) host_film_start(&host, n);
+    int tty = isatty(2) && root;     /* rank 0's share shows the progress */
+    cli_timing_lap(CLI_PHASE_SETUP); /* the agreement: it waits for the slowest rank */
     double t0 = timing_now_ms();
     for (uint32_t done = 0; done < count;) {
         rc_frame_stats fs;
@@ -138,6 +175,9 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
         if (rc_render_samples(r, count - done < wave ? count - done : wave, &fs, &err) != 0) {
             fprintf(stderr, "%sraycompact render: %s\n", tty ? "\n" : "", err.msg);
             rc_renderer_destroy(r);
+            host_film_wait(&host);
+            free(host.sums);
+            free(host.rgb);
             return cli_mpi_fail(RC_EXIT_FAIL);
         }
         cli_timing_lap(done == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
@@ -145,14 +185,17 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
         rc_stats_total_add(&tot, &fs);
         if (tty) progress(done, count, timing_now_ms() - t0);
     }
-    /* The film's exact sums, added over the ranks on rank 0 (one reduction), make the image. */
-    size_t n = (size_t)st->width * st->height;
-    int root = cli_mpi_rank() == 0; /* writes the image */
-    float *rgb = root ? malloc(n * 3 * sizeof *rgb) : NULL;
-    int64_t *sums = malloc(n * 3 * sizeof *sums);
-    if ((root && !rgb) || !sums) rc = rc_fail(&err, "out of memory");
-    if (rc == 0) rc = rc_renderer_film(r, sums, &err);
-    if (rc == 0) rc = cli_mpi_sum_film(sums, n * 3, &err);
+    /* The film's exact sums, added over the ranks on rank 0, make the image: GPU to GPU when
+     * the ranks share a machine, else one reduction of the host copies. */
+    int on_gpu = cli_mpi_sum_film_device(r, &err);
+    if (on_gpu < 0) rc = -1;
+    host_film_wait(&host);
+    float *rgb = host.rgb;
+    int64_t *sums = root ? host.sums : on_gpu ? NULL : malloc(n * 3 * sizeof *sums);
+    if (rc == 0 && ((root && !rgb) || (!sums && (root || !on_gpu))))
+        rc = rc_fail(&err, "out of memory");
+    if (rc == 0 && sums) rc = rc_renderer_film(r, sums, &err);
+    if (rc == 0 && !on_gpu) rc = cli_mpi_sum_film(sums, n * 3, &err);
     if (rc != 0) {
         fprintf(stderr, "raycompact render: %s\n", err.msg);
         rc = cli_mpi_fail(RC_EXIT_FAIL);

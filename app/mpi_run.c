@@ -3,12 +3,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "mpi_run.h"
 #include "cli.h"
+#include "wavefront/film_peer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef RC_HAVE_MPI
+#include <pthread.h>
 #include <mpi.h>
 #endif
 
@@ -16,9 +18,10 @@ static struct {
     int started; /* MPI_Init ran */
     int phase;   /* 0: before the ranks agreed, 1: working together, 2: agreed to stop */
     int rank, size;
+    int node_size; /* ranks on this rank's machine */
     char host[256];
     char device[256];
-} g = {0, 0, 0, 1, "", ""};
+} g = {0, 0, 0, 1, 1, "", ""};
 
 int cli_mpi_rank(void) {
     return g.rank;
@@ -71,25 +74,53 @@ static int cpu_only(int argc, char **argv) {
     return 0;
 }
 
+/* The node-local rank the launcher put in the environment, or -1. */
+static int env_local_rank(void) {
+    static const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
+                                 "PMI_LOCAL_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long n = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && *end == '\0' && n >= 0 && n < 65536) return (int)n;
+    }
+    return -1;
+}
+
+/* Creating the CUDA context takes as long as MPI_Init: a thread does it meanwhile (the device
+ * is per thread, so the main thread selects it again after, at no cost). */
+static void *warm_device(void *arg) {
+    char desc[256];
+    rc_cuda_use_device(*(const int *)arg, desc, sizeof desc);
+    return NULL;
+}
+
 int cli_mpi_start(int *argc, char ***argv) {
     if (!launched()) return 0;
-    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+    int early = cpu_only(*argc, *argv) ? -1 : env_local_rank();
+    pthread_t warm;
+    int warming = early >= 0 && pthread_create(&warm, NULL, warm_device, &early) == 0;
+    int init = MPI_Init(argc, argv);
+    if (warming) pthread_join(warm, NULL);
+    if (init != MPI_SUCCESS) {
         fprintf(stderr, "raycompact: MPI_Init failed\n");
         return RC_EXIT_FAIL;
     }
     g.started = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g.size);
-    /* The node-local rank picks the GPU: ranks sharing a machine take devices 0, 1, ... */
+    /* The node-local rank picks the GPU: ranks sharing a machine take devices 0, 1, ...
+     * (the launcher's number when it gives one: the device the thread above warmed). */
     MPI_Comm local;
     int local_rank = 0;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g.rank, MPI_INFO_NULL, &local);
     MPI_Comm_rank(local, &local_rank);
+    MPI_Comm_size(local, &g.node_size);
     MPI_Comm_free(&local);
     if (cpu_only(*argc, *argv))
         snprintf(g.device, sizeof g.device, "cpu");
     else
-        rc_cuda_use_device(local_rank, g.device, sizeof g.device);
+        rc_cuda_use_device(early >= 0 ? early : local_rank, g.device, sizeof g.device);
     return 0;
 }
 
@@ -147,6 +178,42 @@ int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
     return 0;
 }
 
+int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err) {
+    /* Every rank takes the same branch: size and node_size are the same everywhere. */
+    if (g.size == 1 || g.node_size != g.size || g.size - 1 > RC_FILM_MAX_PEERS) return 0;
+    typedef struct {
+        int ok;
+        unsigned char handle[RC_FILM_HANDLE_BYTES];
+    } share;
+    share mine;
+    memset(&mine, 0, sizeof mine);
+    mine.ok = rc_film_export(r, mine.handle) == 0;
+    share *all = g.rank == 0 ? calloc((size_t)g.size, sizeof *all) : NULL;
+    int status = 0; /* 1 added, 0 not possible, -1 failed */
+    if (g.rank == 0 && !all) status = rc_fail(err, "out of memory");
+    if (MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
+                   MPI_COMM_WORLD) != MPI_SUCCESS)
+        status = rc_fail(err, "MPI_Gather of the film handles failed");
+    if (g.rank == 0 && status == 0) {
+        int ok = 1;
+        for (int i = 1; i < g.size; i++) ok = ok && all[i].ok;
+        unsigned char *handles = ok ? malloc((size_t)(g.size - 1) * RC_FILM_HANDLE_BYTES) : NULL;
+        for (int i = 1; handles && i < g.size; i++)
+            memcpy(handles + (size_t)(i - 1) * RC_FILM_HANDLE_BYTES, all[i].handle,
+                   RC_FILM_HANDLE_BYTES);
+        if (handles) status = rc_film_add_peers(r, handles, g.size - 1, err);
+        free(handles);
+    }
+    free(all);
+    /* The other ranks keep their films until rank 0 has added them. */
+    int mine_status = status;
+    if (MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return rc_fail(err, "MPI_Bcast after the film sum failed");
+    if (status < 0 && mine_status >= 0)
+        return rc_fail(err, "rank 0 failed to add the ranks' films on the GPU");
+    return status;
+}
+
 int cli_mpi_gather(const void *mine, size_t bytes, void *all, rc_error *err) {
     if (g.size == 1) {
         memcpy(all, mine, bytes);
@@ -178,6 +245,11 @@ int cli_mpi_fail(int rc) {
 int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
     (void)sums;
     (void)count;
+    (void)err;
+    return 0;
+}
+int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err) {
+    (void)r;
     (void)err;
     return 0;
 }

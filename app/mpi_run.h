@@ -7,7 +7,8 @@
  *     cli_mpi_start(&argc, &argv);     // main: MPI_Init, pick this rank's GPU
  *     cli_mpi_share(spp, &first, &n);  // render: this rank's samples
  *     ... render them; on a failure: return cli_mpi_fail(rc) (ends the whole job) ...
- *     cli_mpi_sum_film(sums, count);   // rank 0 receives the sum of every rank's film
+ *     cli_mpi_sum_film_device(r) or cli_mpi_sum_film(sums, count);
+ *                                      // rank 0 receives the sum of every rank's film
  *     return cli_mpi_end(rc);          // main: MPI_Finalize */
 #ifndef RC_MPI_RUN_H
 #define RC_MPI_RUN_H
@@ -49,6 +50,11 @@ void cli_mpi_share(uint32_t total, uint32_t *first, uint32_t *count);
  * like the film, so the order of the additions does not matter). Other ranks' arrays are left
  * as they were. One reduction: the data moved does not depend on the samples or waves. */
 int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err);
+/* The same sum, GPU to GPU, when every rank runs on one machine with the CUDA backend (CUDA IPC,
+ * film_peer.h): rank 0's film becomes the sum and only it goes to the host. Every rank calls it
+ * after its last frame. 1: done; 0: not possible here (ranks on several machines, the CPU
+ * backend, devices without peer access): use cli_mpi_sum_film; -1: failed (err). */
+int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err);
 /* Rank 0 receives every rank's `bytes` bytes at all + rank * bytes (all may be NULL on the
  * others). */
 int cli_mpi_gather(const void *mine, size_t bytes, void *all, rc_error *err);

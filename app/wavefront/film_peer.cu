@@ -1,0 +1,58 @@
+/* film_peer.cu: the film reduction of ranks that share one machine, GPU to GPU (film_peer.h).
+ * Each rank exports its film with a CUDA IPC handle; rank 0 maps the others' films and adds
+ * them into its own with one kernel per peer, reading over NVLink or PCIe peer access. */
+#include "cuda.h"
+#include "film_peer.h"
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+static_assert(sizeof(cudaIpcMemHandle_t) == RC_FILM_HANDLE_BYTES, "IPC handle size");
+
+/* film += peer, as unsigned 64-bit wrap-around (film.h): the order of the ranks does not matter. */
+__global__ void rc_film_add_kernel(uint64_t *film, const uint64_t *peer, size_t n) {
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)
+        film[i] += peer[i];
+}
+
+extern "C" int rc_cuda_film_export(rc_renderer *r, void *handle) {
+    cudaIpcMemHandle_t h;
+    if (cudaIpcGetMemHandle(&h, rc_cuda_of(r)->accum) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    memcpy(handle, &h, sizeof h);
+    return 0;
+}
+
+/* Every peer's film mapped first, so that a peer this device cannot reach leaves the film as
+ * it was (0); then one kernel per peer on the renderer's stream. */
+extern "C" int rc_cuda_film_add_peers(rc_renderer *r, const void *handles, int count,
+                                      rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    void *peers[RC_FILM_MAX_PEERS];
+    if (count > RC_FILM_MAX_PEERS) return 0;
+    int opened = 0;
+    for (; opened < count; opened++) {
+        cudaIpcMemHandle_t h;
+        memcpy(&h, (const char *)handles + (size_t)opened * RC_FILM_HANDLE_BYTES, sizeof h);
+        if (cudaIpcOpenMemHandle(&peers[opened], h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
+            break;
+    }
+    const int mapped = opened == count;
+    (void)cudaGetLastError();
+    int sms = 0, dev = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    const unsigned grid = (unsigned)(sms > 0 ? 4 * sms : 256);
+    const size_t n = (size_t)r->num_pixels * 3;
+    for (int i = 0; mapped && i < count; i++) {
+        rc_film_add_kernel<<<grid, RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
+            (uint64_t *)c->accum, (const uint64_t *)peers[i], n);
+        rc_cuda_note(r, cudaGetLastError());
+    }
+    int rc = mapped ? rc_cuda_sync(r, "adding the ranks' films", err) : 0;
+    for (int i = 0; i < opened; i++) rc_cuda_note(r, cudaIpcCloseMemHandle(peers[i]));
+    return rc != 0 ? -1 : mapped;
+}
