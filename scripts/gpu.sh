@@ -486,7 +486,8 @@ suite_frame() {
 # 1, 2 and 4 ranks, one GPU each (as many as the machine has); the images must be identical. On a
 # machine of one
 # GPU the second run puts 2 ranks on it (a check, not a scaling figure). Also
-# `bench --per-rank`: every GPU times the same runs.
+# `bench --per-rank`: every GPU times the same runs. RC_MPIRUN_ARGS adds options to the timed
+# mpirun commands (e.g. "--mca pml ob1 --mca btl self,vader").
 # megakernels: the wavefront (none, single-pass, auto) against the bvh and persistent megakernels
 # on every shipped scene at 1, 8, 64 and `auto` samples per frame; the table and
 # OUTDIR/frame_time_vs_spp.png (scripts/plot_megakernels.py).
@@ -538,10 +539,16 @@ suite_mpi() {
     table=$out/scaling.txt
     printf '%-6s %-5s %9s %8s %9s %8s %s\n' ranks GPUs render_s speedup wall_s speedup image \
         >"$table"
+    # the single GPU as a user runs it, without a launcher: its wall time against mpirun -n 1's
+    t0=$(date +%s.%N)
+    $exe "${big[@]}" --out "$out/big0.png" >"$out/stats_plain.txt" 2>&1
+    t1=$(date +%s.%N)
+    plain=$(python3 -c "print(f'{$t1 - $t0:.2f}')")
     r1='' w1=''
     for n in "${counts[@]}"; do
         t0=$(date +%s.%N)
-        mpirun -n "$n" --oversubscribe $exe "${big[@]}" --out "$out/big$n.png" \
+        # shellcheck disable=SC2086 # RC_MPIRUN_ARGS: extra mpirun options, word-split
+        mpirun -n "$n" --oversubscribe ${RC_MPIRUN_ARGS:-} $exe "${big[@]}" --out "$out/big$n.png" \
             >"$out/stats_$n.txt" 2>&1
         t1=$(date +%s.%N)
         line=$(grep 'raycompact: wrote' "$out/stats_$n.txt" | tail -1)
@@ -556,6 +563,8 @@ suite_mpi() {
 print(f'{$n:<6} {$gpus:<5} {r:9.2f} {(r1 / r if r else 0):7.2f}x {w:9.2f} {w1 / w:7.2f}x $same')" \
             >>"$table"
     done
+    cmp -s "$out/big0.png" "$out/big1.png" || { echo "the run without mpirun DIFFERS"; fail=1; }
+    echo "1 GPU without mpirun: wall $plain s" >>"$table"
     cat "$table"
     rm -f "$out"/big*.png
 
