@@ -7,6 +7,8 @@
 #          so the comparison can fail. A scene one rank cannot read must end the whole job with
 #          that rank's one-line message and rank 0's line naming it (no hang), and no output
 #          file; a bad --out (every rank) the same way.
+#  render_cuda: the same on the CUDA backend, where ranks of one machine add their films GPU to
+#          GPU (skipped without a CUDA device).
 #  bench:  -n 2 shares the runs out (each run names its rank, every image hash the same, both
 #          ranks listed with host and device); -n 2 --per-rank gives every rank every run.
 file(REMOVE_RECURSE ${OUT})
@@ -16,8 +18,12 @@ set(pre "")
 if(version MATCHES "Open MPI|OpenRTE")
   set(pre --oversubscribe)
 endif()
+set(backend cpu)
+if(PART STREQUAL "render_cuda")
+  set(backend cuda)
+endif()
 set(args render --scene ${SRC}/scenes/cornell.json --width 25 --height 15 --spp 7
-  --samples-per-wave 2 --max-depth 6 --backend cpu)
+  --samples-per-wave 2 --max-depth 6 --backend ${backend})
 
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
@@ -62,6 +68,15 @@ if(PART STREQUAL "bench")
   return()
 endif()
 
+if(backend STREQUAL "cuda")
+  # render_cuda: the ranks share this machine, so their films are added GPU to GPU (CUDA IPC)
+  execute_process(COMMAND ${EXE} ${args} --out ${OUT}/one.pfm RESULT_VARIABLE rc
+    ERROR_VARIABLE err OUTPUT_QUIET TIMEOUT 120)
+  if(NOT rc EQUAL 0 AND err MATCHES "no CUDA device|no usable CUDA|CUDA backend")
+    message("test_mpi: SKIPPED: ${err}") # the test's SKIP_REGULAR_EXPRESSION
+    return()
+  endif()
+endif()
 run("one process" ${EXE} ${args} --out ${OUT}/one.pfm)
 run("other seed" ${EXE} ${args} --seed 100 --out ${OUT}/seed.pfm)
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/one.pfm ${OUT}/seed.pfm
