@@ -18,7 +18,7 @@ void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {
     RC_OMP(parallel for schedule(static))
     for (long p = 0; p < n; p++) {
         int64_t *px = &s->accum[3 * p];
-        for (uint32_t k = 0; k < wave; k++) rc_film_add(px, s->sample_rgb[(size_t)k * n + p]);
+        for (uint32_t k = 0; k < wave; k++) rc_film_add(px, s->bufs.sample_rgb[(size_t)k * n + p]);
     }
     st->accumulate_ms += timing_now_ms() - t0;
 }

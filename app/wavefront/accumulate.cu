@@ -34,7 +34,7 @@ extern "C" void rc_cuda_accumulate(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t n = r->num_pixels;
     rc_accumulate_kernel<<<(n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK, RC_CUDA_BLOCK, 0,
-                           (cudaStream_t)c->stream>>>(n, r->wave_now, c->sample_rgb, c->accum,
+                           (cudaStream_t)c->stream>>>(n, r->wave_now, c->bufs.sample_rgb, c->accum,
                                                       c->d_sample);
     rc_cuda_note(r, cudaGetLastError());
 }

@@ -121,29 +121,31 @@ typedef struct stream_ref {
     size_t num_removed;
 } stream_ref;
 
-static stream_ref path_stream_cpu(rc_renderer *r) {
-    rc_cpu_stream *s = &r->cpu;
+/* The path stream in buffers b (either backend's): n entries, num_removed of them listed. */
+static stream_ref path_stream(const rc_renderer *r, rc_stream_bufs *b, size_t n,
+                              size_t num_removed) {
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
-    stream_ref sr = {payload ? (void **)&s->paths : (void **)&s->queue,
-                     payload ? (void **)&s->paths_alt : (void **)&s->queue_alt,
-                     r->n,
+    stream_ref sr = {payload ? (void **)&b->paths : (void **)&b->queue,
+                     payload ? (void **)&b->paths_alt : (void **)&b->queue_alt,
+                     n,
                      payload ? sizeof(rc_path) : sizeof(uint32_t),
-                     s->flags,
-                     s->removed,
-                     s->num_removed};
+                     b->flags,
+                     b->removed,
+                     num_removed};
     return sr;
 }
 
-static stream_ref shadow_stream_cpu(rc_renderer *r) {
-    rc_cpu_stream *s = &r->cpu;
+/* The shadow stream in buffers b, as path_stream. */
+static stream_ref shadow_stream(const rc_renderer *r, rc_stream_bufs *b, size_t n,
+                                size_t num_removed) {
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
-    stream_ref sr = {payload ? (void **)&s->shadows : (void **)&s->squeue,
-                     payload ? (void **)&s->shadows_alt : (void **)&s->squeue_alt,
-                     r->sn,
+    stream_ref sr = {payload ? (void **)&b->shadows : (void **)&b->squeue,
+                     payload ? (void **)&b->shadows_alt : (void **)&b->squeue_alt,
+                     n,
                      payload ? sizeof(rc_shadow) : sizeof(uint32_t),
-                     s->sflags,
-                     s->sremoved,
-                     s->num_sremoved};
+                     b->sflags,
+                     b->sremoved,
+                     num_removed};
     return sr;
 }
 
@@ -184,15 +186,10 @@ typedef struct device_ref {
 
 static device_ref path_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
     rc_cuda *d = rc_cuda_of(r);
-    const int payload = r->st.mode == RC_MODE_PAYLOAD;
-    device_ref dr = {{payload ? (void **)&d->paths : (void **)&d->queue,
-                      payload ? (void **)&d->paths_alt : (void **)&d->queue_alt, rc_cuda_bound(r),
-                      payload ? sizeof(rc_path) : sizeof(uint32_t), d->flags, d->removed,
-                      num_removed},
+    device_ref dr = {path_stream(r, &d->bufs, rc_cuda_bound(r), num_removed),
                      /* regen: the refill appends after the kept paths (refill.cu) */
                      r->regen ? &d->counts[bounce].compacted : &d->counts[bounce + 1].stream,
-                     &d->counts[bounce].stream,
-                     &d->counts[bounce].removed};
+                     &d->counts[bounce].stream, &d->counts[bounce].removed};
     return dr;
 }
 
@@ -200,15 +197,10 @@ static device_ref path_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t num
  * loop); its kept count is the shadow phase's length. */
 static device_ref shadow_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
     rc_cuda *d = rc_cuda_of(r);
-    const int payload = r->st.mode == RC_MODE_PAYLOAD;
-    device_ref dr = {{payload ? (void **)&d->shadows : (void **)&d->squeue,
-                      payload ? (void **)&d->shadows_alt : (void **)&d->squeue_alt,
-                      d->device_loop ? rc_cuda_bound(r) : r->sn,
-                      payload ? sizeof(rc_shadow) : sizeof(uint32_t), d->sflags, d->sremoved,
-                      num_removed},
-                     &d->counts[bounce].shadow_stream,
-                     &d->counts[bounce].stream,
-                     &d->counts[bounce].shadow_removed};
+    device_ref dr = {
+        shadow_stream(r, &d->bufs, d->device_loop ? rc_cuda_bound(r) : r->sn, num_removed),
+        &d->counts[bounce].shadow_stream, &d->counts[bounce].stream,
+        &d->counts[bounce].shadow_removed};
     return dr;
 }
 
@@ -470,7 +462,8 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
         return 0;
     }
     size_t kept = 0;
-    sc_status s = compact_cpu(&r->comp, path_stream_cpu(r), &kept);
+    stream_ref sr = path_stream(r, &r->cpu.bufs, r->n, r->cpu.num_removed);
+    sc_status s = compact_cpu(&r->comp, sr, &kept);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
                        sc_status_string(s));
@@ -491,7 +484,8 @@ int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_e
 #endif
     double t0 = timing_now_ms();
     size_t kept = 0;
-    sc_status s = compact_cpu(&r->scomp, shadow_stream_cpu(r), &kept);
+    stream_ref sr = shadow_stream(r, &r->cpu.bufs, r->sn, r->cpu.num_sremoved);
+    sc_status s = compact_cpu(&r->scomp, sr, &kept);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' of the shadow rays failed at bounce %u: %s",
                        r->scomp.name, bounce, sc_status_string(s));

@@ -40,21 +40,11 @@ typedef struct rc_cuda_counts {
 #define RC_CUDA_BLOCK       256
 #define RC_CUDA_MAX_TIMED   (2 + 6 * RC_MAX_DEPTH) /* phases of one frame */
 
-/* The device side of a renderer. Buffers mirror rc_cpu_stream, in device memory. */
+/* The device side of a renderer. */
 typedef struct rc_cuda {
-    rc_path *paths, *paths_alt;
-    uint32_t *queue, *queue_alt;
-    uint8_t *flags;
-    uint32_t *removed;
-    rc_shadow *shadows, *shadows_alt; /* the shadow stream (NEE only), as in rc_cpu_stream */
-    uint32_t *squeue, *squeue_alt;
-    uint8_t *sflags;
-    uint32_t *sremoved;
-    rc_vec3 *sample_rgb;      /* one slot per sample of the frame (num_slots) */
-    uint32_t *free_recs;      /* regen, indices mode, compacting: the free record stack */
+    rc_stream_bufs bufs;      /* the stream's buffers (rc_stream_layout), in device memory */
     uint32_t *regen;          /* regen: [0] next path `none`'s in-place refill and the tail
                                  claim, [1] the tail's claims after a compacting refill */
-    uint8_t *keys;            /* --sort-materials: the material kind of each stream slot's hit */
     uint32_t *groups;         /* --sort-materials: RC_SORT_KEYS group sizes per bounce, written by
                                  the partition on the device (sc_options.d_kept); shade's launch of
                                  group g reads its offset and length here */

@@ -57,51 +57,24 @@ static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
     return e;
 }
 
-/* The device buffers of the stream: where each goes and its size (0: not used in this mode). */
-typedef struct stream_buf {
-    void **dst;
-    size_t bytes;
-} stream_buf;
-#define STREAM_BUFS 21
-
-static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
+/* The device buffers: the stream's (rc_stream_layout), then the backend's own: the refill's
+ * claims, the sort's group sizes, the per-bounce counts, the sample index and the camera (the
+ * CPU backend keeps these in rc_renderer). Returns their bytes. */
+#define CUDA_BUFS (RC_STREAM_BUFS + 5)
+static size_t device_bufs(rc_renderer *r, rc_buf *b) {
     rc_cuda *c = rc_cuda_of(r);
-    size_t n = r->num_paths;
-    int payload = r->st.mode == RC_MODE_PAYLOAD;
-    int flags = RC_WANTS_FLAGS(r->comp.input);
-    int list = RC_WANTS_REMOVALS(r->comp.input);
-    int nee = r->nee;
-    int sort = r->st.sort_materials != 0; /* the partition writes out of place too */
-    stream_buf all[STREAM_BUFS] = {
-        {(void **)&c->paths, n * sizeof(rc_path)},
-        {(void **)&c->sample_rgb, r->num_slots * sizeof(rc_vec3)},
-        {(void **)&c->free_recs,
-         r->regen && !payload && r->comp.input != RC_COMPACT_NOTHING ? n * sizeof(uint32_t) : 0},
-        {(void **)&c->regen, r->regen ? 4 * sizeof(uint32_t) : 0},
-        {(void **)&c->accum, r->num_pixels * 3 * sizeof(int64_t)},
-        {(void **)&c->paths_alt, payload && (flags || sort) ? n * sizeof(rc_path) : 0},
-        {(void **)&c->queue, payload ? 0 : n * sizeof(uint32_t)},
-        {(void **)&c->queue_alt, !payload && (flags || sort) ? n * sizeof(uint32_t) : 0},
-        {(void **)&c->flags, flags ? n : 0},
-        {(void **)&c->removed, list ? n * sizeof(uint32_t) : 0},
-        {(void **)&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts)},
-        {(void **)&c->d_sample, sizeof(uint32_t)},
-        {(void **)&c->d_camera, sizeof(rc_camera)},
-        /* the shadow stream mirrors the path stream, with NEE only */
-        {(void **)&c->shadows, nee ? n * sizeof(rc_shadow) : 0},
-        {(void **)&c->shadows_alt, nee && payload && flags ? n * sizeof(rc_shadow) : 0},
-        {(void **)&c->squeue, nee && !payload ? n * sizeof(uint32_t) : 0},
-        {(void **)&c->squeue_alt, nee && !payload && flags ? n * sizeof(uint32_t) : 0},
-        {(void **)&c->sflags, nee && flags ? n : 0},
-        {(void **)&c->sremoved, nee && list ? n * sizeof(uint32_t) : 0},
-        {(void **)&c->keys, sort ? n : 0},
-        {(void **)&c->groups, sort ? (RC_MAX_DEPTH + 1) * RC_SORT_KEYS * sizeof(uint32_t) : 0},
+    const size_t groups = (RC_MAX_DEPTH + 1) * RC_SORT_KEYS * sizeof(uint32_t);
+    rc_stream_layout(r, &c->bufs, &c->accum, b);
+    const rc_buf own[CUDA_BUFS - RC_STREAM_BUFS] = {
+        {(void **)&c->regen, r->regen ? 4 * sizeof(uint32_t) : 0, 0},
+        {(void **)&c->groups, r->st.sort_materials ? groups : 0, 0},
+        {(void **)&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts), RC_ON_CUDA},
+        {(void **)&c->d_sample, sizeof(uint32_t), 0},
+        {(void **)&c->d_camera, sizeof(rc_camera), 0},
     };
+    memcpy(b + RC_STREAM_BUFS, own, sizeof own);
     size_t total = 0;
-    for (int i = 0; i < STREAM_BUFS; i++) {
-        b[i] = all[i];
-        total += all[i].bytes;
-    }
+    for (int i = 0; i < CUDA_BUFS; i++) total += b[i].bytes;
     return total;
 }
 
@@ -109,11 +82,11 @@ static size_t stream_bufs(rc_renderer *r, stream_buf *b) {
  * needs against what is free (the GPU may be shared), so the user knows what to shrink. */
 static int alloc_stream(rc_renderer *r, rc_error *err) {
     rc_cuda *c = rc_cuda_of(r);
-    stream_buf b[STREAM_BUFS];
-    size_t total = stream_bufs(r, b);
+    rc_buf b[CUDA_BUFS];
+    size_t total = device_bufs(r, b);
     cudaError_t e = cudaSuccess;
-    for (int i = 0; e == cudaSuccess && i < STREAM_BUFS; i++)
-        if (b[i].bytes) e = cudaMalloc(b[i].dst, b[i].bytes);
+    for (int i = 0; e == cudaSuccess && i < CUDA_BUFS; i++)
+        if (b[i].bytes) e = cudaMalloc(b[i].ptr, b[i].bytes);
     if (e == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
         size_t free_b = 0, total_b = 0;
@@ -125,8 +98,8 @@ static int alloc_stream(rc_renderer *r, rc_error *err) {
                        r->num_paths, rc_mode_name(r->st.mode), total >> 20, free_b >> 20,
                        total_b >> 20);
     }
-    if (e == cudaSuccess) e = cudaMemset(c->accum, 0, r->num_pixels * 3 * sizeof(int64_t));
-    if (e == cudaSuccess) e = cudaMemset(c->counts, 0, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts));
+    for (int i = 0; e == cudaSuccess && i < CUDA_BUFS; i++)
+        if (b[i].bytes && (b[i].cleared & RC_ON_CUDA)) e = cudaMemset(*b[i].ptr, 0, b[i].bytes);
     if (e == cudaSuccess)
         e = cudaMemcpy(c->d_sample, &r->st.first_sample, sizeof(uint32_t), cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
@@ -186,13 +159,11 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
     if (!c) return;
     if (c->stream) cudaStreamSynchronize(stream_of(c));
     if (c->graph_exec) cudaGraphExecDestroy((cudaGraphExec_t)c->graph_exec);
-    void *bufs[] = {c->paths,       c->paths_alt,  c->queue,       c->queue_alt,   c->flags,
-                    c->removed,     c->sample_rgb, c->accum,       c->counts,      c->d_sample,
-                    c->d_camera,    c->d_nodes,    c->d_prims,     c->d_materials, c->d_light_prims,
-                    c->d_light_cdf, c->shadows,    c->shadows_alt, c->squeue,      c->squeue_alt,
-                    c->sflags,      c->sremoved,   c->keys,        c->groups,      c->free_recs,
-                    c->regen};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
+    rc_buf b[CUDA_BUFS];
+    device_bufs(r, b);
+    for (int i = 0; i < CUDA_BUFS; i++) cudaFree(*b[i].ptr);
+    void *scene[] = {c->d_nodes, c->d_prims, c->d_materials, c->d_light_prims, c->d_light_cdf};
+    for (size_t i = 0; i < sizeof scene / sizeof *scene; i++) cudaFree(scene[i]);
     cudaFreeHost(c->h_counts);
     for (int i = 0; i < 2 * RC_CUDA_MAX_TIMED; i++)
         if (c->events[i]) cudaEventDestroy((cudaEvent_t)c->events[i]);

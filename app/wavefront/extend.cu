@@ -42,6 +42,7 @@ extern "C" void rc_cuda_extend(rc_renderer *r, uint32_t bounce) {
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
     rc_extend_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-        c->view, c->counts, bounce, bound, c->device_loop, r->st.tune.spread, c->paths, c->queue);
+        c->view, c->counts, bounce, bound, c->device_loop, r->st.tune.spread, c->bufs.paths,
+        c->bufs.queue);
     rc_cuda_note(r, cudaGetLastError());
 }

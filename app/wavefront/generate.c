@@ -21,9 +21,9 @@ void rc_generate(rc_renderer *r, rc_frame_stats *st) {
     RC_OMP(parallel for schedule(static))
     for (long p = 0; p < n; p++) {
         rc_path_generate(&r->view.camera, r->st.width, r->st.height, (uint32_t)p % np,
-                         r->shade.sample, (uint32_t)p / np, r->st.seed, &s->paths[p]);
-        s->sample_rgb[p] = rc_v3s(0.0f);
-        if (s->queue) s->queue[p] = (uint32_t)p;
+                         r->shade.sample, (uint32_t)p / np, r->st.seed, &s->bufs.paths[p]);
+        s->bufs.sample_rgb[p] = rc_v3s(0.0f);
+        if (s->bufs.queue) s->bufs.queue[p] = (uint32_t)p;
     }
     st->generate_ms += timing_now_ms() - t0;
 }

@@ -31,9 +31,9 @@ __global__ void rc_generate_kernel(const rc_camera *cam, uint32_t width, uint32_
 extern "C" void rc_cuda_generate(rc_renderer *r) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t n = r->n;
-    rc_generate_kernel<<<(n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK, RC_CUDA_BLOCK, 0,
-                         (cudaStream_t)c->stream>>>(c->d_camera, r->st.width, r->st.height,
-                                                    c->d_sample, r->st.seed, n, c->paths, c->queue,
-                                                    c->sample_rgb, c->counts, c->regen);
+    unsigned blocks = (n + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK;
+    rc_generate_kernel<<<blocks, RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
+        c->d_camera, r->st.width, r->st.height, c->d_sample, r->st.seed, n, c->bufs.paths,
+        c->bufs.queue, c->bufs.sample_rgb, c->counts, c->regen);
     rc_cuda_note(r, cudaGetLastError());
 }

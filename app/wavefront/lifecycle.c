@@ -26,56 +26,24 @@ uint32_t rc_default_pool(rc_backend b) {
 #endif
 }
 
-static void free_cpu(rc_cpu_stream *s) {
-    free(s->paths);
-    free(s->paths_alt);
-    free(s->queue);
-    free(s->queue_alt);
-    free(s->flags);
-    free(s->removed);
-    free(s->sample_rgb);
-    free(s->accum);
-    free(s->shadows);
-    free(s->shadows_alt);
-    free(s->squeue);
-    free(s->squeue_alt);
-    free(s->sflags);
-    free(s->sremoved);
-    free(s->keys);
-    free(s->free_recs);
-    memset(s, 0, sizeof *s);
+static void free_cpu(rc_renderer *r) {
+    rc_buf b[RC_STREAM_BUFS];
+    rc_stream_layout(r, &r->cpu.bufs, &r->cpu.accum, b);
+    for (int i = 0; i < RC_STREAM_BUFS; i++) free(*b[i].ptr);
+    memset(&r->cpu, 0, sizeof r->cpu);
 }
 
+/* The stream's buffers in host memory, as rc_stream_layout lists them. */
 static int alloc_cpu(rc_renderer *r, rc_error *err) {
-    rc_cpu_stream *s = &r->cpu;
-    size_t n = r->num_paths;
-    int payload = r->st.mode == RC_MODE_PAYLOAD;
-    int flags = RC_WANTS_FLAGS(r->comp.input);
-    int list = RC_WANTS_REMOVALS(r->comp.input);
-    int sort = r->st.sort_materials != 0; /* the partition writes out of place too */
-    s->paths = malloc(n * sizeof *s->paths);
-    s->sample_rgb = calloc(r->num_slots, sizeof *s->sample_rgb);
-    s->accum = calloc((size_t)r->num_pixels * 3, sizeof *s->accum);
-    int ok = s->paths && s->sample_rgb && s->accum;
-    if (payload && (flags || sort)) ok = ok && (s->paths_alt = malloc(n * sizeof *s->paths_alt));
-    if (!payload) ok = ok && (s->queue = malloc(n * sizeof *s->queue));
-    if (!payload && (flags || sort)) ok = ok && (s->queue_alt = malloc(n * sizeof *s->queue_alt));
-    if (sort) ok = ok && (s->keys = malloc(n));
-    if (flags) ok = ok && (s->flags = malloc(n));
-    if (list) ok = ok && (s->removed = malloc(n * 4));
-    if (r->regen && !payload && r->comp.input != RC_COMPACT_NOTHING)
-        ok = ok && (s->free_recs = malloc(n * sizeof *s->free_recs));
-    if (r->nee) { /* the shadow stream mirrors the path stream's buffers */
-        ok = ok && (s->shadows = malloc(n * sizeof *s->shadows));
-        if (payload && flags) ok = ok && (s->shadows_alt = malloc(n * sizeof *s->shadows_alt));
-        if (!payload) ok = ok && (s->squeue = malloc(n * sizeof *s->squeue));
-        if (!payload && flags) ok = ok && (s->squeue_alt = malloc(n * sizeof *s->squeue_alt));
-        if (flags) ok = ok && (s->sflags = malloc(n));
-        if (list) ok = ok && (s->sremoved = malloc(n * 4));
-    }
-    if (!ok) {
-        free_cpu(s);
-        return rc_fail(err, "out of memory for a stream of %zu paths", n);
+    rc_buf b[RC_STREAM_BUFS];
+    rc_stream_layout(r, &r->cpu.bufs, &r->cpu.accum, b);
+    for (int i = 0; i < RC_STREAM_BUFS; i++) {
+        if (!b[i].bytes) continue;
+        *b[i].ptr = b[i].cleared & RC_ON_CPU ? calloc(1, b[i].bytes) : malloc(b[i].bytes);
+        if (!*b[i].ptr) {
+            free_cpu(r);
+            return rc_fail(err, "out of memory for a stream of %zu paths", r->num_paths);
+        }
     }
     return 0;
 }
@@ -176,7 +144,7 @@ void rc_renderer_destroy(rc_renderer *r) {
     rc_compactor_free(&r->comp);
     rc_compactor_free(&r->scomp);
     sc_context_destroy(r->sorter);
-    free_cpu(&r->cpu);
+    free_cpu(r);
     free(r);
 }
 

@@ -42,7 +42,7 @@ extern "C" void rc_cuda_mask_record(rc_renderer *r, uint32_t bounce) {
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
     rc_mask_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-        c->counts, bounce, bound, c->device_loop, c->paths, c->queue, r->mask);
+        c->counts, bounce, bound, c->device_loop, c->bufs.paths, c->bufs.queue, r->mask);
     rc_cuda_note(r, cudaGetLastError());
 }
 

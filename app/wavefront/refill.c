@@ -16,7 +16,7 @@
 static void generate_path(rc_renderer *r, uint32_t g, rc_path *p) {
     rc_path_generate(&r->view.camera, r->st.width, r->st.height, g % r->num_pixels, r->shade.sample,
                      g / r->num_pixels, r->st.seed, p);
-    r->cpu.sample_rgb[g] = rc_v3s(0.0f);
+    r->cpu.bufs.sample_rgb[g] = rc_v3s(0.0f);
 }
 
 /* New paths this refill adds: the room in the pool (compacting: after the kept paths; in
@@ -41,9 +41,10 @@ static void refill_cpu(rc_renderer *r, uint32_t fresh) {
     const uint32_t kept = r->n, top = s->num_free;
     RC_OMP(parallel for schedule(static))
     for (long j = 0; j < n; j++) {
-        uint32_t rec = s->queue ? s->free_recs[top - 1 - (uint32_t)j] : kept + (uint32_t)j;
-        generate_path(r, r->issued + (uint32_t)j, &s->paths[rec]);
-        if (s->queue) s->queue[kept + j] = rec;
+        uint32_t rec =
+            s->bufs.queue ? s->bufs.free_recs[top - 1 - (uint32_t)j] : kept + (uint32_t)j;
+        generate_path(r, r->issued + (uint32_t)j, &s->bufs.paths[rec]);
+        if (s->bufs.queue) s->bufs.queue[kept + j] = rec;
     }
     s->num_free = top - fresh;
 }
@@ -79,8 +80,8 @@ static void finish_path(rc_renderer *r, rc_path *p, rc_shadow *sh) {
     while (rc_path_alive(p)) {
         rc_path_extend(&r->view, p);
         if (sh) sh->slot = 0u;
-        rc_path_shade(&r->view, &r->shade, p, r->cpu.sample_rgb, sh);
-        if (sh && (sh->slot & RC_PATH_ALIVE)) rc_shadow_trace(&r->view, sh, r->cpu.sample_rgb);
+        rc_path_shade(&r->view, &r->shade, p, r->cpu.bufs.sample_rgb, sh);
+        if (sh && (sh->slot & RC_PATH_ALIVE)) rc_shadow_trace(&r->view, sh, r->cpu.bufs.sample_rgb);
     }
 }
 

@@ -80,15 +80,15 @@ extern "C" void rc_cuda_refill(rc_renderer *r, uint32_t bounce) {
         if (bound == 0) return;
         rc_refill_in_place_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, s>>>(
             c->d_camera, r->st.width, r->st.height, c->d_sample, r->st.seed, total, bounce, bound,
-            c->device_loop, c->paths, c->queue, c->sample_rgb, c->counts, c->regen);
+            c->device_loop, c->bufs.paths, c->bufs.queue, c->bufs.sample_rgb, c->counts, c->regen);
     } else {
         /* the refill's room is at most the pool: a grid over it (strided past grid_cap) */
         uint32_t blocks = (r->pool_now + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK;
         if (blocks > c->grid_cap) blocks = c->grid_cap;
         rc_refill_kernel<<<blocks ? blocks : 1, RC_CUDA_BLOCK, 0, s>>>(
             c->d_camera, r->st.width, r->st.height, c->d_sample, r->st.seed, total, r->pool_now,
-            bounce, c->paths, r->st.mode == RC_MODE_PAYLOAD ? NULL : c->queue, c->free_recs,
-            c->sample_rgb, c->counts);
+            bounce, c->bufs.paths, r->st.mode == RC_MODE_PAYLOAD ? NULL : c->bufs.queue,
+            c->bufs.free_recs, c->bufs.sample_rgb, c->counts);
     }
     rc_cuda_note(r, cudaGetLastError());
 }

@@ -1,7 +1,7 @@
-/* renderer.c: the renderer's passive helpers: settings and their names, the film's values and
- * the small public accessors. It calls no phase and no backend: the phases build on it, and
- * lifecycle.c, which creates and destroys a renderer on its backend and opens and closes each
- * frame, sits above them. */
+/* renderer.c: the renderer's passive helpers: settings and their names, the stream's buffers,
+ * the film's values and the small public accessors. It calls no phase and no backend: the
+ * phases build on it, and lifecycle.c, which creates and destroys a renderer on its backend and
+ * opens and closes each frame, sits above them. */
 #include "film.h"
 #include "megakernel.h"
 #include "renderer.h"
@@ -107,6 +107,40 @@ int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megake
     return rc_fail(err, "the megakernel baseline needs the CUDA backend, which this build lacks");
 }
 #endif
+
+void rc_stream_layout(const rc_renderer *r, rc_stream_bufs *b, int64_t **accum,
+                      rc_buf out[RC_STREAM_BUFS]) {
+    const size_t n = r->num_paths;
+    const int payload = r->st.mode == RC_MODE_PAYLOAD;
+    const int flags = RC_WANTS_FLAGS(r->comp.input);
+    const int list = RC_WANTS_REMOVALS(r->comp.input);
+    const int sort = r->st.sort_materials != 0;
+    const int alt = flags || sort; /* the partition writes out of place too */
+    const int nee = r->nee;
+    const int free_recs = r->regen && !payload && r->comp.input != RC_COMPACT_NOTHING;
+    const size_t recs = n * sizeof(rc_path), slots = n * sizeof(uint32_t);
+    const size_t shadows = n * sizeof(rc_shadow);
+    const rc_buf all[RC_STREAM_BUFS] = {
+        {(void **)&b->paths, recs, 0},
+        {(void **)&b->paths_alt, payload && alt ? recs : 0, 0},
+        {(void **)&b->queue, payload ? 0 : slots, 0},
+        {(void **)&b->queue_alt, !payload && alt ? slots : 0, 0},
+        {(void **)&b->flags, flags ? n : 0, 0},
+        {(void **)&b->removed, list ? slots : 0, 0},
+        {(void **)&b->sample_rgb, r->num_slots * sizeof(rc_vec3), RC_ON_CPU},
+        /* the shadow stream mirrors the path stream's buffers, with NEE only; it is not sorted */
+        {(void **)&b->shadows, nee ? shadows : 0, 0},
+        {(void **)&b->shadows_alt, nee && payload && flags ? shadows : 0, 0},
+        {(void **)&b->squeue, nee && !payload ? slots : 0, 0},
+        {(void **)&b->squeue_alt, nee && !payload && flags ? slots : 0, 0},
+        {(void **)&b->sflags, nee && flags ? n : 0, 0},
+        {(void **)&b->sremoved, nee && list ? slots : 0, 0},
+        {(void **)&b->keys, sort ? n : 0, 0},
+        {(void **)&b->free_recs, free_recs ? slots : 0, 0},
+        {(void **)accum, (size_t)r->num_pixels * 3 * sizeof(int64_t), RC_ON_CPU | RC_ON_CUDA},
+    };
+    memcpy(out, all, sizeof all);
+}
 
 void rc_film_image(const int64_t *sums, size_t pixels, uint32_t samples, float *rgb) {
     for (size_t i = 0; i < 3 * pixels; i++)

@@ -22,28 +22,50 @@ extern "C" {
 #define RC_OMP(...)
 #endif
 
-/* The CPU backend's stream. In indices mode path records stay at index = pixel and `queue`
- * lists the live ones; in payload mode the records themselves form the stream. The *_alt
- * buffers receive out-of-place (flag stencil) compactions and are swapped in after. */
-typedef struct rc_cpu_stream {
+/* The stream's buffers: host memory on the CPU backend (rc_cpu_stream), device memory on the
+ * CUDA backend (rc_cuda). In indices mode path records stay at index = pixel and `queue` lists
+ * the live ones; in payload mode the records themselves form the stream. The *_alt buffers
+ * receive out-of-place (flag stencil) compactions and partitions and are swapped in after.
+ * Which of them a renderer has, and their sizes: rc_stream_layout. */
+typedef struct rc_stream_bufs {
     rc_path *paths, *paths_alt;  /* num_paths records each (alt: payload mode only) */
     uint32_t *queue, *queue_alt; /* indices mode only */
     uint8_t *flags;              /* RC_COMPACT_FLAGS: one byte per stream slot */
     uint32_t *removed;           /* RC_COMPACT_REMOVALS: dead stream slots, in any order */
-    uint32_t num_removed;
-    rc_vec3 *sample_rgb; /* this wave's value of each pixel, one image per sample */
+    rc_vec3 *sample_rgb;         /* this wave's value of each pixel, one image per sample */
     /* the shadow stream (NEE only): shade writes shadows[i] for stream slot i; indices mode
        compacts squeue (slot numbers), payload mode the records */
     rc_shadow *shadows, *shadows_alt;
     uint32_t *squeue, *squeue_alt;
     uint8_t *sflags;
     uint32_t *sremoved;
-    uint32_t num_sremoved;
-    int64_t *accum;      /* the film: 3 fixed-point sums per pixel (film.h) */
     uint8_t *keys;       /* --sort-materials: the material kind of each stream slot's hit */
     uint32_t *free_recs; /* regen, indices mode, compacting: records whose paths ended, a stack
-                            shade pushes and the refill pops (num_free entries) */
-    uint32_t num_free;
+                            shade pushes and the refill pops */
+} rc_stream_bufs;
+
+/* One allocation of the stream: where its pointer lives, its size for the renderer's settings
+ * (0: the renderer has none), and the backends that clear it when they allocate it. */
+typedef struct rc_buf {
+    void **ptr;
+    size_t bytes;
+    unsigned cleared; /* RC_ON_CPU, RC_ON_CUDA, both or 0 */
+} rc_buf;
+#define RC_ON_CPU  (1u << RC_BACKEND_CPU)
+#define RC_ON_CUDA (1u << RC_BACKEND_CUDA)
+
+/* The stream's allocations, the same on both backends: each buffer of `b`, then the film. */
+#define RC_STREAM_BUFS 16
+void rc_stream_layout(const rc_renderer *r, rc_stream_bufs *b, int64_t **accum,
+                      rc_buf out[RC_STREAM_BUFS]);
+
+/* The CPU backend's stream: its buffers, the lengths of its lists, and the film. */
+typedef struct rc_cpu_stream {
+    rc_stream_bufs bufs;
+    uint32_t num_removed;  /* entries in bufs.removed */
+    uint32_t num_sremoved; /* entries in bufs.sremoved */
+    uint32_t num_free;     /* records on the bufs.free_recs stack */
+    int64_t *accum;        /* the film: 3 fixed-point sums per pixel (film.h) */
 } rc_cpu_stream;
 
 struct rc_renderer {
@@ -86,12 +108,14 @@ struct rc_renderer {
 
 /* The shadow ray in shadow stream slot i (CPU backend). */
 static inline rc_shadow *rc_stream_shadow(rc_renderer *r, size_t i) {
-    return r->st.mode == RC_MODE_PAYLOAD ? &r->cpu.shadows[i] : &r->cpu.shadows[r->cpu.squeue[i]];
+    const rc_stream_bufs *b = &r->cpu.bufs;
+    return r->st.mode == RC_MODE_PAYLOAD ? &b->shadows[i] : &b->shadows[b->squeue[i]];
 }
 
 /* The path in stream slot i (CPU backend). */
 static inline rc_path *rc_stream_path(rc_renderer *r, size_t i) {
-    return r->st.mode == RC_MODE_PAYLOAD ? &r->cpu.paths[i] : &r->cpu.paths[r->cpu.queue[i]];
+    const rc_stream_bufs *b = &r->cpu.bufs;
+    return r->st.mode == RC_MODE_PAYLOAD ? &b->paths[i] : &b->paths[b->queue[i]];
 }
 
 /* ---- the phases, one file each; each times itself into the frame's stats ---- */

@@ -39,27 +39,27 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     RC_OMP(parallel for schedule(dynamic, 256) reduction(+ : alive, kept, shadows))
     for (long i = begin; i < end; i++) {
         rc_path *p = rc_stream_path(r, (size_t)i);
-        rc_shadow *sh = nee ? &s->shadows[i] : NULL;
+        rc_shadow *sh = nee ? &s->bufs.shadows[i] : NULL;
         int k = 0;
         if (rc_path_alive(p)) {
             alive++;
-            k = rc_path_shade(&r->view, &r->shade, p, s->sample_rgb, sh);
+            k = rc_path_shade(&r->view, &r->shade, p, s->bufs.sample_rgb, sh);
             kept += (uint32_t)k;
         } else if (sh) {
             sh->slot = 0u; /* `none`: a dead path's slot holds no shadow ray either */
         }
-        if (s->free_recs && !k) { /* regen: the record is free for a new path (refill.c) */
+        if (s->bufs.free_recs && !k) { /* regen: the record is free for a new path (refill.c) */
             uint32_t top;
             RC_OMP(atomic capture)
             top = s->num_free++;
-            s->free_recs[top] = s->queue[i];
+            s->bufs.free_recs[top] = s->bufs.queue[i];
         }
-        write_input(input, s->flags, s->removed, &removed, i, k);
+        write_input(input, s->bufs.flags, s->bufs.removed, &removed, i, k);
         if (!sh) continue;
         int ray = (sh->slot & RC_PATH_ALIVE) != 0;
         shadows += (uint32_t)ray;
-        if (s->squeue) s->squeue[i] = (uint32_t)i;
-        write_input(input, s->sflags, s->sremoved, &sremoved, i, ray);
+        if (s->bufs.squeue) s->bufs.squeue[i] = (uint32_t)i;
+        write_input(input, s->bufs.sflags, s->bufs.sremoved, &sremoved, i, ray);
     }
     }
     s->num_removed = removed;

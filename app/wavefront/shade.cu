@@ -99,7 +99,7 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
-    rc_shadow_out so = {c->shadows, c->squeue, c->sflags, c->sremoved, 0};
+    rc_shadow_out so = {c->bufs.shadows, c->bufs.squeue, c->bufs.sflags, c->bufs.sremoved, 0};
     /* --sort-materials: one launch per material group, each over the bound; the group's
        offset and length stay on the device (sort.c), threads past it return */
     const uint32_t *groups = r->sorter ? c->groups + (size_t)bounce * RC_SORT_KEYS : NULL;
@@ -110,8 +110,9 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     so.input = (int)sinput;
     for (uint32_t g = 0; g < launches; g++) {
         rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-            c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->paths, c->queue,
-            c->sample_rgb, input, c->flags, c->removed, so, c->counts, groups, g, c->free_recs);
+            c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->bufs.paths,
+            c->bufs.queue, c->bufs.sample_rgb, input, c->bufs.flags, c->bufs.removed, so, c->counts,
+            groups, g, c->bufs.free_recs);
         rc_cuda_note(r, cudaGetLastError());
     }
 }

@@ -14,7 +14,7 @@ void rc_trace_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     double t0 = timing_now_ms();
     /* compacted: every slot holds a ray; `none`: the slots shade wrote, the empty ones skipped */
     const long n = (long)(r->scomp.input == RC_COMPACT_NOTHING ? r->sn : r->shadows);
-    rc_vec3 *rgb = r->cpu.sample_rgb;
+    rc_vec3 *rgb = r->cpu.bufs.sample_rgb;
     RC_OMP(parallel for schedule(dynamic, 256))
     for (long i = 0; i < n; i++) {
         const rc_shadow *s = rc_stream_shadow(r, (size_t)i);

@@ -25,6 +25,6 @@ extern "C" void rc_cuda_shadow(rc_renderer *r, uint32_t bounce) {
     unsigned grid = (bound + RC_CUDA_BLOCK - 1) / RC_CUDA_BLOCK;
     if (c->device_loop && grid > c->grid_cap) grid = c->grid_cap;
     rc_shadow_kernel<<<grid, RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-        c->view, c->counts, bounce, bound, c->shadows, c->squeue, c->sample_rgb);
+        c->view, c->counts, bounce, bound, c->bufs.shadows, c->bufs.squeue, c->bufs.sample_rgb);
     rc_cuda_note(r, cudaGetLastError());
 }

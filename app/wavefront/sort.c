@@ -38,15 +38,15 @@ static void swap_ptr(void **a, void **b) {
 static sc_status partition_cuda(rc_renderer *r, uint32_t bounce, const uint32_t *d_n) {
     rc_cuda *c = rc_cuda_of(r);
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
-    void **data = payload ? (void **)&c->paths : (void **)&c->queue;
-    void **alt = payload ? (void **)&c->paths_alt : (void **)&c->queue_alt;
+    void **data = payload ? (void **)&c->bufs.paths : (void **)&c->bufs.queue;
+    void **alt = payload ? (void **)&c->bufs.paths_alt : (void **)&c->bufs.queue_alt;
     sc_options opt;
     sc_options_init(&opt);
     opt.stream = c->stream;
     opt.d_n = d_n;
     opt.d_kept = c->groups + (size_t)bounce * RC_SORT_KEYS;
     sc_status s =
-        sc_partition(r->sorter, SC_ALGO_SINGLE_PASS, *data, c->keys, *alt, rc_cuda_bound(r),
+        sc_partition(r->sorter, SC_ALGO_SINGLE_PASS, *data, c->bufs.keys, *alt, rc_cuda_bound(r),
                      payload ? sizeof(rc_path) : sizeof(uint32_t), RC_SORT_KEYS, &opt, NULL);
     if (s == SC_OK) swap_ptr(data, alt);
     return s;
@@ -88,15 +88,15 @@ int rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) 
     const long n = (long)r->n;
     RC_OMP(parallel for schedule(static))
     for (long i = 0; i < n; i++)
-        s->keys[i] = rc_material_key(&r->view, rc_stream_path(r, (size_t)i));
+        s->bufs.keys[i] = rc_material_key(&r->view, rc_stream_path(r, (size_t)i));
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
-    void **data = payload ? (void **)&s->paths : (void **)&s->queue;
-    void **alt = payload ? (void **)&s->paths_alt : (void **)&s->queue_alt;
+    void **data = payload ? (void **)&s->bufs.paths : (void **)&s->bufs.queue;
+    void **alt = payload ? (void **)&s->bufs.paths_alt : (void **)&s->bufs.queue_alt;
     size_t counts[RC_SORT_KEYS];
     sc_options opt;
     sc_options_init(&opt);
     sc_status rs =
-        sc_partition(r->sorter, SC_ALGO_SCAN_SCATTER, *data, s->keys, *alt, r->n,
+        sc_partition(r->sorter, SC_ALGO_SCAN_SCATTER, *data, s->bufs.keys, *alt, r->n,
                      payload ? sizeof(rc_path) : sizeof(uint32_t), RC_SORT_KEYS, &opt, counts);
     st->bounce[bounce].sort_ms += timing_now_ms() - t0;
     if (rs != SC_OK)

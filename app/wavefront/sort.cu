@@ -22,6 +22,7 @@ extern "C" void rc_cuda_classify(rc_renderer *r, uint32_t bounce) {
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
     rc_classify_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-        c->view, bounce, bound, c->device_loop, c->paths, c->queue, c->keys, c->counts);
+        c->view, bounce, bound, c->device_loop, c->bufs.paths, c->bufs.queue, c->bufs.keys,
+        c->counts);
     rc_cuda_note(r, cudaGetLastError());
 }

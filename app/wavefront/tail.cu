@@ -237,7 +237,7 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
     if (bound == 0) return RC_TAIL_THREADS;
     const unsigned grid = rc_cuda_grid(r);
     cudaStream_t s = (cudaStream_t)c->stream;
-    const int nee = c->shadows != NULL;
+    const int nee = c->bufs.shadows != NULL;
     const int kind =
         !r->regen && nee && expected_stream(r, from, bound) <= grid * (RC_TAIL_SLOTS / 32u)
             ? RC_TAIL_PAIRS
@@ -250,16 +250,16 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
                         c->regen};
     if (kind == RC_TAIL_PAIRS)
         rc_tail_pairs_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
-                                                            c->counts, from, bound, c->paths,
-                                                            c->queue, c->sample_rgb);
+                                                            c->counts, from, bound, c->bufs.paths,
+                                                            c->bufs.queue, c->bufs.sample_rgb);
     else if (rg.total)
-        rc_tail_warps_kernel<true>
-            <<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample, c->counts, from, bound,
-                                            nee, c->paths, c->queue, c->sample_rgb, rg);
+        rc_tail_warps_kernel<true><<<grid, RC_CUDA_BLOCK, 0, s>>>(
+            c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
+            c->bufs.queue, c->bufs.sample_rgb, rg);
     else
-        rc_tail_warps_kernel<false>
-            <<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample, c->counts, from, bound,
-                                            nee, c->paths, c->queue, c->sample_rgb, rg);
+        rc_tail_warps_kernel<false><<<grid, RC_CUDA_BLOCK, 0, s>>>(
+            c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
+            c->bufs.queue, c->bufs.sample_rgb, rg);
     rc_cuda_note(r, cudaGetLastError());
     return kind;
 }
