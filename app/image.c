@@ -1,7 +1,8 @@
-/* image.c: PNG through stb_image_write, PFM by hand; atomic writes through rename(2). */
+/* image.c: PNG through png.c, PFM by hand; atomic writes through rename(2). */
 #define _POSIX_C_SOURCE 200809L
 #include "image.h"
 #include "out_path.h"
+#include "png.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,10 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_WRITE_NO_STDIO
-#include <stb_image_write.h>
 
 float rc_linear_to_srgb(float v) {
     if (!(v > 0.0f)) return 0.0f;
@@ -26,20 +23,26 @@ static int ends_with(const char *s, const char *suffix) {
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static void write_to_file(void *ctx, void *data, int size) {
-    FILE *f = ctx;
-    if (size > 0) fwrite(data, 1, (size_t)size, f);
+typedef struct {
+    const float *rgb;
+    size_t row; /* floats a row */
+} srgb_rows;
+
+/* Row y of the PNG: the linear floats as 8-bit sRGB, on the PNG writer's threads. */
+static const unsigned char *srgb_row(void *ctx, uint32_t y, unsigned char *out) {
+    const srgb_rows *s = ctx;
+    const float *in = s->rgb + (size_t)y * s->row;
+    for (size_t i = 0; i < s->row; i++)
+        out[i] = (unsigned char)lrintf(rc_linear_to_srgb(in[i]) * 255.0f);
+    return out;
 }
 
+/* The error of the PNG writer in errno, where the caller's message finds it. */
 static int write_png(FILE *f, const float *rgb, uint32_t w, uint32_t h) {
-    size_t n = (size_t)w * h * 3;
-    unsigned char *px = malloc(n);
-    if (!px) return -1;
-    for (size_t i = 0; i < n; i++)
-        px[i] = (unsigned char)lrintf(rc_linear_to_srgb(rgb[i]) * 255.0f);
-    int ok = stbi_write_png_to_func(write_to_file, f, (int)w, (int)h, 3, px, (int)(w * 3));
-    free(px);
-    return ok ? 0 : -1;
+    srgb_rows s = {rgb, 3 * (size_t)w};
+    int e = rc_png_write_rows(f, w, h, srgb_row, &s, 0);
+    errno = e;
+    return e ? -1 : 0;
 }
 
 /* PFM stores rows bottom to top; a negative scale means little-endian. */

@@ -48,8 +48,10 @@ EOF
 # ---- helpers ----
 
 # use_deps: on a GPU machine without Debian's -dev packages, use the ones unpacked with `dpkg -x`
-# under .deps/root (scripts/setup.sh installs them the usual way elsewhere): appends their prefix
-# to the array `args` (CMake arguments) and exports the include and library paths.
+# under .deps/root (scripts/setup.sh installs them the usual way elsewhere; on a Debian 12 machine
+# `apt-get download libcjson-dev libcjson1 libstb-dev zlib1g-dev zlib1g` into .deps/, then
+# `for f in .deps/*.deb; do dpkg -x "$f" .deps/root; done`): appends their prefix to the array
+# `args` (CMake arguments) and exports the include and library paths.
 use_deps() {
     root=$PWD/.deps/root/usr
     if [ -d "$root" ]; then
@@ -58,7 +60,24 @@ use_deps() {
         export CPATH="$root/include${CPATH:+:$CPATH}"
         export LD_LIBRARY_PATH="$root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
         args+=(-DCMAKE_PREFIX_PATH="$root")
+        zlib_lib "$root"
     fi
+}
+
+# zlib_lib ROOT: zlib1g-dev's libz.so links to /lib/x86_64-linux-gnu/libz.so.1.2.13 by its absolute
+# name, which a machine with another zlib lacks, and CMake then takes the static libz.a, which
+# cannot go into a shared library: name the machine's libz.so.1 instead (or zlib1g's, unpacked
+# beside it). Appends to the array `args`.
+zlib_lib() {
+    [ -e "$1/lib/x86_64-linux-gnu/libz.so" ] && return 0
+    local z
+    for z in /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 \
+        "$1/../lib/x86_64-linux-gnu/libz.so.1"; do
+        if [ -e "$z" ]; then
+            args+=(-DZLIB_LIBRARY="$z")
+            return 0
+        fi
+    done
 }
 
 # use_mpi_deps: on a GPU machine without Open MPI, use Debian's Open MPI packages unpacked with
@@ -613,7 +632,7 @@ suite_profile() {
 # or libepoxy, and run it there with SDL2's offscreen video driver: an EGL pbuffer on the GPU,
 # no window system. It needs the packages scripts/fetch_view_deps.sh downloaded:
 #   .gl/*.deb        the glvnd loaders, unpacked into / where they are missing;
-#   .deps/*.deb      cJSON and stb (unpacked into .deps/root, as use_deps finds them);
+#   .deps/*.deb      cJSON, stb and zlib (unpacked into .deps/root, as use_deps finds them);
 #   .deps/view/*.deb SDL2, libepoxy, pkgconf and the libraries libSDL2 links, unpacked into
 #                    .deps/viewroot and found through pkg-config and LD_LIBRARY_PATH.
 # Runs, each with its log in OUTDIR:
@@ -659,7 +678,7 @@ suite_view() {
         export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
     fi
 
-    # ---- cJSON and stb, as use_deps finds them ----
+    # ---- cJSON, stb and zlib, as use_deps finds them ----
     root=$repo/.deps/root/usr
     if [ ! -d "$root" ]; then
         for f in .deps/*.deb; do dpkg -x "$f" .deps/root || die "dpkg -x $f failed"; done
@@ -702,6 +721,7 @@ suite_view() {
           -DCMAKE_PREFIX_PATH="$vr/usr;$root"
           # libSDL2's own libraries, for the linker's check of its undefined symbols
           -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$vlibs")
+    zlib_lib "$root"
     if [ "$backend" = cuda ]; then
         args+=(-DRAYCOMPACT_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
     else

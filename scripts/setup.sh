@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # setup.sh: install the Debian packages a profile needs (when missing), configure and build.
 # Usage: scripts/setup.sh [demo|test] [BUILD_DIR]   (default: test, build)
-#   demo: the compiler, CMake, cJSON and stb; SDL2 and libepoxy (the viewer) only where a display
-#         is set (DISPLAY or WAYLAND_DISPLAY). Builds the programs: raycompact and compact.
+#   demo: the compiler, CMake, cJSON, stb and zlib; SDL2 and libepoxy (the viewer) only where a
+#         display is set (DISPLAY or WAYLAND_DISPLAY). Builds the programs: raycompact and compact.
 #   test: what every test needs as well: the viewer's libraries, Xvfb and Mesa (the viewer's test
 #         in a virtual X server), Python with pytest and matplotlib (the report's tests and
 #         plots), Open MPI (render and bench over ranks). Builds everything.
@@ -23,7 +23,7 @@ command -v ninja >/dev/null || pkgs+=(ninja-build)
 command -v pkg-config >/dev/null || pkgs+=(pkg-config)
 command -v cc >/dev/null || pkgs+=(gcc)
 command -v c++ >/dev/null || pkgs+=(g++)
-libs=(libcjson-dev libstb-dev)
+libs=(libcjson-dev libstb-dev zlib1g-dev)
 if [ "$profile" = test ]; then
     command -v python3 >/dev/null || pkgs+=(python3)
     libs+=(libsdl2-dev libepoxy-dev xvfb xauth libgl1-mesa-dri python3-matplotlib python3-pytest

@@ -1,19 +1,15 @@
 /* screenshot.c: the drawn frame, overlay included, as an 8-bit PNG. */
 #define _POSIX_C_SOURCE 200809L
+#include "png.h"
 #include "viewer.h"
 
 #include <epoxy/gl.h>
 #include <errno.h>
-#include <stb_image_write.h> /* the implementation is compiled once, in image.c */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void write_to_file(void *ctx, void *data, int size) {
-    if (size > 0) fwrite(data, 1, (size_t)size, (FILE *)ctx);
-}
 
 /* Write to a temporary file beside `path` and rename it, so nobody reads half an image. */
 static int write_png(const char *path, const unsigned char *rgb, int w, int h, rc_error *err) {
@@ -27,14 +23,12 @@ static int write_png(const char *path, const unsigned char *rgb, int w, int h, r
     umask(mask);
     fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "wb");
-    int ok = f && stbi_write_png_to_func(write_to_file, f, w, h, 3, rgb, w * 3);
-    if (f && ferror(f)) ok = 0;
-    if (f ? fclose(f) != 0 : close(fd) != 0) ok = 0;
-    if (ok && rename(tmp, path) != 0) ok = 0;
-    if (!ok) {
-        int e = errno;
+    int e = f ? rc_png_write(f, rgb, (uint32_t)w, (uint32_t)h, 0) : errno ? errno : EIO;
+    if ((f ? fclose(f) != 0 : close(fd) != 0) && !e) e = errno ? errno : EIO;
+    if (!e && rename(tmp, path) != 0) e = errno;
+    if (e) {
         remove(tmp);
-        return rc_fail(err, "%s: cannot write: %s", path, e ? strerror(e) : "write failed");
+        return rc_fail(err, "%s: cannot write: %s", path, strerror(e));
     }
     return 0;
 }
