@@ -143,6 +143,7 @@ void rc_stream_layout(const rc_renderer *r, rc_stream_bufs *b, int64_t **accum,
 }
 
 void rc_film_image(const int64_t *sums, size_t pixels, uint32_t samples, float *rgb) {
+    RC_OMP(parallel for schedule(static))
     for (size_t i = 0; i < 3 * pixels; i++)
         rgb[i] = samples ? rc_film_value(sums[i], samples) : 0.0f;
 }
