@@ -1,10 +1,11 @@
 /* png.c: 8-bit RGB PNG through zlib, the pieces of rows filtered and deflated by a pool of
  * POSIX threads, then written in order by the calling thread (png.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "png.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,12 @@ static void *work(void *arg) {
 static unsigned thread_count(unsigned threads, uint32_t pieces) {
     if (threads == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+        /* the CPUs this process may run on: a launcher (mpirun) may have bound it to fewer */
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+            cpus = CPU_COUNT(&set);
+#endif
         threads = cpus > PNG_MAX_THREADS ? PNG_MAX_THREADS : cpus < 1 ? 1 : (unsigned)cpus;
     }
     return threads < pieces ? threads : pieces;

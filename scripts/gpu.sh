@@ -505,8 +505,9 @@ suite_frame() {
 # 1, 2 and 4 ranks, one GPU each (as many as the machine has); the images must be identical. On a
 # machine of one
 # GPU the second run puts 2 ranks on it (a check, not a scaling figure). Also
-# `bench --per-rank`: every GPU times the same runs. RC_MPIRUN_ARGS adds options to the timed
-# mpirun commands (e.g. "--mca pml ob1 --mca btl self,vader").
+# `bench --per-rank`: every GPU times the same runs. RC_MPIRUN_ARGS: the timed mpirun commands'
+# options (default "--bind-to none", as docs/renderer.md advises; e.g. add "--mca pml ob1
+# --mca btl self,vader" on one machine).
 # megakernels: the wavefront (none, single-pass, auto) against the bvh and persistent megakernels
 # on every shipped scene at 1, 8, 64 and `auto` samples per frame; the table and
 # OUTDIR/frame_time_vs_spp.png (scripts/plot_megakernels.py).
@@ -567,7 +568,7 @@ suite_mpi() {
     for n in "${counts[@]}"; do
         t0=$(date +%s.%N)
         # shellcheck disable=SC2086 # RC_MPIRUN_ARGS: extra mpirun options, word-split
-        mpirun -n "$n" --oversubscribe ${RC_MPIRUN_ARGS:-} $exe "${big[@]}" --out "$out/big$n.png" \
+        mpirun -n "$n" --oversubscribe ${RC_MPIRUN_ARGS---bind-to none} $exe "${big[@]}" --out "$out/big$n.png" \
             >"$out/stats_$n.txt" 2>&1
         t1=$(date +%s.%N)
         line=$(grep 'raycompact: wrote' "$out/stats_$n.txt" | tail -1)
