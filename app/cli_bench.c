@@ -1,6 +1,6 @@
 /* cli_bench.c: `raycompact bench`: render the same frames with every compaction algorithm
- * and mode: its options, the runs, the megakernel baselines and an MPI job's gather; the tables
- * and the JSON are cli_bench_report.c's. */
+ * and mode: its options, the runs, the megakernel bench_baselines and an MPI job's gather; the
+ * tables and the JSON are cli_bench_report.c's. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli_bench.h"
 #include "image.h"
@@ -15,59 +15,60 @@
 #include <string.h>
 
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: raycompact bench --scene FILE [options]\n"
-            "\n"
-            "Render the same frames with each compaction algorithm and mode ('none' included:\n"
-            "ended paths stay in the stream and are skipped) and report, per bounce, the rays,\n"
-            "the time of each phase, compaction's share and the rays per second. Every\n"
-            "algorithm must produce the same image: the 'image' column is a hash of it.\n"
-            "\n"
-            "options:\n"
-            "  --scene FILE          scene file (JSON)\n"
-            "  --algos all|LIST      comma-separated names, or all (default): %s\n"
-            "  --modes LIST          indices,payload (default both)\n"
-            "  --frames N            timed frames per run (default 4)\n"
-            "  --warmup N            untimed frames first (default 1)\n"
-            "  --width W --height H  image size (default: the scene's)\n"
-            "  --max-depth D         bounces per path (default: the scene's)\n"
-            "  --samples-per-frame N|auto\n"
-            "                        samples per pixel one frame renders (default 1; auto: on\n"
-            "                        CUDA as many as fit %u paths; also "
-            "--samples-per-wave)\n" CLI_HELP_SCHEDULE
-            "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
-            "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
-            "                        captured once and replayed), stream (the same, launched\n"
-            "                        call by call), host (the counts read back after every\n"
-            "                        bounce); comma-separated to compare them\n" CLI_HELP_TUNING
-            "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
-            "                        like the paths, MIS) or bsdf; default: the scene's\n"
-            "  --sort-materials      before shade, partition the stream by material kind\n"
-            "                        (sc_partition); shade runs once per kind\n"
-            "  --seed S              0..%u: an independent set of samples\n"
-            "  --phase-timing on|off time each phase with events around it (default on); off:\n"
-            "                        CUDA frames carry no events and only the frame time is\n"
-            "                        reported (the events cost a one-sample frame 3-22 %%)\n"
-            "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
-            "  --bounces             after the summary, each run's table per bounce (rays,\n"
-            "                        alive, kept, each phase's time, auto's choice)\n"
-            "  --megakernel LIST     also time megakernel baselines for the same samples (one\n"
-            "                        CUDA kernel runs every path whole, no ray stream) and\n"
-            "                        report each run's speed-up over them; LIST: comma-separated,\n"
-            "                        any of: bvh (one thread per pixel, the renderer's per-path\n"
-            "                        code and BVH), persistent (the same code in persistent\n"
-            "                        threads taking (pixel, sample) batches from a counter),\n"
-            "                        flat (one thread per pixel, no BVH), objects (the CUDA port\n"
-            "                        of Ray Tracing in One Weekend: virtual hit/scatter, curand,\n"
-            "                        BSDF sampling only; spheres only); all: the four. Column\n"
-            "                        'x mk': against the faster of bvh and persistent\n"
-            "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
-            "                        this (default %u MiB)\n"
-            "  --json FILE           write the results as JSON\n"
-            "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
-            "                        own GPU (default: the runs are shared out over the ranks)\n"
-            "  --help                this text\n",
-            rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
+    fprintf(
+        f,
+        "usage: raycompact bench --scene FILE [options]\n"
+        "\n"
+        "Render the same frames with each compaction algorithm and mode ('none' included:\n"
+        "ended paths stay in the stream and are skipped) and report, per bounce, the rays,\n"
+        "the time of each phase, compaction's share and the rays per second. Every\n"
+        "algorithm must produce the same image: the 'image' column is a hash of it.\n"
+        "\n"
+        "options:\n"
+        "  --scene FILE          scene file (JSON)\n"
+        "  --algos all|LIST      comma-separated names, or all (default): %s\n"
+        "  --modes LIST          indices,payload (default both)\n"
+        "  --frames N            timed frames per run (default 4)\n"
+        "  --warmup N            untimed frames first (default 1)\n"
+        "  --width W --height H  image size (default: the scene's)\n"
+        "  --max-depth D         bounces per path (default: the scene's)\n"
+        "  --samples-per-frame N|auto\n"
+        "                        samples per pixel one frame renders (default 1; auto: on\n"
+        "                        CUDA as many as fit %u paths; also "
+        "--samples-per-wave)\n" CLI_HELP_SCHEDULE
+        "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
+        "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
+        "                        captured once and replayed), stream (the same, launched\n"
+        "                        call by call), host (the counts read back after every\n"
+        "                        bounce); comma-separated to compare them\n" CLI_HELP_TUNING
+        "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
+        "                        like the paths, MIS) or bsdf; default: the scene's\n"
+        "  --sort-materials      before shade, partition the stream by material kind\n"
+        "                        (sc_partition); shade runs once per kind\n"
+        "  --seed S              0..%u: an independent set of samples\n"
+        "  --phase-timing on|off time each phase with events around it (default on); off:\n"
+        "                        CUDA frames carry no events and only the frame time is\n"
+        "                        reported (the events cost a one-sample frame 3-22 %%)\n"
+        "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
+        "  --bounces             after the summary, each run's table per bounce (rays,\n"
+        "                        alive, kept, each phase's time, auto's choice)\n"
+        "  --megakernel LIST     also time megakernel bench_baselines for the same samples (one\n"
+        "                        CUDA kernel runs every path whole, no ray stream) and\n"
+        "                        report each run's speed-up over them; LIST: comma-separated,\n"
+        "                        any of: bvh (one thread per pixel, the renderer's per-path\n"
+        "                        code and BVH), persistent (the same code in persistent\n"
+        "                        threads taking (pixel, sample) batches from a counter),\n"
+        "                        flat (one thread per pixel, no BVH), objects (the CUDA port\n"
+        "                        of Ray Tracing in One Weekend: virtual hit/scatter, curand,\n"
+        "                        BSDF sampling only; spheres only); all: the four. Column\n"
+        "                        'x mk': against the faster of bvh and persistent\n"
+        "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
+        "                        this (default %u MiB)\n"
+        "  --json FILE           write the results as JSON\n"
+        "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
+        "                        own GPU (default: the runs are shared out over the ranks)\n"
+        "  --help                this text\n",
+        rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
 #define MAX_RUNS 64
@@ -161,8 +162,8 @@ static size_t pixels_differing(const float *a, const float *b, size_t pixels) {
     return n;
 }
 
-static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings *st, run *out,
-                   float *rgb, baselines *mk) {
+static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
+                   bench_run *out, float *rgb, bench_baselines *mk) {
     rc_error err;
     rc_renderer *r;
     int made = rc_renderer_create(scene, st, &r, &err);
@@ -198,7 +199,7 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
         out->image_hash = fnv1a(rgb, 3 * pixels);
         out->median_ms = timing_summary(ms, (int)o->frames).median;
         for (int i = 0; i < mk->n; i++) {
-            baseline *b = &mk->b[i];
+            bench_baseline *b = &mk->b[i];
             if (b->compared) continue;
             b->compared = 1;
             b->differ = pixels_differing(rgb, b->rgb, pixels);
@@ -223,8 +224,8 @@ static int bench_mine(const bench_opts *o, int i) {
 
 /* A received run, readable here: algorithm, mode and loop as `dst` has them (every rank builds
  * the same list), the phase names pointing into the packed copy. */
-static void unpack_run(run *dst, packed_run *p) {
-    run keep = *dst;
+static void unpack_run(bench_run *dst, bench_packed_run *p) {
+    bench_run keep = *dst;
     *dst = p->r;
     dst->algo = keep.algo;
     dst->mode = keep.mode;
@@ -235,13 +236,14 @@ static void unpack_run(run *dst, packed_run *p) {
 
 /* Every rank's runs and device to rank 0; in shared-out mode rank 0's `runs` then holds every
  * run. On a failure the job ends (cli_mpi_fail). */
-static int gather_runs(const bench_opts *o, rc_backend b, run *runs, int n, gathered *g) {
+static int gather_runs(const bench_opts *o, rc_backend b, bench_run *runs, int n,
+                       bench_gathered *g) {
     int size = cli_mpi_size(), rank = cli_mpi_rank();
     rc_error err;
     memset(g, 0, sizeof *g);
     g->size = size;
-    packed_run *mine = calloc((size_t)n, sizeof *mine);
-    rank_info me;
+    bench_packed_run *mine = calloc((size_t)n, sizeof *mine);
+    bench_rank_info me;
     memset(&me, 0, sizeof me);
     snprintf(me.host, sizeof me.host, "%s", cli_mpi_host());
     snprintf(me.device, sizeof me.device, "%s", cli_mpi_device(b));
@@ -268,7 +270,7 @@ static int gather_runs(const bench_opts *o, rc_backend b, run *runs, int n, gath
     }
     for (int i = 0; rank == 0 && i < n; i++) {
         for (int r = 0; r < size; r++) {
-            run *dst = &g->rank_runs[(size_t)r * n + i];
+            bench_run *dst = &g->rank_runs[(size_t)r * n + i];
             *dst = runs[i];
             if (o->per_rank || i % size == r) unpack_run(dst, &g->all[(size_t)r * n + i]);
         }
@@ -277,16 +279,17 @@ static int gather_runs(const bench_opts *o, rc_backend b, run *runs, int n, gath
     return 0;
 }
 
-static void free_gathered(gathered *g) {
+static void free_gathered(bench_gathered *g) {
     free(g->all);
     free(g->info);
     free(g->rank_runs);
     free(g->times);
 }
 
-/* The baselines for the samples every run renders: frames x samples per wave, from sample 0. */
+/* The bench_baselines for the samples every run renders: frames x samples per wave, from sample 0.
+ */
 static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
-                           baselines *mk) {
+                           bench_baselines *mk) {
     char buf[64];
     const char *items[RC_MEGAKERNEL_COUNT];
     int spheres = 1; /* `all` takes objects where the scene is spheres only */
@@ -303,7 +306,7 @@ static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_
                                "at most %d of: bvh, persistent, flat, objects",
                                RC_MEGAKERNEL_COUNT);
     for (int i = 0; i < n; i++) {
-        baseline *b = &mk->b[i];
+        bench_baseline *b = &mk->b[i];
         if (rc_megakernel_parse(items[i], &b->kind) != 0)
             return cli_usage_error(
                 "bench", "--megakernel: '%s' is not one of: bvh, persistent, flat, objects",
@@ -315,7 +318,7 @@ static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_
     if (st->backend != RC_BACKEND_CUDA)
         return cli_usage_error("bench", "--megakernel needs the CUDA backend");
     for (int i = 0; i < n; i++) {
-        baseline *b = &mk->b[i];
+        bench_baseline *b = &mk->b[i];
         b->samples = o->frames * st->samples_per_wave;
         b->rgb = malloc((size_t)st->width * st->height * 3 * sizeof *b->rgb);
         mk->n = i + 1;
@@ -334,7 +337,7 @@ static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_
     return 0;
 }
 
-static void free_megakernels(baselines *mk) {
+static void free_megakernels(bench_baselines *mk) {
     for (int i = 0; i < mk->n; i++) free(mk->b[i].rgb);
 }
 
@@ -402,7 +405,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     if ((rc = lists(o, st->backend, abuf, mbuf, algos, &na, modes, &nm, lbuf, loops, &nl)) != 0)
         return rc;
     int all = !o->algos || strcmp(o->algos, "all") == 0;
-    run *runs = calloc((size_t)(na * nm * nl), sizeof *runs);
+    bench_run *runs = calloc((size_t)(na * nm * nl), sizeof *runs);
     float *rgb = malloc((size_t)st->width * st->height * 3 * sizeof *rgb);
     if (!runs || !rgb) {
         free(runs);
@@ -410,9 +413,10 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         fprintf(stderr, "raycompact bench: out of memory\n");
         return RC_EXIT_FAIL;
     }
-    baselines mk;
+    bench_baselines mk;
     memset(&mk, 0, sizeof mk);
-    /* Shared out, the baselines run on rank 0, beside the first run they are compared with. */
+    /* Shared out, the bench_baselines run on rank 0, beside the first run they are compared with.
+     */
     if (o->megakernel && (o->per_rank || cli_mpi_rank() == 0) &&
         (rc = run_megakernels(o, scene, st, &mk)) != 0) {
         free(runs);
@@ -420,7 +424,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         free_megakernels(&mk);
         return rc;
     }
-    cli_timing_lap(CLI_PHASE_FRAMES); /* the baselines */
+    cli_timing_lap(CLI_PHASE_FRAMES); /* the bench_baselines */
     /* The ranks work together from here: a failure on one ends the job. */
     if (cli_mpi_agree(0) != 0) rc = RC_EXIT_USAGE;
     cli_timing_lap(CLI_PHASE_SETUP);
@@ -444,7 +448,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     uint32_t timed = 0;
     for (int i = 0; i < na && rc == 0; i++) {
         for (int m = 0; m < nm * nl && rc == 0; m++, n++) {
-            run *rn = &runs[n];
+            bench_run *rn = &runs[n];
             st->algo = algos[i];
             st->mode = modes[m / nl];
             st->frame_loop = loops[m % nl];
@@ -467,7 +471,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         }
     }
     if (rc != 0) rc = cli_mpi_fail(rc); /* with several ranks, the job ends here */
-    gathered g;
+    bench_gathered g;
     memset(&g, 0, sizeof g);
     if (rc == 0) rc = gather_runs(o, st->backend, runs, n, &g);
     cli_timing_lap(CLI_PHASE_REDUCE);

@@ -1,5 +1,5 @@
 /* cli_bench.h: what the parts of `raycompact bench` share: its options, a run's results, the
- * megakernel baselines, an MPI job's gathered runs (cli_bench.c: options, runs, the MPI
+ * megakernel bench_baselines, an MPI job's bench_gathered runs (cli_bench.c: options, runs, the MPI
  * gather), and the report (cli_bench_report.c: the tables and the JSON). Not an API. */
 #ifndef RC_CLI_BENCH_H
 #define RC_CLI_BENCH_H
@@ -23,7 +23,7 @@ typedef struct bench_opts {
 } bench_opts;
 
 /* A megakernel baseline's image and time, and how the first run's image compares with it. */
-typedef struct baseline {
+typedef struct bench_baseline {
     rc_megakernel_kind kind;
     uint32_t samples;
     rc_megakernel_result res;
@@ -31,14 +31,14 @@ typedef struct baseline {
     int compared;
     size_t differ; /* pixels whose value differs from the first run's */
     double rmse;   /* block RMSE against the first run's image (8x8 blocks, clamped) */
-} baseline;
+} bench_baseline;
 
-typedef struct baselines {
+typedef struct bench_baselines {
     int n;
-    baseline b[RC_MEGAKERNEL_COUNT];
-} baselines;
+    bench_baseline b[RC_MEGAKERNEL_COUNT];
+} bench_baselines;
 
-typedef struct run {
+typedef struct bench_run {
     const char *algo;
     rc_mode mode;
     rc_frame_loop loop;
@@ -47,38 +47,38 @@ typedef struct run {
     rc_stats_total tot;
     double median_ms; /* median wall time of one frame */
     uint64_t image_hash;
-} run;
+} bench_run;
 
 /* A run as bytes another process can read: the library's phase names copied, not pointed to. */
-typedef struct packed_run {
-    run r;
+typedef struct bench_packed_run {
+    bench_run r;
     char lib[SC_MAX_PHASES][48];
-} packed_run;
+} bench_packed_run;
 
-typedef struct rank_info {
+typedef struct bench_rank_info {
     char host[128], device[256];
-} rank_info;
+} bench_rank_info;
 
 /* Rank 0's view of the job after the gather; size 1 without MPI. */
-typedef struct gathered {
+typedef struct bench_gathered {
     int size;
-    packed_run *all;        /* size x n runs, rank by rank (rank 0 only) */
-    rank_info *info;        /* size (rank 0 only) */
-    run *rank_runs;         /* --per-rank: size x n runs made readable here (rank 0 only) */
+    bench_packed_run *all;  /* size x n runs, rank by rank (rank 0 only) */
+    bench_rank_info *info;  /* size (rank 0 only) */
+    bench_run *rank_runs;   /* --per-rank: size x n runs made readable here (rank 0 only) */
     cli_rank_timing *times; /* size rows: where each rank's time went (rank 0 only) */
-} gathered;
+} bench_gathered;
 
 /* --phase-timing off: the tables show "-" and the JSON null for phase times. */
 void bench_report_phases(int timed);
 /* The summary table of the runs, the megakernels' lines under it. */
-void print_summary(const run *runs, int n, const baselines *mk, uint32_t pixels);
+void print_summary(const bench_run *runs, int n, const bench_baselines *mk, uint32_t pixels);
 /* --bounces: the per-bounce tables' header, and one run's rows. */
 void print_bounce_header(void);
-void print_bounces(const run *rn);
+void print_bounces(const bench_run *rn);
 /* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
-void print_ranks(const bench_opts *o, int n, const gathered *g, uint32_t pixels);
-/* --json FILE: the settings, every run, the baselines and the ranks; an exit code. */
-int write_json(const bench_opts *o, const rc_settings *st, const run *runs, int n,
-               const baselines *mk, const gathered *g);
+void print_ranks(const bench_opts *o, int n, const bench_gathered *g, uint32_t pixels);
+/* --json FILE: the settings, every run, the bench_baselines and the ranks; an exit code. */
+int write_json(const bench_opts *o, const rc_settings *st, const bench_run *runs, int n,
+               const bench_baselines *mk, const bench_gathered *g);
 
 #endif /* RC_CLI_BENCH_H */

@@ -45,7 +45,7 @@ void print_bounce_header(void) {
            "chosen");
 }
 
-void print_bounces(const run *rn) {
+void print_bounces(const bench_run *rn) {
     const rc_stats_total *t = &rn->tot;
     double fr = t->frames ? (double)t->frames : 1.0;
     for (uint32_t b = 0; b < t->bounces; b++) {
@@ -68,7 +68,7 @@ void print_bounces(const run *rn) {
 }
 
 /* The runs' speed against `none` in the same mode (frames/s ratio), or 0 without one. */
-static double vs_none(const run *runs, int n, const run *rn) {
+static double vs_none(const bench_run *runs, int n, const bench_run *rn) {
     for (int i = 0; i < n; i++)
         if (!runs[i].skipped && strcmp(runs[i].algo, RC_COMPACT_NONE_NAME) == 0 &&
             runs[i].mode == rn->mode && runs[i].loop == rn->loop && rn->median_ms > 0)
@@ -77,15 +77,15 @@ static double vs_none(const run *runs, int n, const run *rn) {
 }
 
 /* How many times faster than a megakernel the run rendered the same samples. */
-static double vs_megakernel(const baseline *mk, const run *rn) {
+static double vs_megakernel(const bench_baseline *mk, const bench_run *rn) {
     return rn->tot.total_ms > 0 ? mk->res.ms / rn->tot.total_ms : 0.0;
 }
 
-/* The faster of the bvh and persistent megakernels (the fair baselines), or NULL. */
-static const baseline *best_megakernel(const baselines *mk) {
-    const baseline *best = NULL;
+/* The faster of the bvh and persistent megakernels (the fair bench_baselines), or NULL. */
+static const bench_baseline *best_megakernel(const bench_baselines *mk) {
+    const bench_baseline *best = NULL;
     for (int i = 0; i < mk->n; i++) {
-        const baseline *b = &mk->b[i];
+        const bench_baseline *b = &mk->b[i];
         if ((b->kind == RC_MEGAKERNEL_BVH || b->kind == RC_MEGAKERNEL_PERSISTENT) &&
             (!best || b->res.ms < best->res.ms))
             best = b;
@@ -101,15 +101,15 @@ static const char *megakernel_about(rc_megakernel_kind k) {
                                            : "RTIOW objects, no BVH";
 }
 
-void print_summary(const run *runs, int n, const baselines *mk, uint32_t pixels) {
+void print_summary(const bench_run *runs, int n, const bench_baselines *mk, uint32_t pixels) {
     printf("\n%-14s %-8s %-6s %9s %8s %10s %7s %9s %7s", "algorithm", "mode", "loop", "frame ms",
            "fps", "compact ms", "share", "Mrays/s", "x none");
     for (int i = 0; i < mk->n; i++) printf(" %10s", rc_megakernel_name(mk->b[i].kind));
-    const baseline *best = best_megakernel(mk);
+    const bench_baseline *best = best_megakernel(mk);
     if (best) printf(" %6s", "x mk");
     printf("  %-16s\n", "image");
     for (int i = 0; i < n; i++) {
-        const run *rn = &runs[i];
+        const bench_run *rn = &runs[i];
         if (rn->skipped) {
             printf("%-14s %-8s %-6s skipped: %s\n", rn->algo, rc_mode_name(rn->mode),
                    rc_frame_loop_name(rn->loop), rn->skipped);
@@ -129,7 +129,7 @@ void print_summary(const run *runs, int n, const baselines *mk, uint32_t pixels)
     }
     if (mk->n) printf("\n");
     for (int i = 0; i < mk->n; i++) {
-        const baseline *b = &mk->b[i];
+        const bench_baseline *b = &mk->b[i];
         printf("megakernel %-10s (%s): %u samples per pixel in %.2f ms, "
                "%.1f Mrays/s; against the first run's image: %zu of %u pixels differ, 8x8 block "
                "RMSE %.5f\n",
@@ -146,7 +146,8 @@ static void add_ms(cJSON *o, const char *key, double v) {
         cJSON_AddNullToObject(o, key);
 }
 
-static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *mk) {
+static cJSON *run_json(const bench_run *runs, int n, const bench_run *rn,
+                       const bench_baselines *mk) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "algorithm", rn->algo);
     cJSON_AddStringToObject(o, "mode", rc_mode_name(rn->mode));
@@ -170,7 +171,7 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
         snprintf(key, sizeof key, "speedup_vs_megakernel_%s", rc_megakernel_name(mk->b[i].kind));
         cJSON_AddNumberToObject(o, key, vs_megakernel(&mk->b[i], rn));
     }
-    const baseline *best = best_megakernel(mk);
+    const bench_baseline *best = best_megakernel(mk);
     if (best) {
         cJSON_AddNumberToObject(o, "speedup_vs_megakernel", vs_megakernel(best, rn));
         cJSON_AddStringToObject(o, "megakernel", rc_megakernel_name(best->kind));
@@ -221,9 +222,9 @@ static cJSON *run_json(const run *runs, int n, const run *rn, const baselines *m
 }
 
 /* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
-void print_ranks(const bench_opts *o, int n, const gathered *g, uint32_t pixels) {
+void print_ranks(const bench_opts *o, int n, const bench_gathered *g, uint32_t pixels) {
     if (g->size == 1) return;
-    baselines none;
+    bench_baselines none;
     memset(&none, 0, sizeof none);
     printf("\n%d MPI ranks, %s:\n", g->size,
            o->per_rank ? "each timed every run" : "the runs shared out in turn");
@@ -235,9 +236,9 @@ void print_ranks(const bench_opts *o, int n, const gathered *g, uint32_t pixels)
 
 /* The JSON's "ranks": each rank's host and device (and with --per-rank its runs); in shared-out
  * mode each run says which rank timed it. */
-static void ranks_json(cJSON *root, const bench_opts *o, int n, const gathered *g,
-                       const baselines *mk) {
-    baselines none;
+static void ranks_json(cJSON *root, const bench_opts *o, int n, const bench_gathered *g,
+                       const bench_baselines *mk) {
+    bench_baselines none;
     memset(&none, 0, sizeof none);
     cJSON_AddNumberToObject(root, "mpi_ranks", g->size);
     cJSON_AddBoolToObject(root, "per_rank", o->per_rank);
@@ -248,7 +249,7 @@ static void ranks_json(cJSON *root, const bench_opts *o, int n, const gathered *
         cJSON_AddStringToObject(j, "host", g->info[r].host);
         cJSON_AddStringToObject(j, "device", g->info[r].device);
         if (o->per_rank) {
-            const run *rr = &g->rank_runs[(size_t)r * n];
+            const bench_run *rr = &g->rank_runs[(size_t)r * n];
             cJSON *ra = cJSON_AddArrayToObject(j, "runs");
             for (int i = 0; i < n; i++)
                 cJSON_AddItemToArray(ra, run_json(rr, n, &rr[i], r == 0 ? mk : &none));
@@ -262,8 +263,8 @@ static void ranks_json(cJSON *root, const bench_opts *o, int n, const gathered *
         cJSON_AddNumberToObject(cJSON_GetArrayItem(ra, i), "rank", i % g->size);
 }
 
-int write_json(const bench_opts *o, const rc_settings *st, const run *runs, int n,
-               const baselines *mk, const gathered *g) {
+int write_json(const bench_opts *o, const rc_settings *st, const bench_run *runs, int n,
+               const bench_baselines *mk, const bench_gathered *g) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "scene", o->common.scene);
     cJSON_AddStringToObject(root, "backend", rc_backend_name(st->backend));
@@ -290,7 +291,7 @@ int write_json(const bench_opts *o, const rc_settings *st, const run *runs, int 
 #endif
     cJSON *mks = cJSON_AddArrayToObject(root, "megakernels");
     for (int i = 0; i < mk->n; i++) {
-        const baseline *b = &mk->b[i];
+        const bench_baseline *b = &mk->b[i];
         cJSON *m = cJSON_CreateObject();
         cJSON_AddStringToObject(m, "kind", rc_megakernel_name(b->kind));
         cJSON_AddNumberToObject(m, "samples", b->samples);

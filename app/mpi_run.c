@@ -21,34 +21,34 @@ static struct {
     int node_size; /* ranks on this rank's machine */
     char host[256];
     char device[256];
-} g = {0, 0, 0, 1, 1, "", ""};
+} mpi = {0, 0, 0, 1, 1, "", ""};
 
 int cli_mpi_rank(void) {
-    return g.rank;
+    return mpi.rank;
 }
 int cli_mpi_size(void) {
-    return g.size;
+    return mpi.size;
 }
 
 static void fill_host(void) {
-    if (g.host[0]) return;
-    if (gethostname(g.host, sizeof g.host) != 0) snprintf(g.host, sizeof g.host, "unknown");
-    g.host[sizeof g.host - 1] = '\0';
+    if (mpi.host[0]) return;
+    if (gethostname(mpi.host, sizeof mpi.host) != 0) snprintf(mpi.host, sizeof mpi.host, "unknown");
+    mpi.host[sizeof mpi.host - 1] = '\0';
 }
 
 const char *cli_mpi_host(void) {
     fill_host();
-    return g.host;
+    return mpi.host;
 }
 
 const char *cli_mpi_device(rc_backend b) {
     if (b == RC_BACKEND_CPU) return "cpu";
-    if (!g.device[0]) rc_cuda_use_device(0, g.device, sizeof g.device); /* CUDA's default */
-    return g.device;
+    if (!mpi.device[0]) rc_cuda_use_device(0, mpi.device, sizeof mpi.device); /* CUDA's default */
+    return mpi.device;
 }
 
 void cli_mpi_share(uint32_t total, uint32_t *first, uint32_t *count) {
-    uint32_t size = (uint32_t)g.size, rank = (uint32_t)g.rank;
+    uint32_t size = (uint32_t)mpi.size, rank = (uint32_t)mpi.rank;
     uint32_t base = total / size, extra = total % size;
     *count = base + (rank < extra);
     *first = rank * base + (rank < extra ? rank : extra);
@@ -106,56 +106,56 @@ int cli_mpi_start(int *argc, char ***argv) {
         fprintf(stderr, "raycompact: MPI_Init failed\n");
         return RC_EXIT_FAIL;
     }
-    g.started = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &g.size);
+    mpi.started = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &mpi.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &mpi.size);
     /* The node-local rank picks the GPU: ranks sharing a machine take devices 0, 1, ...
      * (the launcher's number when it gives one: the device the thread above warmed). */
     MPI_Comm local;
     int local_rank = 0;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g.rank, MPI_INFO_NULL, &local);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mpi.rank, MPI_INFO_NULL, &local);
     MPI_Comm_rank(local, &local_rank);
-    MPI_Comm_size(local, &g.node_size);
+    MPI_Comm_size(local, &mpi.node_size);
     MPI_Comm_free(&local);
     if (cpu_only(*argc, *argv))
-        snprintf(g.device, sizeof g.device, "cpu");
+        snprintf(mpi.device, sizeof mpi.device, "cpu");
     else
-        rc_cuda_use_device(early >= 0 ? early : local_rank, g.device, sizeof g.device);
+        rc_cuda_use_device(early >= 0 ? early : local_rank, mpi.device, sizeof mpi.device);
     return 0;
 }
 
 int cli_mpi_end(int rc) {
-    if (!g.started) return rc;
+    if (!mpi.started) return rc;
     /* A rank that stopped before the agreement (bad options, a scene it cannot read) joins the
      * one the others wait in, so they stop too; a failure after it ends the job. */
-    if (g.phase == 0)
+    if (mpi.phase == 0)
         rc = cli_mpi_agree(rc);
-    else if (g.phase == 1 && rc != 0)
+    else if (mpi.phase == 1 && rc != 0)
         cli_mpi_fail(rc);
     MPI_Finalize();
-    g.started = 0;
+    mpi.started = 0;
     return rc;
 }
 
 int cli_mpi_agree(int rc) {
-    if (!g.started) return rc;
+    if (!mpi.started) return rc;
     /* The largest code and the lowest rank that has it (MPI_MAXLOC): rank 0 names that rank
      * in one line, under the failing rank's own message. */
     struct {
         int rc, rank;
-    } mine = {rc, g.rank}, worst = {rc, g.rank};
+    } mine = {rc, mpi.rank}, worst = {rc, mpi.rank};
     MPI_Allreduce(&mine, &worst, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
-    g.phase = worst.rc == 0 ? 1 : 2;
-    if (worst.rc != 0 && g.rank == 0 && g.size > 1)
+    mpi.phase = worst.rc == 0 ? 1 : 2;
+    if (worst.rc != 0 && mpi.rank == 0 && mpi.size > 1)
         fprintf(stderr, "raycompact: rank %d of %d failed (exit code %d); every rank stops\n",
-                worst.rank, g.size, worst.rc);
+                worst.rank, mpi.size, worst.rc);
     return worst.rc;
 }
 
 int cli_mpi_fail(int rc) {
-    if (g.size > 1 && rc != 0) {
-        fprintf(stderr, "raycompact: rank %d of %d failed (exit code %d); ending the job\n", g.rank,
-                g.size, rc);
+    if (mpi.size > 1 && rc != 0) {
+        fprintf(stderr, "raycompact: rank %d of %d failed (exit code %d); ending the job\n",
+                mpi.rank, mpi.size, rc);
         fflush(stdout);
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, rc);
@@ -167,11 +167,11 @@ int cli_mpi_fail(int rc) {
 #define CHUNK ((size_t)1 << 28)
 
 int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
-    if (g.size == 1) return 0;
+    if (mpi.size == 1) return 0;
     for (size_t at = 0; at < count; at += CHUNK) {
         int n = (int)(count - at < CHUNK ? count - at : CHUNK);
-        void *send = g.rank == 0 ? MPI_IN_PLACE : (void *)(sums + at);
-        void *recv = g.rank == 0 ? (void *)(sums + at) : NULL;
+        void *send = mpi.rank == 0 ? MPI_IN_PLACE : (void *)(sums + at);
+        void *recv = mpi.rank == 0 ? (void *)(sums + at) : NULL;
         if (MPI_Reduce(send, recv, n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
             return rc_fail(err, "MPI_Reduce of the film failed");
     }
@@ -180,7 +180,7 @@ int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
 
 int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err) {
     /* Every rank takes the same branch: size and node_size are the same everywhere. */
-    if (g.size == 1 || g.node_size != g.size || g.size - 1 > RC_FILM_MAX_PEERS) return 0;
+    if (mpi.size == 1 || mpi.node_size != mpi.size || mpi.size - 1 > RC_FILM_MAX_PEERS) return 0;
     typedef struct {
         int ok;
         unsigned char handle[RC_FILM_HANDLE_BYTES];
@@ -188,20 +188,20 @@ int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err) {
     share mine;
     memset(&mine, 0, sizeof mine);
     mine.ok = rc_film_export(r, mine.handle) == 0;
-    share *all = g.rank == 0 ? calloc((size_t)g.size, sizeof *all) : NULL;
+    share *all = mpi.rank == 0 ? calloc((size_t)mpi.size, sizeof *all) : NULL;
     int status = 0; /* 1 added, 0 not possible, -1 failed */
-    if (g.rank == 0 && !all) status = rc_fail(err, "out of memory");
+    if (mpi.rank == 0 && !all) status = rc_fail(err, "out of memory");
     if (MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
                    MPI_COMM_WORLD) != MPI_SUCCESS)
         status = rc_fail(err, "MPI_Gather of the film handles failed");
-    if (g.rank == 0 && status == 0) {
+    if (mpi.rank == 0 && status == 0) {
         int ok = 1;
-        for (int i = 1; i < g.size; i++) ok = ok && all[i].ok;
-        unsigned char *handles = ok ? malloc((size_t)(g.size - 1) * RC_FILM_HANDLE_BYTES) : NULL;
-        for (int i = 1; handles && i < g.size; i++)
+        for (int i = 1; i < mpi.size; i++) ok = ok && all[i].ok;
+        unsigned char *handles = ok ? malloc((size_t)(mpi.size - 1) * RC_FILM_HANDLE_BYTES) : NULL;
+        for (int i = 1; handles && i < mpi.size; i++)
             memcpy(handles + (size_t)(i - 1) * RC_FILM_HANDLE_BYTES, all[i].handle,
                    RC_FILM_HANDLE_BYTES);
-        if (handles) status = rc_film_add_peers(r, handles, g.size - 1, err);
+        if (handles) status = rc_film_add_peers(r, handles, mpi.size - 1, err);
         free(handles);
     }
     free(all);
@@ -215,7 +215,7 @@ int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err) {
 }
 
 int cli_mpi_gather(const void *mine, size_t bytes, void *all, rc_error *err) {
-    if (g.size == 1) {
+    if (mpi.size == 1) {
         memcpy(all, mine, bytes);
         return 0;
     }

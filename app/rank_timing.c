@@ -12,7 +12,7 @@
 static struct {
     double main_ms, last_ms; /* timing_now_ms at main and at the last lap */
     cli_rank_timing row;
-} g;
+} laps;
 
 static const char *const names[CLI_PHASE_COUNT] = {"setup",  "scene",  "create", "first",
                                                    "frames", "reduce", "write"};
@@ -44,25 +44,25 @@ static double since_start_ms(void) {
 }
 
 void cli_timing_main(void) {
-    memset(&g, 0, sizeof g);
-    g.main_ms = g.last_ms = timing_now_ms();
-    g.row.start_ms = since_start_ms();
+    memset(&laps, 0, sizeof laps);
+    laps.main_ms = laps.last_ms = timing_now_ms();
+    laps.row.start_ms = since_start_ms();
 }
 
 void cli_timing_lap(cli_phase p) {
     double now = timing_now_ms();
-    g.row.phase_ms[p] += now - g.last_ms;
-    g.last_ms = now;
+    laps.row.phase_ms[p] += now - laps.last_ms;
+    laps.last_ms = now;
 }
 
 void cli_timing_samples(uint32_t n) {
-    g.row.samples = n;
+    laps.row.samples = n;
 }
 
 cli_rank_timing cli_timing_mine(void) {
-    cli_rank_timing r = g.row;
+    cli_rank_timing r = laps.row;
     r.rank = (uint32_t)cli_mpi_rank();
-    r.wall_ms = timing_now_ms() - g.main_ms + (r.start_ms > 0 ? r.start_ms : 0);
+    r.wall_ms = timing_now_ms() - laps.main_ms + (r.start_ms > 0 ? r.start_ms : 0);
     return r;
 }
 
