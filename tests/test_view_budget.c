@@ -79,7 +79,8 @@ static void check_round(void) {
 }
 
 static void check_wave(void) {
-    CHECK(rc_budget_wave(480, 270, 1, 0) == 32, "480x270 CUDA: %u", rc_budget_wave(480, 270, 1, 0));
+    CHECK(rc_budget_wave(480, 270, 1, 0) == 129, "480x270 CUDA: %u",
+          rc_budget_wave(480, 270, 1, 0));
     CHECK(rc_budget_wave(480, 270, 0, 0) == 1, "480x270 CPU: %u", rc_budget_wave(480, 270, 0, 0));
     CHECK(rc_budget_wave(96, 54, 0, 0) == 1, "96x54 CPU: %u", rc_budget_wave(96, 54, 0, 0));
     CHECK(rc_budget_wave(96, 54, 0, 4) == 4, "96x54 CPU, --samples-per-wave 4 kept");

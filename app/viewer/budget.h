@@ -40,14 +40,15 @@
 #define RC_BUDGET_RETRY    300   /* frames before a count that went over is tried again */
 #define RC_BUDGET_MAX_N    65536 /* samples per pixel in one displayed frame, at most */
 
-/* The stream's capacity in paths (samples x pixels of one renderer call): every sample of a
- * wave holds a 64-byte path record and a 12-byte colour slot, with NEE a shadow-ray record,
- * and queue entries, a flag and a removal-list entry by algorithm and mode: about 100 to 150
- * bytes a path, so 2^22 paths are 400 to 600 MiB of device memory; enough for the GPU to be
- * full at the viewer's sizes. The CPU gains nothing from long streams (as `--samples-per-wave
- * auto`, it renders one sample a call): a frame of more samples makes more calls, and the
- * viewer's memory does not grow with the count. */
-#define RC_VIEW_WAVE_PATHS_CUDA (1u << 22)
+/* The stream's capacity in paths (samples x pixels of one renderer call), as bench's
+ * `--samples-per-wave auto`: every sample of a wave holds a 64-byte path record and a 12-byte
+ * colour slot, with NEE a shadow-ray record, and queue entries, a flag and a removal-list entry
+ * by algorithm and mode: about 100 to 150 bytes a path, so 2^24 paths are 1.6 to 2.4 GiB of
+ * device memory (a GPU with less free takes half the wave until it fits: session.c). Fewer
+ * samples a call leave the GPU waiting at each call's tail (docs/renderer.md has the rays per
+ * second against bench). The CPU gains nothing from long streams (it renders one sample a
+ * call): a frame of more samples makes more calls, and the memory does not grow with it. */
+#define RC_VIEW_WAVE_PATHS_CUDA (1u << 24)
 
 typedef struct rc_budget {
     double budget_ms;                    /* the renderer's time per displayed frame */

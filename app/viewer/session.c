@@ -78,8 +78,13 @@ static int build(rc_viewer *v) {
     v->st.algo = v->algos[v->algo];
     v->st.samples_per_wave =
         rc_budget_wave(v->st.width, v->st.height, v->st.backend == RC_BACKEND_CUDA, v->wave_given);
-    if (rc_renderer_create(&v->scene, &v->st, &v->r, &err) != 0 ||
-        rc_renderer_watch_bounce(v->r, v->show_mask ? v->mask_bounce : -1, &err) != 0) {
+    int rc;
+    /* the default wave on a GPU with less free memory: half the samples until the stream fits */
+    while ((rc = rc_renderer_create(&v->scene, &v->st, &v->r, &err)) != 0 && !v->wave_given &&
+           v->st.samples_per_wave > 1 &&
+           (strstr(err.msg, "out of GPU memory") || strstr(err.msg, "out of memory")))
+        v->st.samples_per_wave /= 2;
+    if (rc != 0 || rc_renderer_watch_bounce(v->r, v->show_mask ? v->mask_bounce : -1, &err) != 0) {
         fprintf(stderr, "raycompact view: %s\n", err.msg);
         return -1;
     }
