@@ -88,7 +88,7 @@ typedef struct cli_knob {
 static const cli_knob knobs[] = {
     {"tile", "B", NULL}, /* its range is printed from the library's limits */
     {"pool", "N|auto",
-     "--schedule regen: path slots in the stream (auto: 4x the threads the GPU runs at "
+     "--schedule regen: path slots in the stream (auto: 32x the threads the GPU runs at "
      "once; on the CPU 16384 per thread)"},
     {"spread", "on|off", "CUDA: trace a short stream thinned out over the whole GPU (default on)"},
     {"auto-skip-below", "N",
