@@ -1,5 +1,5 @@
 /* cli_bench.c: `raycompact bench`: render the same frames with every compaction algorithm
- * and mode: its options, the runs, the megakernel bench_baselines and an MPI job's gather; the
+ * and mode: its options, the runs, the megakernel baselines and an MPI job's gather; the
  * tables and the JSON are cli_bench_report.c's. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli_bench.h"
@@ -15,60 +15,59 @@
 #include <string.h>
 
 static void usage(FILE *f) {
-    fprintf(
-        f,
-        "usage: raycompact bench --scene FILE [options]\n"
-        "\n"
-        "Render the same frames with each compaction algorithm and mode ('none' included:\n"
-        "ended paths stay in the stream and are skipped) and report, per bounce, the rays,\n"
-        "the time of each phase, compaction's share and the rays per second. Every\n"
-        "algorithm must produce the same image: the 'image' column is a hash of it.\n"
-        "\n"
-        "options:\n"
-        "  --scene FILE          scene file (JSON)\n"
-        "  --algos all|LIST      comma-separated names, or all (default): %s\n"
-        "  --modes LIST          indices,payload (default both)\n"
-        "  --frames N            timed frames per run (default 4)\n"
-        "  --warmup N            untimed frames first (default 1)\n"
-        "  --width W --height H  image size (default: the scene's)\n"
-        "  --max-depth D         bounces per path (default: the scene's)\n"
-        "  --samples-per-frame N|auto\n"
-        "                        samples per pixel one frame renders (default 1; auto: on\n"
-        "                        CUDA as many as fit %u paths; also "
-        "--samples-per-wave)\n" CLI_HELP_SCHEDULE
-        "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
-        "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
-        "                        captured once and replayed), stream (the same, launched\n"
-        "                        call by call), host (the counts read back after every\n"
-        "                        bounce); comma-separated to compare them\n" CLI_HELP_TUNING
-        "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
-        "                        like the paths, MIS) or bsdf; default: the scene's\n"
-        "  --sort-materials      before shade, partition the stream by material kind\n"
-        "                        (sc_partition); shade runs once per kind\n"
-        "  --seed S              0..%u: an independent set of samples\n"
-        "  --phase-timing on|off time each phase with events around it (default on); off:\n"
-        "                        CUDA frames carry no events and only the frame time is\n"
-        "                        reported (the events cost a one-sample frame 3-22 %%)\n"
-        "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
-        "  --bounces             after the summary, each run's table per bounce (rays,\n"
-        "                        alive, kept, each phase's time, auto's choice)\n"
-        "  --megakernel LIST     also time megakernel bench_baselines for the same samples (one\n"
-        "                        CUDA kernel runs every path whole, no ray stream) and\n"
-        "                        report each run's speed-up over them; LIST: comma-separated,\n"
-        "                        any of: bvh (one thread per pixel, the renderer's per-path\n"
-        "                        code and BVH), persistent (the same code in persistent\n"
-        "                        threads taking (pixel, sample) batches from a counter),\n"
-        "                        flat (one thread per pixel, no BVH), objects (the CUDA port\n"
-        "                        of Ray Tracing in One Weekend: virtual hit/scatter, curand,\n"
-        "                        BSDF sampling only; spheres only); all: the four. Column\n"
-        "                        'x mk': against the faster of bvh and persistent\n"
-        "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
-        "                        this (default %u MiB)\n"
-        "  --json FILE           write the results as JSON\n"
-        "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
-        "                        own GPU (default: the runs are shared out over the ranks)\n"
-        "  --help                this text\n",
-        rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
+    fprintf(f,
+            "usage: raycompact bench --scene FILE [options]\n"
+            "\n"
+            "Render the same frames with each compaction algorithm and mode ('none' included:\n"
+            "ended paths stay in the stream and are skipped) and report, per bounce, the rays,\n"
+            "the time of each phase, compaction's share and the rays per second. Every\n"
+            "algorithm must produce the same image: the 'image' column is a hash of it.\n"
+            "\n"
+            "options:\n"
+            "  --scene FILE          scene file (JSON)\n"
+            "  --algos all|LIST      comma-separated names, or all (default): %s\n"
+            "  --modes LIST          indices,payload (default both)\n"
+            "  --frames N            timed frames per run (default 4)\n"
+            "  --warmup N            untimed frames first (default 1)\n"
+            "  --width W --height H  image size (default: the scene's)\n"
+            "  --max-depth D         bounces per path (default: the scene's)\n"
+            "  --samples-per-frame N|auto\n"
+            "                        samples per pixel one frame renders (default 1; auto: on\n"
+            "                        CUDA as many as fit %u paths; also "
+            "--samples-per-wave)\n" CLI_HELP_SCHEDULE
+            "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
+            "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
+            "                        captured once and replayed), stream (the same, launched\n"
+            "                        call by call), host (the counts read back after every\n"
+            "                        bounce); comma-separated to compare them\n" CLI_HELP_TUNING
+            "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
+            "                        like the paths, MIS) or bsdf; default: the scene's\n"
+            "  --sort-materials      before shade, partition the stream by material kind\n"
+            "                        (sc_partition); shade runs once per kind\n"
+            "  --seed S              0..%u: an independent set of samples\n"
+            "  --phase-timing on|off time each phase with events around it (default on); off:\n"
+            "                        CUDA frames carry no events and only the frame time is\n"
+            "                        reported (the events cost a one-sample frame 3-22 %%)\n"
+            "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
+            "  --bounces             after the summary, each run's table per bounce (rays,\n"
+            "                        alive, kept, each phase's time, auto's choice)\n"
+            "  --megakernel LIST     also time megakernel baselines for the same samples (one\n"
+            "                        CUDA kernel runs every path whole, no ray stream) and\n"
+            "                        report each run's speed-up over them; LIST: comma-separated,\n"
+            "                        any of: bvh (one thread per pixel, the renderer's per-path\n"
+            "                        code and BVH), persistent (the same code in persistent\n"
+            "                        threads taking (pixel, sample) batches from a counter),\n"
+            "                        flat (one thread per pixel, no BVH), objects (the CUDA port\n"
+            "                        of Ray Tracing in One Weekend: virtual hit/scatter, curand,\n"
+            "                        BSDF sampling only; spheres only); all: the four. Column\n"
+            "                        'x mk': against the faster of bvh and persistent\n"
+            "  --max-memory MIB      refuse a scene or image whose host memory would exceed\n"
+            "                        this (default %u MiB)\n"
+            "  --json FILE           write the results as JSON\n"
+            "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
+            "                        own GPU (default: the runs are shared out over the ranks)\n"
+            "  --help                this text\n",
+            rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
 #define MAX_RUNS 64
@@ -286,7 +285,7 @@ static void free_gathered(bench_gathered *g) {
     free(g->times);
 }
 
-/* The bench_baselines for the samples every run renders: frames x samples per wave, from sample 0.
+/* The baselines for the samples every run renders: frames x samples per wave, from sample 0.
  */
 static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
                            bench_baselines *mk) {
@@ -415,7 +414,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     }
     bench_baselines mk;
     memset(&mk, 0, sizeof mk);
-    /* Shared out, the bench_baselines run on rank 0, beside the first run they are compared with.
+    /* Shared out, the baselines run on rank 0, beside the first run they are compared with.
      */
     if (o->megakernel && (o->per_rank || cli_mpi_rank() == 0) &&
         (rc = run_megakernels(o, scene, st, &mk)) != 0) {
@@ -424,7 +423,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         free_megakernels(&mk);
         return rc;
     }
-    cli_timing_lap(CLI_PHASE_FRAMES); /* the bench_baselines */
+    cli_timing_lap(CLI_PHASE_FRAMES); /* the baselines */
     /* The ranks work together from here: a failure on one ends the job. */
     if (cli_mpi_agree(0) != 0) rc = RC_EXIT_USAGE;
     cli_timing_lap(CLI_PHASE_SETUP);

@@ -1,5 +1,5 @@
 /* cli_bench.h: what the parts of `raycompact bench` share: its options, a run's results, the
- * megakernel bench_baselines, an MPI job's bench_gathered runs (cli_bench.c: options, runs, the MPI
+ * megakernel baselines, an MPI job's gathered runs (cli_bench.c: options, runs, the MPI
  * gather), and the report (cli_bench_report.c: the tables and the JSON). Not an API. */
 #ifndef RC_CLI_BENCH_H
 #define RC_CLI_BENCH_H
@@ -77,7 +77,7 @@ void print_bounce_header(void);
 void print_bounces(const bench_run *rn);
 /* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
 void print_ranks(const bench_opts *o, int n, const bench_gathered *g, uint32_t pixels);
-/* --json FILE: the settings, every run, the bench_baselines and the ranks; an exit code. */
+/* --json FILE: the settings, every run, the baselines and the ranks; an exit code. */
 int write_json(const bench_opts *o, const rc_settings *st, const bench_run *runs, int n,
                const bench_baselines *mk, const bench_gathered *g);
 

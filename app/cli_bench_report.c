@@ -81,7 +81,7 @@ static double vs_megakernel(const bench_baseline *mk, const bench_run *rn) {
     return rn->tot.total_ms > 0 ? mk->res.ms / rn->tot.total_ms : 0.0;
 }
 
-/* The faster of the bvh and persistent megakernels (the fair bench_baselines), or NULL. */
+/* The faster of the bvh and persistent megakernels (the fair baselines), or NULL. */
 static const bench_baseline *best_megakernel(const bench_baselines *mk) {
     const bench_baseline *best = NULL;
     for (int i = 0; i < mk->n; i++) {

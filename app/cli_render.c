@@ -187,7 +187,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     }
     /* The film's exact sums, added over the ranks on rank 0, make the image: GPU to GPU when
      * the ranks share a machine, else one reduction of the host copies. */
-    int on_gpu = cli_mpi_sum_film_device(r, &err);
+    int on_gpu = cli_mpi_sum_film_device(r, n * 3 * sizeof(int64_t), &err);
     if (on_gpu < 0) rc = -1;
     host_film_wait(&host);
     float *rgb = host.rgb;
@@ -234,6 +234,8 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     if (o->stats) {
         rc_stats_print(stdout, &tot);
         times[0] = cli_timing_mine();
+        if (cli_mpi_size() > 1)
+            printf("film sum: %s\n", on_gpu ? "GPU to GPU (CUDA IPC)" : "host copies (MPI_Reduce)");
         cli_timing_print(stdout, times, cli_mpi_size());
     }
     free(times);

@@ -100,7 +100,9 @@ int cli_mpi_start(int *argc, char ***argv) {
     int early = cpu_only(*argc, *argv) ? -1 : env_local_rank();
     pthread_t warm;
     int warming = early >= 0 && pthread_create(&warm, NULL, warm_device, &early) == 0;
-    int init = MPI_Init(argc, argv);
+    /* Other threads run (the warm-up above, OpenMP, the image writer); only this one calls MPI. */
+    int provided = 0;
+    int init = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     if (warming) pthread_join(warm, NULL);
     if (init != MPI_SUCCESS) {
         fprintf(stderr, "raycompact: MPI_Init failed\n");
@@ -178,33 +180,38 @@ int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
     return 0;
 }
 
-int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err) {
+int cli_mpi_sum_film_device(rc_renderer *r, size_t film_bytes, rc_error *err) {
     /* Every rank takes the same branch: size and node_size are the same everywhere. */
     if (mpi.size == 1 || mpi.node_size != mpi.size || mpi.size - 1 > RC_FILM_MAX_PEERS) return 0;
     typedef struct {
-        int ok;
+        uint64_t bytes; /* the film's size: ranks started with other image sizes are refused */
+        int32_t ok;
         unsigned char handle[RC_FILM_HANDLE_BYTES];
     } share;
+    /* rank 0's receive buffers: fixed, so that no allocation can fail between collectives */
+    static share all[RC_FILM_MAX_PEERS + 1];
+    static unsigned char handles[RC_FILM_MAX_PEERS * RC_FILM_HANDLE_BYTES];
     share mine;
     memset(&mine, 0, sizeof mine);
+    mine.bytes = film_bytes;
     mine.ok = rc_film_export(r, mine.handle) == 0;
-    share *all = mpi.rank == 0 ? calloc((size_t)mpi.size, sizeof *all) : NULL;
     int status = 0; /* 1 added, 0 not possible, -1 failed */
-    if (mpi.rank == 0 && !all) status = rc_fail(err, "out of memory");
     if (MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
                    MPI_COMM_WORLD) != MPI_SUCCESS)
         status = rc_fail(err, "MPI_Gather of the film handles failed");
-    if (mpi.rank == 0 && status == 0) {
-        int ok = 1;
-        for (int i = 1; i < mpi.size; i++) ok = ok && all[i].ok;
-        unsigned char *handles = ok ? malloc((size_t)(mpi.size - 1) * RC_FILM_HANDLE_BYTES) : NULL;
-        for (int i = 1; handles && i < mpi.size; i++)
-            memcpy(handles + (size_t)(i - 1) * RC_FILM_HANDLE_BYTES, all[i].handle,
-                   RC_FILM_HANDLE_BYTES);
-        if (handles) status = rc_film_add_peers(r, handles, mpi.size - 1, err);
-        free(handles);
+    int ok = 1;
+    for (int i = 1; mpi.rank == 0 && status == 0 && i < mpi.size; i++) {
+        if (all[i].bytes != film_bytes)
+            status = rc_fail(err,
+                             "rank %d's film has %llu bytes, rank 0's %llu: the ranks must "
+                             "render the same image size",
+                             i, (unsigned long long)all[i].bytes, (unsigned long long)film_bytes);
+        ok = ok && all[i].ok;
+        memcpy(handles + (size_t)(i - 1) * RC_FILM_HANDLE_BYTES, all[i].handle,
+               RC_FILM_HANDLE_BYTES);
     }
-    free(all);
+    if (mpi.rank == 0 && status == 0 && ok)
+        status = rc_film_add_peers(r, handles, mpi.size - 1, err);
     /* The other ranks keep their films until rank 0 has added them. */
     int mine_status = status;
     if (MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
@@ -248,8 +255,9 @@ int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err) {
     (void)err;
     return 0;
 }
-int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err) {
+int cli_mpi_sum_film_device(rc_renderer *r, size_t film_bytes, rc_error *err) {
     (void)r;
+    (void)film_bytes;
     (void)err;
     return 0;
 }

@@ -52,9 +52,10 @@ void cli_mpi_share(uint32_t total, uint32_t *first, uint32_t *count);
 int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err);
 /* The same sum, GPU to GPU, when every rank runs on one machine with the CUDA backend (CUDA IPC,
  * film_peer.h): rank 0's film becomes the sum and only it goes to the host. Every rank calls it
- * after its last frame. 1: done; 0: not possible here (ranks on several machines, the CPU
- * backend, devices without peer access): use cli_mpi_sum_film; -1: failed (err). */
-int cli_mpi_sum_film_device(rc_renderer *r, rc_error *err);
+ * after its last frame, with its film's size in bytes. 1: done; 0: not possible here (ranks on
+ * several machines, the CPU backend, devices without peer access): use cli_mpi_sum_film; -1:
+ * failed (err; also ranks whose films differ in size). */
+int cli_mpi_sum_film_device(rc_renderer *r, size_t film_bytes, rc_error *err);
 /* Rank 0 receives every rank's `bytes` bytes at all + rank * bytes (all may be NULL on the
  * others). */
 int cli_mpi_gather(const void *mine, size_t bytes, void *all, rc_error *err);

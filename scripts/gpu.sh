@@ -561,7 +561,8 @@ suite_mpi() {
         >"$table"
     # the single GPU as a user runs it, without a launcher: its wall time against mpirun -n 1's
     t0=$(date +%s.%N)
-    $exe "${big[@]}" --out "$out/big0.png" >"$out/stats_plain.txt" 2>&1
+    $exe "${big[@]}" --out "$out/big0.png" >"$out/stats_plain.txt" 2>&1 ||
+        { echo "the run without mpirun failed:"; tail -3 "$out/stats_plain.txt"; fail=1; }
     t1=$(date +%s.%N)
     plain=$(python3 -c "print(f'{$t1 - $t0:.2f}')")
     r1='' w1=''

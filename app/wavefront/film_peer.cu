@@ -53,6 +53,11 @@ extern "C" int rc_cuda_film_add_peers(rc_renderer *r, const void *handles, int c
         rc_cuda_note(r, cudaGetLastError());
     }
     int rc = mapped ? rc_cuda_sync(r, "adding the ranks' films", err) : 0;
-    for (int i = 0; i < opened; i++) rc_cuda_note(r, cudaIpcCloseMemHandle(peers[i]));
+    for (int i = 0; i < opened; i++) {
+        cudaError_t e = cudaIpcCloseMemHandle(peers[i]);
+        if (e != cudaSuccess && rc == 0)
+            rc = rc_fail(err, "CUDA error closing a peer's film: %s", cudaGetErrorString(e));
+    }
+    (void)cudaGetLastError();
     return rc != 0 ? -1 : mapped;
 }
