@@ -42,10 +42,7 @@ extern "C" int rc_cuda_film_add_peers(rc_renderer *r, const void *handles, int c
     }
     const int mapped = opened == count;
     (void)cudaGetLastError();
-    int sms = 0, dev = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    const unsigned grid = (unsigned)(sms > 0 ? 4 * sms : 256);
+    const unsigned grid = c->grid_cap ? c->grid_cap : 256u; /* the GPU full once, strided */
     const size_t n = (size_t)r->num_pixels * 3;
     for (int i = 0; mapped && i < count; i++) {
         rc_film_add_kernel<<<grid, RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
