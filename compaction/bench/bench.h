@@ -7,6 +7,7 @@
 #define SC_BENCH_H
 
 #include "bench_pattern.h"
+#include "rc_error.h"
 #include "raycompact/compaction.h"
 
 #include <stddef.h>
@@ -238,12 +239,10 @@ void bench_report_free(bench_report *r);
 /* Fill x_cub and pct_copy from the cub and copy rows of the same n, elem_size and removed. */
 void bench_report_ratios(bench_report *r);
 void bench_report_table(const bench_report *r, FILE *f);
-/* Write to path + ".tmp", then rename over path; through a symbolic link, beside and over its
- * target, so the link stays (out_path.h). Returns 0, or -1 with errno set. */
-int bench_report_json(const bench_report *r, const char *path);
-int bench_report_csv(const bench_report *r, const char *path);
-/* The same for any file: `write(f, arg)` writes it (0, or nonzero on failure). */
-int bench_write_file(const char *path, int (*write)(FILE *, const void *), const void *arg);
+/* The report as JSON, CSV or the table into `path` through rc_write_file (out_path.h: a
+ * temporary file renamed over it, through a symbolic link to its target). 0, or -1 with err. */
+typedef enum bench_format { BENCH_JSON, BENCH_CSV, BENCH_TABLE } bench_format;
+int bench_report_write(const bench_report *r, bench_format format, const char *path, rc_error *err);
 
 /* ---- a session: one open backend, one report, any number of sweeps ---- */
 typedef struct bench_session bench_session;

@@ -1,11 +1,11 @@
 /* bench_report.c: the results of `compact bench`: ratios to the baselines, the summary table,
- * JSON (through cJSON) and CSV (written to a temporary file and renamed, so a failed run never
- * leaves a partial file over a good one). */
+ * JSON (through cJSON) and CSV from one list of fields, each written through rc_write_file. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
+#include "grow.h"
 #include "out_path.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +15,7 @@
 #define PCT_COPY_DEFINITION "pct_copy = 100 * copy median / this median (100: as fast as a copy)"
 
 bench_record *bench_report_add(bench_report *r, const bench_record *rec) {
-    if (r->count == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 64;
-        bench_record *grown = realloc(r->records, cap * sizeof *grown);
-        if (!grown) return NULL;
-        r->records = grown;
-        r->cap = cap;
-    }
+    if (rc_grow((void **)&r->records, &r->cap, r->count + 1, sizeof *rec)) return NULL;
     r->records[r->count] = *rec;
     return &r->records[r->count++];
 }
@@ -113,134 +107,130 @@ void bench_report_table(const bench_report *r, FILE *f) {
 
 /* ---- files ---- */
 
-/* The JSON through cJSON (the library's policy tables use it too). Numbers keep the
- * precision the report has always had (times to the nanosecond, ratios to 4 decimals): the
- * value is rounded as printf would print it, so a reader gets exactly those numbers. A
- * non-finite number is written as null, which JSON allows and NaN is not. */
-static double fixed(double v, int decimals) {
+/* One field of a record as JSON and CSV write it: a string (NULL or "": null, or nothing in
+ * the CSV), or a number printed with fmt (the JSON holds the number so printed; `absent`:
+ * null, or nothing). */
+typedef struct field {
+    const char *key, *str, *fmt;
+    double num;
+    int absent, flags;
+} field;
+enum { F_BARE = 1, F_JSON_ONLY = 2, F_CSV_LAST = 4 }; /* CSV: unquoted; not there; at the end */
+
+#define STR(key, s)                                                                                \
+    { key, s, NULL, 0.0, 0, 0 }
+#define NUM(key, fmt, v, skip)                                                                     \
+    { key, NULL, fmt, (double)(v), skip, 0 }
+
+/* The report's fields that head every record, then the record's own, in the JSON's order. */
+static size_t fields(const bench_report *r, const bench_record *rec, field *f) {
+    const field head[] = {STR("backend", r->backend), STR("device", r->device.name),
+                          STR("driver", r->device.driver), STR("runtime", r->device.runtime),
+                          STR("commit", r->commit)};
+    size_t n = sizeof head / sizeof *head;
+    memcpy(f, head, sizeof head);
+    if (!rec) return n;
+    const field own[] = {
+        STR("sweep", rec->sweep),
+        STR("algorithm", rec->algorithm),
+        {"kind", rec->baseline ? "baseline" : "algorithm", NULL, 0.0, 0, F_BARE},
+        NUM("n", "%.0f", rec->n, 0),
+        NUM("elem_size", "%.0f", rec->elem_size, 0),
+        NUM("removed", "%.6g", rec->removed, 0),
+        STR("pattern", rec->pattern),
+        NUM("red_share", "%.6g", rec->red_share, 0),
+        NUM("removed_count", "%.0f", rec->k, 0),
+        NUM("kept", "%.0f", rec->kept, 0),
+        NUM("tile", "%.0f", rec->tile, !rec->tile),
+        STR("scan", rec->scan),
+        STR("order", rec->order),
+        {"choice", rec->choice, NULL, 0.0, 0, F_CSV_LAST},
+        NUM("runs", "%.0f", rec->runs, 0),
+        NUM("sets", "%.0f", rec->sets, 0),
+        NUM("median_ms", "%.6f", rec->median_ms, 0),
+        NUM("min_ms", "%.6f", rec->min_ms, 0),
+        NUM("max_ms", "%.6f", rec->max_ms, 0),
+        NUM("gbps", "%.3f", rec->gbps, 0),
+        NUM("x_cub", "%.4f", rec->x_cub, rec->x_cub < 0), /* < 0: no such baseline in the run */
+        NUM("pct_copy", "%.4f", rec->pct_copy, rec->pct_copy < 0),
+        {"pct_floor", NULL, "%.4f", rec->pct_floor, rec->pct_floor < 0, F_JSON_ONLY},
+        {"check", rec->check, NULL, 0.0, 0, F_BARE}};
+    memcpy(f + n, own, sizeof own);
+    return n + sizeof own / sizeof *own;
+}
+
+/* A number as printf prints it with fmt (times to the nanosecond, ratios to 4 decimals), so a
+ * reader gets exactly those numbers; a non-finite one is null, which JSON allows and NaN not. */
+static int add_number(cJSON *o, const char *key, const char *fmt, double v) {
     char buf[512];
-    snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return strtod(buf, NULL);
-}
-
-static double significant(double v, int digits) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*g", digits, v);
-    return strtod(buf, NULL);
-}
-
-static int add_number(cJSON *o, const char *key, double v) {
+    snprintf(buf, sizeof buf, fmt, v);
+    v = strtod(buf, NULL);
     return (isfinite(v) ? cJSON_AddNumberToObject(o, key, v) : cJSON_AddNullToObject(o, key)) !=
            NULL;
 }
 
-/* A string, or null where it is NULL or empty (not applicable). */
-static int add_string(cJSON *o, const char *key, const char *s) {
-    return (s && *s ? cJSON_AddStringToObject(o, key, s) : cJSON_AddNullToObject(o, key)) != NULL;
+static int add_fields(cJSON *o, const field *f, size_t n) {
+    int ok = 1;
+    for (size_t i = 0; ok && i < n; i++, f++)
+        ok = f->fmt              ? (f->absent ? cJSON_AddNullToObject(o, f->key) != NULL
+                                              : add_number(o, f->key, f->fmt, f->num))
+             : f->str && *f->str ? cJSON_AddStringToObject(o, f->key, f->str) != NULL
+                                 : cJSON_AddNullToObject(o, f->key) != NULL;
+    return ok;
 }
 
-/* x_cub, pct_copy, pct_floor: < 0 means there is no such baseline in the run. */
-static int add_ratio(cJSON *o, const char *key, double v) {
-    return v >= 0 ? add_number(o, key, fixed(v, 4)) : cJSON_AddNullToObject(o, key) != NULL;
-}
-
-static int add_device(cJSON *o, const bench_report *r) {
-    return add_string(o, "backend", r->backend) && add_string(o, "device", r->device.name) &&
-           add_string(o, "driver", r->device.driver) &&
-           add_string(o, "runtime", r->device.runtime) && add_string(o, "commit", r->commit);
-}
-
-static int add_phases(cJSON *o, const bench_record *rec) {
-    cJSON *arr = cJSON_AddArrayToObject(o, "phases");
-    if (!arr) return 0;
-    for (size_t p = 0; p < rec->num_phases; p++) {
-        cJSON *ph = cJSON_CreateObject();
-        if (!ph || !cJSON_AddItemToArray(arr, ph)) {
-            cJSON_Delete(ph);
-            return 0;
-        }
-        if (!add_string(ph, "name", rec->phases[p].name) ||
-            !add_number(ph, "ms", fixed(rec->phases[p].ms, 6)))
-            return 0;
+/* A new object appended to arr, or NULL. */
+static cJSON *append(cJSON *arr) {
+    cJSON *o = arr ? cJSON_CreateObject() : NULL;
+    if (o && !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        o = NULL;
     }
-    return 1;
+    return o;
 }
 
-/* What ran: the algorithm, its input and its variant. */
-static int add_input(cJSON *o, const bench_record *rec) {
-    return add_string(o, "sweep", rec->sweep) && add_string(o, "algorithm", rec->algorithm) &&
-           cJSON_AddStringToObject(o, "kind", rec->baseline ? "baseline" : "algorithm") &&
-           add_number(o, "n", (double)rec->n) &&
-           add_number(o, "elem_size", (double)rec->elem_size) &&
-           add_number(o, "removed", significant(rec->removed, 6)) &&
-           add_string(o, "pattern", rec->pattern) &&
-           add_number(o, "red_share", significant(rec->red_share, 6)) &&
-           add_number(o, "removed_count", (double)rec->k) &&
-           add_number(o, "kept", (double)rec->kept) &&
-           (rec->tile ? add_number(o, "tile", (double)rec->tile)
-                      : cJSON_AddNullToObject(o, "tile") != NULL) &&
-           add_string(o, "scan", rec->scan) && add_string(o, "order", rec->order) &&
-           add_string(o, "choice", rec->choice);
-}
-
-/* How long it took, against the baselines, and whether its result was right. */
-static int add_times(cJSON *o, const bench_record *rec) {
-    return add_number(o, "runs", rec->runs) && add_number(o, "sets", rec->sets) &&
-           add_number(o, "median_ms", fixed(rec->median_ms, 6)) &&
-           add_number(o, "min_ms", fixed(rec->min_ms, 6)) &&
-           add_number(o, "max_ms", fixed(rec->max_ms, 6)) &&
-           add_number(o, "gbps", fixed(rec->gbps, 3)) && add_ratio(o, "x_cub", rec->x_cub) &&
-           add_ratio(o, "pct_copy", rec->pct_copy) && add_ratio(o, "pct_floor", rec->pct_floor) &&
-           cJSON_AddStringToObject(o, "check", rec->check) && add_phases(o, rec);
-}
-
-static cJSON *json_record(const bench_report *r, const bench_record *rec) {
-    cJSON *o = cJSON_CreateObject();
-    if (o && add_device(o, r) && add_input(o, rec) && add_times(o, rec)) return o;
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static int add_sweeps(cJSON *root, const bench_report *r) {
-    cJSON *arr = cJSON_AddArrayToObject(root, "sweeps");
-    if (!arr) return 0;
-    for (size_t i = 0; i < r->num_sweeps; i++) {
-        const bench_report_sweep *sw = &r->sweeps[i];
-        cJSON *o = cJSON_CreateObject();
-        if (!o || !cJSON_AddItemToArray(arr, o)) {
-            cJSON_Delete(o);
-            return 0;
-        }
-        if (!add_string(o, "tag", sw->tag) || !add_string(o, "purpose", sw->purpose) ||
-            !add_string(o, "command", sw->command))
-            return 0;
+static int add_record(cJSON *records, const bench_report *r, const bench_record *rec) {
+    field f[40];
+    cJSON *o = append(records);
+    cJSON *phases =
+        o && add_fields(o, f, fields(r, rec, f)) ? cJSON_AddArrayToObject(o, "phases") : NULL;
+    int ok = phases != NULL;
+    for (size_t p = 0; ok && p < rec->num_phases; p++) {
+        const field ph[] = {STR("name", rec->phases[p].name),
+                            NUM("ms", "%.6f", rec->phases[p].ms, 0)};
+        cJSON *x = append(phases);
+        ok = x && add_fields(x, ph, 2);
     }
-    return 1;
+    return ok;
 }
 
 /* What the whole run was (the device, the commit, when, how long, the sweeps), then the
  * definitions of the derived numbers, then the records. */
 static cJSON *json_report(const bench_report *r) {
+    field f[8];
+    size_t n = fields(r, NULL, f);
     cJSON *root = cJSON_CreateObject();
-    int ok = root && cJSON_AddStringToObject(root, "tool", "compact bench") &&
-             add_device(root, r) && add_string(root, "date", r->date) &&
-             add_number(root, "elapsed_s", fixed(r->elapsed_s, 1)) &&
-             cJSON_AddBoolToObject(root, "quick", r->quick != 0) &&
-             cJSON_AddStringToObject(root, "timing", r->graph ? "graph" : "calls") &&
-             cJSON_AddStringToObject(root, "cache", r->warm ? "warm" : "cold") &&
-             cJSON_AddBoolToObject(root, "complete", !(r->num_sweeps && !r->complete)) &&
-             add_sweeps(root, r) &&
-             cJSON_AddStringToObject(root, "gbps_definition", BENCH_GBPS_DEFINITION) &&
-             cJSON_AddStringToObject(root, "x_cub_definition", X_CUB_DEFINITION) &&
-             cJSON_AddStringToObject(root, "pct_copy_definition", PCT_COPY_DEFINITION);
-    cJSON *records = ok ? cJSON_AddArrayToObject(root, "records") : NULL;
-    for (size_t i = 0; records && i < r->count; i++) {
-        cJSON *rec = json_record(r, &r->records[i]);
-        if (!rec || !cJSON_AddItemToArray(records, rec)) {
-            cJSON_Delete(rec);
-            records = NULL;
-        }
+    int ok =
+        root && cJSON_AddStringToObject(root, "tool", "compact bench") && add_fields(root, f, n);
+    const field more[] = {STR("date", r->date), NUM("elapsed_s", "%.1f", r->elapsed_s, 0)};
+    ok = ok && add_fields(root, more, 2) && cJSON_AddBoolToObject(root, "quick", r->quick != 0) &&
+         cJSON_AddStringToObject(root, "timing", r->graph ? "graph" : "calls") &&
+         cJSON_AddStringToObject(root, "cache", r->warm ? "warm" : "cold") &&
+         cJSON_AddBoolToObject(root, "complete", !(r->num_sweeps && !r->complete));
+    cJSON *sweeps = ok ? cJSON_AddArrayToObject(root, "sweeps") : NULL;
+    for (size_t i = 0; sweeps && i < r->num_sweeps; i++) {
+        const bench_report_sweep *sw = &r->sweeps[i];
+        const field s[] = {STR("tag", sw->tag), STR("purpose", sw->purpose),
+                           STR("command", sw->command)};
+        cJSON *o = append(sweeps);
+        if (!o || !add_fields(o, s, 3)) sweeps = NULL;
     }
+    ok = sweeps && cJSON_AddStringToObject(root, "gbps_definition", BENCH_GBPS_DEFINITION) &&
+         cJSON_AddStringToObject(root, "x_cub_definition", X_CUB_DEFINITION) &&
+         cJSON_AddStringToObject(root, "pct_copy_definition", PCT_COPY_DEFINITION);
+    cJSON *records = ok ? cJSON_AddArrayToObject(root, "records") : NULL;
+    for (size_t i = 0; records && i < r->count; i++)
+        if (!add_record(records, r, &r->records[i])) records = NULL;
     if (!records) {
         cJSON_Delete(root);
         return NULL;
@@ -248,106 +238,67 @@ static cJSON *json_report(const bench_report *r) {
     return root;
 }
 
-static int write_json(FILE *f, const void *report) {
-    const bench_report *r = report;
+static int write_json(const bench_report *r, FILE *f) {
     cJSON *root = json_report(r);
     char *text = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
-    if (!text) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int failed = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+    if (text) fprintf(f, "%s\n", text);
     cJSON_free(text);
-    return failed ? -1 : 0;
+    return text ? 0 : -1;
 }
 
 /* A CSV field: quoted, with inner quotes doubled; empty where the value does not apply. */
-static void csv_string(FILE *f, const char *s) {
-    if (!s || !*s) return;
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
+static void csv_field(FILE *f, const field *x) {
+    if (x->fmt) {
+        if (!x->absent) fprintf(f, x->fmt, x->num);
+    } else if (x->flags & F_BARE) {
+        fputs(x->str, f);
+    } else if (x->str && *x->str) {
+        fputc('"', f);
+        for (const char *s = x->str; *s; s++) fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+        fputc('"', f);
     }
-    fputc('"', f);
 }
 
-static void csv_record(FILE *f, const bench_report *r, const bench_record *rec) {
-    const char *strings[] = {r->backend, r->device.name, r->device.driver, r->device.runtime,
-                             r->commit,  rec->sweep,     rec->algorithm};
-    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++) {
-        csv_string(f, strings[i]);
-        fputc(',', f);
-    }
-    fprintf(f, "%s,%zu,%zu,%.6g,", rec->baseline ? "baseline" : "algorithm", rec->n, rec->elem_size,
-            rec->removed);
-    csv_string(f, rec->pattern);
-    fprintf(f, ",%.6g,%zu,%zu,", rec->red_share, rec->k, rec->kept);
-    if (rec->tile) fprintf(f, "%zu", rec->tile);
-    fputc(',', f);
-    csv_string(f, rec->scan);
-    fputc(',', f);
-    csv_string(f, rec->order);
-    fprintf(f, ",%d,%d,%.6f,%.6f,%.6f,%.3f,", rec->runs, rec->sets, rec->median_ms, rec->min_ms,
-            rec->max_ms, rec->gbps);
-    if (rec->x_cub >= 0) fprintf(f, "%.4f", rec->x_cub);
-    fputc(',', f);
-    if (rec->pct_copy >= 0) fprintf(f, "%.4f", rec->pct_copy);
-    fprintf(f, ",%s,\"", rec->check);
-    for (size_t p = 0; p < rec->num_phases; p++)
-        fprintf(f, "%s%s=%.6f", p ? ";" : "", rec->phases[p].name, rec->phases[p].ms);
-    fprintf(f, "\",");
-    csv_string(f, rec->choice[0] ? rec->choice : NULL);
-    fprintf(f, "\n");
-}
-
-static int write_csv(FILE *f, const void *report) {
-    const bench_report *r = report;
+static int write_csv(const bench_report *r, FILE *f) {
     fprintf(f, "backend,device,driver,runtime,commit,sweep,algorithm,kind,n,elem_size,removed,"
                "pattern,red_share,removed_count,kept,tile,scan,order,runs,sets,median_ms,min_ms,"
                "max_ms,gbps,x_cub,pct_copy,check,phases,choice\n");
-    for (size_t i = 0; i < r->count; i++) csv_record(f, r, &r->records[i]);
+    for (const bench_record *rec = r->records; rec < r->records + r->count; rec++) {
+        field fs[40];
+        size_t n = fields(r, rec, fs), last = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (fs[i].flags & F_CSV_LAST) last = i;
+            if (fs[i].flags & (F_CSV_LAST | F_JSON_ONLY)) continue;
+            csv_field(f, &fs[i]);
+            fputc(',', f);
+        }
+        fputc('"', f);
+        for (size_t p = 0; p < rec->num_phases; p++)
+            fprintf(f, "%s%s=%.6f", p ? ";" : "", rec->phases[p].name, rec->phases[p].ms);
+        fputs("\",", f);
+        csv_field(f, &fs[last]);
+        fputc('\n', f);
+    }
     return 0;
 }
 
-int bench_write_file(const char *path, int (*write)(FILE *, const void *), const void *arg) {
-    char real[OUT_PATH_MAX]; /* through a symbolic link, its target */
-    if (out_path_resolve(path, real, sizeof real) != 0) return -1;
-    size_t len = strlen(real);
-    char *tmp = malloc(len + 5);
-    if (!tmp) return -1;
-    memcpy(tmp, real, len);
-    memcpy(tmp + len, ".tmp", 5);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        free(tmp);
-        return -1;
-    }
-    int failed = write(f, arg) != 0 || ferror(f);
-    int e = errno;
-    if (fclose(f) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    if (!failed && rename(tmp, real) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        remove(tmp);
-        free(tmp);
-        errno = e;
-        return -1;
-    }
-    free(tmp);
+static int write_table(const bench_report *r, FILE *f) {
+    bench_report_table(r, f);
     return 0;
 }
 
-int bench_report_json(const bench_report *r, const char *path) {
-    return bench_write_file(path, write_json, r);
-}
-
-int bench_report_csv(const bench_report *r, const char *path) {
-    return bench_write_file(path, write_csv, r);
+int bench_report_write(const bench_report *r, bench_format format, const char *path,
+                       rc_error *err) {
+    static int (*const write[])(const bench_report *, FILE *) = {write_json, write_csv,
+                                                                 write_table};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int bad = !f || write[format](r, f) || ferror(f);
+    if (f && fclose(f)) bad = 1;
+    int rc = bad ? rc_fail(err, "%s: cannot write: out of memory", path)
+                 : rc_write_file(path, text, len, err);
+    free(text);
+    return rc;
 }

@@ -244,24 +244,14 @@ static int make_dirs(const char *dir) {
     return 0;
 }
 
-static int write_table(const bench_report *r, const char *path) {
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
-    bench_report_table(r, f);
-    int failed = ferror(f);
-    return (fclose(f) != 0 || failed) ? -1 : 0;
-}
-
 static int write_outputs(const bench_report *r, const char *dir) {
-    char path[1100];
-    const char *names[3] = {"bench.json", "bench.csv", "table.txt"};
+    static const char *const names[3] = {"bench.json", "bench.csv", "table.txt"};
     for (int i = 0; i < 3; i++) {
+        char path[1100];
+        rc_error err;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        int failed = i == 0   ? bench_report_json(r, path)
-                     : i == 1 ? bench_report_csv(r, path)
-                              : write_table(r, path);
-        if (failed) {
-            echo_line(stderr, "compact bench: cannot write %s: %s", path, strerror(errno));
+        if (bench_report_write(r, (bench_format)i, path, &err)) {
+            fprintf(stderr, "compact bench: %s\n", err.msg);
             return -1;
         }
     }

@@ -6,7 +6,6 @@
 #include "bench.h"
 #include "timing.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,11 +413,10 @@ static int run_all(sweep *sw) {
 static void write_files(sweep *sw) {
     const char *paths[2] = {sw->o->json, sw->o->csv};
     for (int i = 0; i < 2; i++) {
-        if (!paths[i]) continue;
-        int failed = i == 0 ? bench_report_json(&sw->report, paths[i])
-                            : bench_report_csv(&sw->report, paths[i]);
-        if (failed) {
-            fprintf(stderr, "compact bench: cannot write %s: %s\n", paths[i], strerror(errno));
+        rc_error err;
+        if (paths[i] &&
+            bench_report_write(&sw->report, i ? BENCH_CSV : BENCH_JSON, paths[i], &err)) {
+            fprintf(stderr, "compact bench: %s\n", err.msg);
             sw->errors++;
         }
     }

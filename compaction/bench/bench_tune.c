@@ -9,6 +9,7 @@
  * points; else half-way). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
+#include "out_path.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
@@ -446,17 +447,6 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
     return 0;
 }
 
-/* The table's text (bench_write_file writes it to --out). */
-typedef struct table_bytes {
-    const char *s;
-    size_t len;
-} table_bytes;
-
-static int write_text(FILE *f, const void *arg) {
-    const table_bytes *t = arg;
-    return fwrite(t->s, 1, t->len, f) != t->len;
-}
-
 /* ---- --from FILE: the measurements of an earlier --tune --json ---- */
 
 /* NAME(axis, count, v): v appended to the grid axis unless it holds it already; -1 when the
@@ -661,6 +651,7 @@ static void table_text(const bench_opts *o, const bench_report *r, char **text, 
 /* The table checked by the library, then written to --out (or stdout); frees `text`. */
 static int emit(const bench_opts *o, char *text, size_t len) {
     char why[256] = "";
+    rc_error err;
     int rc = 0;
     if (!text) {
         fprintf(stderr, "compact tune: no table could be made, so none was written\n");
@@ -670,8 +661,8 @@ static int emit(const bench_opts *o, char *text, size_t len) {
         rc = BENCH_EXIT_ERROR;
     } else if (!o->tune_out) {
         fwrite(text, 1, len, stdout);
-    } else if (bench_write_file(o->tune_out, write_text, &(table_bytes){text, len}) != 0) {
-        fprintf(stderr, "compact tune: cannot write %s: %s\n", o->tune_out, strerror(errno));
+    } else if (rc_write_file(o->tune_out, text, len, &err)) {
+        fprintf(stderr, "compact tune: %s\n", err.msg);
         rc = BENCH_EXIT_ERROR;
     } else if (!o->quiet) {
         fprintf(stderr, "compact tune: policy table written to %s (SC_POLICY=%s uses it)\n",
@@ -736,8 +727,9 @@ int bench_tune(bench_opts *o) {
     /* --json: the measurements the table came from (to check auto against the best later, or
      * to derive a table again with --from) */
     int bad = stopped;
-    if (!bad && o->json && bench_report_json(r, o->json) != 0) {
-        fprintf(stderr, "compact tune: cannot write %s: %s\n", o->json, strerror(errno));
+    rc_error err;
+    if (!bad && o->json && bench_report_write(r, BENCH_JSON, o->json, &err)) {
+        fprintf(stderr, "compact tune: %s\n", err.msg);
         bad = 1;
     }
     int rc = bench_session_close(s);

@@ -1,4 +1,4 @@
-/* test_bench_json.c: the bench JSON (bench_report_json, through cJSON) read back by cJSON: the
+/* test_bench_json.c: the bench JSON (bench_report_write, through cJSON) read back by cJSON: the
  * numbers rounded as the report states them, strings escaped, null where a value does not
  * apply, and null (valid JSON) for non-finite times. Usage: test_bench_json DIR (scratch). */
 #include "bench.h"
@@ -152,7 +152,7 @@ int main(int argc, char **argv) {
     fill(&r, &sweep);
     char path[4096];
     snprintf(path, sizeof path, "%s/bench.json", argv[1]);
-    CHECK(bench_report_json(&r, path) == 0, "cannot write %s", path);
+    CHECK(bench_report_write(&r, BENCH_JSON, path, NULL) == 0, "cannot write %s", path);
     size_t text_len = 0;
     char *text = read_file(path, (size_t)-1, &text_len);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
@@ -165,7 +165,8 @@ int main(int argc, char **argv) {
     free(text);
     /* a path that cannot be written: an error, and nothing left behind */
     snprintf(path, sizeof path, "%s/no such dir/bench.json", argv[1]);
-    CHECK(bench_report_json(&r, path) == -1, "writing into a missing directory succeeded");
+    CHECK(bench_report_write(&r, BENCH_JSON, path, NULL) == -1,
+          "writing into a missing directory succeeded");
     bench_report_free(&r);
     return test_finish_line("test_bench_json", test_checks, TEST_LINE_OK);
 }
