@@ -7,6 +7,7 @@
 #include "out_path.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,17 +208,6 @@ static int parse_range(bench_opts *o, const char *v, int *count) {
     return 0;
 }
 
-static int *list_count(bench_opts *o, const char *opt) {
-    if (!strcmp(opt, "--n")) return &o->num_n;
-    if (!strcmp(opt, "--removed")) return &o->num_removed;
-    if (!strcmp(opt, "--elem")) return &o->num_elem;
-    if (!strcmp(opt, "--tile")) return &o->num_tile;
-    if (!strcmp(opt, "--scan")) return &o->num_scan;
-    if (!strcmp(opt, "--order")) return &o->num_order;
-    if (!strcmp(opt, "--pattern")) return &o->num_pattern;
-    return NULL;
-}
-
 /* A comma-separated list; a repeated option replaces the earlier one. */
 static int parse_list(bench_opts *o, const char *opt, const char *value, int *count) {
     char buf[1024];
@@ -269,6 +259,70 @@ static int parse_int(const char *opt, const char *v, int min, int *out) {
     return 0;
 }
 
+/* How each option is read, and where it may go. */
+enum { K_FLAG, K_LIST, K_TEXT, K_INT0, K_INT1, K_POSITIVE, K_OWN };
+enum { O_SWEEP = 1, O_PART = 2 }; /* chooses the sweep (not with --report, --from); --partition's */
+typedef struct bench_option {
+    const char *name;
+    int kind, where;
+    size_t at;         /* offsetof its value in bench_opts (K_LIST: the list's count) */
+    const char *valid; /* K_POSITIVE: what is valid */
+} bench_option;
+
+#define AT(field) offsetof(bench_opts, field)
+static const bench_option k_options[] = {
+    {"--backend", K_OWN, O_PART, 0, NULL},
+    {"--algos", K_OWN, O_SWEEP, 0, NULL},
+    {"--n", K_LIST, O_SWEEP | O_PART, AT(num_n), NULL},
+    {"--removed", K_LIST, O_SWEEP, AT(num_removed), NULL},
+    {"--pattern", K_LIST, O_SWEEP, AT(num_pattern), NULL},
+    {"--elem", K_LIST, O_SWEEP | O_PART, AT(num_elem), NULL},
+    {"--tile", K_LIST, O_SWEEP, AT(num_tile), NULL},
+    {"--scan", K_LIST, O_SWEEP, AT(num_scan), NULL},
+    {"--order", K_LIST, O_SWEEP, AT(num_order), NULL},
+    {"--runs", K_INT1, O_SWEEP | O_PART, AT(runs), NULL},
+    {"--warmup", K_INT0, O_SWEEP | O_PART, AT(warmup), NULL},
+    {"--budget-ms", K_POSITIVE, O_SWEEP, AT(budget_ms), "milliseconds > 0"},
+    {"--settle-ms", K_OWN, O_SWEEP, 0, NULL},
+    {"--max-seconds", K_POSITIVE, 0, AT(max_seconds), "seconds > 0"},
+    {"--seed", K_OWN, O_PART, 0, NULL},
+    {"--json", K_TEXT, O_SWEEP, AT(json), NULL},
+    {"--csv", K_TEXT, O_SWEEP, AT(csv), NULL},
+    {"--report", K_TEXT, 0, AT(report), NULL},
+    {"--quick", K_FLAG, 0, AT(quick), NULL},
+    {"--out", K_TEXT, 0, AT(tune_out), NULL},
+    {"--from", K_TEXT, 0, AT(tune_from), NULL},
+    {"--partition", K_OWN, O_PART, 0, NULL},
+    {"--quiet", K_FLAG, O_PART, AT(quiet), NULL},
+    {"--graph", K_FLAG, 0, 0, NULL},
+    {"--warm", K_FLAG, 0, 0, NULL},
+    {"--help", K_FLAG, 0, 0, NULL},
+};
+#define NUM_OPTIONS (sizeof k_options / sizeof *k_options)
+
+static const bench_option *find_option(const char *a) {
+    if (!strcmp(a, "-q") || !strcmp(a, "-h")) a = a[1] == 'q' ? "--quiet" : "--help";
+    for (size_t i = 0; i < NUM_OPTIONS; i++)
+        if (!strcmp(a, k_options[i].name)) return &k_options[i];
+    return NULL;
+}
+
+static int unknown_option(const char *a) {
+    char valid[512];
+    size_t n = 0;
+    for (size_t i = 0; i < NUM_OPTIONS && n < sizeof valid; i++)
+        n +=
+            (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", i ? ", " : "", k_options[i].name);
+    echo_line(stderr, "%s: unknown option '%s' (valid: %s)", prog, a, valid);
+    return -1;
+}
+
+/* A list the command line left empty takes `value`. */
+static void default_list(bench_opts *o, const char *opt, const char *value) {
+    int *count = (int *)(void *)((char *)o + find_option(opt)->at);
+    if (!*count) parse_list(o, opt, value, count);
+}
+
 static void set_defaults(bench_opts *o) {
     bench_graph_calls = 0;
     bench_warm = 0;
@@ -285,73 +339,58 @@ static void set_defaults(bench_opts *o) {
     o->seed = 1;
 }
 
-/* Lists not given take their defaults; n depends on the backend, so it comes last. */
+/* Lists not given take their defaults (compact tune's grid first); n depends on the backend. */
 static void fill_defaults(bench_opts *o) {
+    int cuda = o->backend == SC_BACKEND_CUDA;
+    if (o->tune) {
+        default_list(o, "--n", cuda ? "2^16,2^20,2^24" : "2^12,2^16,2^20");
+        default_list(o, "--elem", "4,16,64");
+        default_list(o, "--removed", "0.01,0.03,0.1,0.3,0.5,0.7,0.9");
+        default_list(o, "--tile", "64,256,1024");
+    }
     if (o->num_algos < 0) parse_algos(o, "all");
-    if (!o->num_n) o->n[o->num_n++] = o->backend == SC_BACKEND_CUDA ? (size_t)1 << 24 : 1u << 20;
-    if (!o->num_removed) o->removed[o->num_removed++] = 0.5;
-    if (!o->num_elem) o->elem[o->num_elem++] = 4;
-    if (!o->num_tile) o->tile[o->num_tile++] = SC_TILE_DEFAULT;
-    if (!o->num_scan) o->scan[o->num_scan++] = SC_SCAN_DEFAULT;
-    if (!o->num_order) o->order[o->num_order++] = 0;
-    if (!o->num_pattern) bench_pattern_parse("random", &o->pattern[o->num_pattern++], NULL, 0);
+    default_list(o, "--n", cuda ? "2^24" : "2^20");
+    default_list(o, "--removed", "0.5");
+    default_list(o, "--elem", "4");
+    default_list(o, "--tile", "256");
+    default_list(o, "--scan", "default");
+    default_list(o, "--order", "random");
+    default_list(o, "--pattern", "random");
 }
 
 static int parse_option(bench_opts *o, const char *a, const char *v) {
-    int *count = list_count(o, a);
-    if (count) return parse_list(o, a, v, count);
+    const bench_option *opt = find_option(a);
+    void *at = opt ? (char *)o + opt->at : NULL;
+    switch (opt ? opt->kind : K_FLAG) {
+    case K_LIST:
+        return parse_list(o, a, v, at);
+    case K_TEXT:
+        *(const char **)at = v;
+        return 0;
+    case K_INT0:
+    case K_INT1:
+        return parse_int(a, v, opt->kind == K_INT1, at);
+    case K_POSITIVE:
+        return num_parse_double(v, at) || !(*(double *)at > 0) ? bad_value(a, v, opt->valid) : 0;
+    case K_FLAG:
+        return unknown_option(a);
+    }
+    size_t k;
     if (!strcmp(a, "--backend")) {
-        if (!strcmp(v, "cpu"))
-            o->backend = SC_BACKEND_CPU;
-        else if (!strcmp(v, "cuda"))
-            o->backend = SC_BACKEND_CUDA;
-        else
-            return bad_value(a, v, "cpu, cuda");
-        return 0;
-    }
-    if (!strcmp(a, "--algos")) return parse_algos(o, v);
-    if (!strcmp(a, "--runs")) return parse_int(a, v, 1, &o->runs);
-    if (!strcmp(a, "--warmup")) return parse_int(a, v, 0, &o->warmup);
-    if (!strcmp(a, "--seed"))
+        if (strcmp(v, "cpu") && strcmp(v, "cuda")) return bad_value(a, v, "cpu, cuda");
+        o->backend = v[1] == 'p' ? SC_BACKEND_CPU : SC_BACKEND_CUDA;
+    } else if (!strcmp(a, "--algos")) {
+        return parse_algos(o, v);
+    } else if (!strcmp(a, "--seed")) {
         return num_parse_size(v, &o->seed) ? bad_value(a, v, "an integer") : 0;
-    if (!strcmp(a, "--max-seconds"))
-        return num_parse_double(v, &o->max_seconds) || !(o->max_seconds > 0)
-                   ? bad_value(a, v, "seconds > 0")
-                   : 0;
-    if (!strcmp(a, "--budget-ms"))
-        return num_parse_double(v, &o->budget_ms) || !(o->budget_ms > 0)
-                   ? bad_value(a, v, "milliseconds > 0")
-                   : 0;
-    if (!strcmp(a, "--settle-ms"))
-        return num_parse_double(v, &bench_settle_ms) || !(bench_settle_ms >= 0) ||
-                       bench_settle_ms > 1000
-                   ? bad_value(a, v, "milliseconds 0..1000")
-                   : 0;
-    if (!strcmp(a, "--partition")) {
-        size_t k;
-        if (num_parse_size(v, &k) || k < 1 || k > SC_PARTITION_MAX_KEYS)
-            return bad_value(a, v, "a number of keys 1..16");
-        o->partition = (unsigned)k;
-        return 0;
-    }
-    if (!strcmp(a, "--json"))
-        o->json = v;
-    else if (!strcmp(a, "--csv"))
-        o->csv = v;
-    else if (!strcmp(a, "--report"))
-        o->report = v;
-    else if (!strcmp(a, "--out"))
-        o->tune_out = v;
-    else if (!strcmp(a, "--from"))
-        o->tune_from = v;
-    else {
-        echo_line(stderr,
-                  "%s: unknown option '%s' (valid: --backend, --algos, --n, "
-                  "--removed, --pattern, --elem, --tile, --scan, --order, --runs, --warmup, "
-                  "--budget-ms, --max-seconds, --seed, --json, --csv, --report, --quick, --out, "
-                  "--from, --partition, --quiet, --graph, --warm, --help)",
-                  prog, a);
-        return -1;
+    } else if (!strcmp(a, "--settle-ms")) {
+        if (num_parse_double(v, &bench_settle_ms) || !(bench_settle_ms >= 0) ||
+            bench_settle_ms > 1000)
+            return bad_value(a, v, "milliseconds 0..1000");
+    } else if (num_parse_size(v, &k) || k < 1 || k > SC_PARTITION_MAX_KEYS) {
+        return bad_value(a, v, "a number of keys 1..16");
+    } else {
+        o->partition = (unsigned)k; /* --partition */
     }
     return 0;
 }
@@ -394,54 +433,6 @@ static int check_tune(const bench_opts *o) {
     return 0;
 }
 
-/* 1 if `a` is one of the NULL-terminated names `k`. */
-static int one_of(const char *a, const char *const *k) {
-    for (; *k; k++)
-        if (!strcmp(a, *k)) return 1;
-    return 0;
-}
-
-static int is_sweep_option(const char *a) {
-    static const char *const k[] = {"--algos", "--n",      "--removed",   "--pattern",   "--elem",
-                                    "--tile",  "--scan",   "--order",     "--json",      "--csv",
-                                    "--runs",  "--warmup", "--budget-ms", "--settle-ms", NULL};
-    return one_of(a, k);
-}
-
-static int is_option(const char *a) {
-    static const char *const k[] = {"--backend", "--seed", "--max-seconds", "--report",
-                                    "--out",     "--from", "--partition",   NULL};
-    return one_of(a, k) || is_sweep_option(a);
-}
-
-/* --partition K takes only these beside it. */
-static int goes_with_partition(const char *a) {
-    static const char *const k[] = {"--partition", "--backend", "--n",     "--elem", "--runs",
-                                    "--warmup",    "--seed",    "--quiet", "-q",     NULL};
-    return a[0] != '-' || one_of(a, k);
-}
-
-/* --tune's grid where the command line leaves a list empty (bench_tune.c measures it). */
-static void tune_defaults(bench_opts *o) {
-    static const double removed[] = {0.01, 0.03, 0.1, 0.3, 0.5, 0.7, 0.9};
-    static const size_t elem[] = {4, 16, 64};
-    if (!o->num_n) {
-        int cuda = o->backend == SC_BACKEND_CUDA;
-        for (int e = cuda ? 16 : 12; e <= (cuda ? 26 : 20); e += 4)
-            o->n[o->num_n++] = (size_t)1 << e;
-    }
-    if (!o->num_elem)
-        for (size_t i = 0; i < sizeof elem / sizeof *elem; i++) o->elem[o->num_elem++] = elem[i];
-    if (!o->num_removed)
-        for (size_t i = 0; i < sizeof removed / sizeof *removed; i++)
-            o->removed[o->num_removed++] = removed[i];
-    if (!o->num_tile) {
-        o->tile[o->num_tile++] = 64;
-        o->tile[o->num_tile++] = 256;
-        o->tile[o->num_tile++] = 1024;
-    }
-}
-
 /* 1 if a CUDA context can be made (a device this build runs on). */
 static int bench_cuda_usable(void) {
     sc_context *ctx = NULL;
@@ -480,28 +471,19 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
     }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!not_partition && !goes_with_partition(a)) not_partition = a;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            if (o->tune)
-                tune_usage(stdout);
+        const bench_option *opt = find_option(a);
+        if (!not_partition && a[0] == '-' && !(opt && (opt->where & O_PART))) not_partition = a;
+        if (opt && opt->kind == K_FLAG) {
+            if (!strcmp(opt->name, "--help")) {
+                (o->tune ? tune_usage : bench_usage)(stdout);
+                return 1;
+            }
+            if (!strcmp(opt->name, "--graph"))
+                bench_graph_calls = BENCH_GRAPH_CALLS;
+            else if (!strcmp(opt->name, "--warm"))
+                bench_warm = 1;
             else
-                bench_usage(stdout);
-            return 1;
-        }
-        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            o->quiet = 1;
-            continue;
-        }
-        if (!strcmp(a, "--quick")) {
-            o->quick = 1;
-            continue;
-        }
-        if (!strcmp(a, "--graph")) {
-            bench_graph_calls = BENCH_GRAPH_CALLS;
-            continue;
-        }
-        if (!strcmp(a, "--warm")) {
-            bench_warm = 1;
+                *(int *)(void *)((char *)o + opt->at) = 1; /* --quiet, --quick */
             continue;
         }
         if (!strcmp(a, "--tune")) {
@@ -511,8 +493,8 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
                     prog);
             return -1;
         }
-        if (is_sweep_option(a) && !sweep_option) sweep_option = a;
-        if (a[0] == '-' && i + 1 >= argc && !is_option(a)) return parse_option(o, a, "");
+        if (opt && (opt->where & O_SWEEP) && !sweep_option) sweep_option = a;
+        if (a[0] == '-' && i + 1 >= argc && !opt) return unknown_option(a);
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
             echo_line(stderr, "%s: %s '%s' (see %s --help)", prog,
                       a[0] == '-' ? "option needs a value:" : "unexpected argument", a, prog);
@@ -538,7 +520,6 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
                 o->report ? "--report" : "compact tune");
         return -1;
     }
-    if (o->tune) tune_defaults(o);
     fill_defaults(o);
     return check_outputs(o);
 }
