@@ -241,6 +241,8 @@ void bench_report_ratios(bench_report *r);
 void bench_report_table(const bench_report *r, FILE *f);
 /* The report as JSON, CSV or the table into `path` through rc_write_file (out_path.h: a
  * temporary file renamed over it, through a symbolic link to its target). 0, or -1 with err. */
+/* v as printf prints it with fmt, read back: the number the JSON holds ("%.6f": times). */
+double bench_printed(const char *fmt, double v);
 typedef enum bench_format { BENCH_JSON, BENCH_CSV, BENCH_TABLE } bench_format;
 int bench_report_write(const bench_report *r, bench_format format, const char *path, rc_error *err);
 

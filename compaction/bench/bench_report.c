@@ -159,12 +159,16 @@ static size_t fields(const bench_report *r, const bench_record *rec, field *f) {
     return n + sizeof own / sizeof *own;
 }
 
-/* A number as printf prints it with fmt (times to the nanosecond, ratios to 4 decimals), so a
- * reader gets exactly those numbers; a non-finite one is null, which JSON allows and NaN not. */
-static int add_number(cJSON *o, const char *key, const char *fmt, double v) {
+double bench_printed(const char *fmt, double v) {
     char buf[512];
     snprintf(buf, sizeof buf, fmt, v);
-    v = strtod(buf, NULL);
+    return strtod(buf, NULL);
+}
+
+/* A number as fmt prints it (times to the nanosecond, ratios to 4 decimals), so a reader gets
+ * exactly those numbers; a non-finite one is null, which JSON allows and NaN not. */
+static int add_number(cJSON *o, const char *key, const char *fmt, double v) {
+    v = bench_printed(fmt, v);
     return (isfinite(v) ? cJSON_AddNumberToObject(o, key, v) : cJSON_AddNullToObject(o, key)) !=
            NULL;
 }

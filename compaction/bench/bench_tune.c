@@ -1,12 +1,7 @@
-/* bench_tune.c: `compact bench --tune`: measure a grid (n x element size x removed fraction,
- * every algorithm with and without a removal list, each tile and scan asked for) on one
- * backend and write auto's decision table, in the JSON format the library reads
- * (compaction/src/policy.c). Per grid point the table says: the fastest algorithm; the fastest
- * stable one where they differ; Redzone (or its one-block form) where a removal list is offered
- * and it beats both. Each point's rules cover the cell around it, bounded half-way to its
- * neighbours in n and element size (geometric mean; one rule set per half of the n cell), and
- * in the fraction where the times of the choices on either side cross (linear between the two
- * points; else half-way). */
+/* bench_tune.c: `compact tune`: measure a grid (n x element size x removed fraction) and write
+ * auto's policy table (compaction/src/policy.c reads it): per point the fastest algorithm, the
+ * fastest stable one, and a removal-list one where it beats both; each rule covers its half of
+ * the point's cell, bounded where the choices' times cross (docs/library.md). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
 #include "out_path.h"
@@ -15,6 +10,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +59,8 @@ static double time_of(const bench_report *r, size_t n, size_t elem, double remov
     return 0.0;
 }
 
-/* The ratio of `cfg` towards a neighbouring grid point (n, elem, removed): the geometric mean of
- * its ratio `here` at the point and its time over `top`'s there (the fastest there); 0 where
- * either is not measured. */
+/* cfg's ratio at a cell edge: the geometric mean of `here` and its ratio to `top` at the
+ * neighbour (n, elem, removed); 0 where either is not measured. */
 static double edge_ratio(const bench_report *r, double here, size_t n, size_t elem, double removed,
                          const bench_record *top, const bench_record *cfg) {
     if (!top || !(top->median_ms > 0.0)) return 0.0;
@@ -86,24 +81,20 @@ static const bench_record *fastest(const bench_report *r, size_t n, size_t elem,
     return b;
 }
 
-/* The grid point a rule is written for, and its neighbours along each axis. */
-typedef struct grid_at {
+/* The grid point a rule is written for (sorted axes; in, ie, ir its place), the half of its
+ * n cell (side -1 below the point, +1 above), and the fractions ir..ir_hi one rule covers
+ * with their bounds lo, hi (< 0: open). */
+typedef struct cell {
     const size_t *ns, *es;
     const double *rs;
-    int mn, me, mr, in, ie, ir;
-    int side; /* the half of the n cell the rule is for: -1 below the point, +1 above */
-} grid_at;
+    int mn, me, mr, in, ie, ir, ir_hi, side;
+    double lo, hi;
+} cell;
 
-/* A rule decides its whole cell, which reaches half-way to the neighbouring grid points, and
- * those edges are where a choice measured at the point alone goes wrong most. Along n a point
- * has two rules, one for each half of its cell, and each half looks at its own neighbour only
- * (a configuration can fail towards smaller n and another towards larger n). So each
- * configuration is scored by its worst ratio to the fastest over the point itself and the
- * cell's edges, an edge's ratio taken as the geometric mean of the ratios at the point and at
- * the neighbour (a neighbour where it was not measured counts as the point); the lowest score
- * wins, ties to the faster at the point. A configuration that wins by 1 % at the point but is
- * 1.5x the fastest one grid step away loses to one within a few percent at both. */
-static best find_best(const bench_report *r, const grid_at *g, int want) {
+/* A rule decides its whole cell, so each configuration is scored by its worst ratio to the
+ * fastest over the point and the cell's edges (edge_ratio; along n only this half's); the
+ * lowest score wins, ties to the faster at the point. */
+static best find_best(const bench_report *r, const cell *g, int want) {
     best b = {NULL, NULL};
     size_t n = g->ns[g->in], elem = g->es[g->ie];
     double removed = g->rs[g->ir];
@@ -144,14 +135,10 @@ static best find_best(const bench_report *r, const grid_at *g, int want) {
     return b;
 }
 
-/* Whether a list call should take `list` over the flag algorithm `flags` in half `g->side` of
- * the n cell: the one with the lower worst ratio to the fastest of either input, over the point
- * and that half's n edge (edge_ratio, as in find_best). The element-size and fraction edges are
- * left out: the fraction bounds are placed where the two cross (crossover), and a list
- * algorithm's cost against a flag algorithm's swings with the element size by design. So where
- * the two tie at the point, the neighbour decides (evidence: docs/design.md#tuning-evidence).
- * Ties go to the flags. */
-static int list_wins(const bench_report *r, const grid_at *g, best list, best flags) {
+/* Whether a list call takes `list` over `flags`: the lower worst ratio to the fastest of either
+ * input over the point and this half's n edge only (docs/design.md#tuning-evidence); ties to
+ * the flags. */
+static int list_wins(const bench_report *r, const cell *g, best list, best flags) {
     if (!list.rec) return 0;
     const size_t n = g->ns[g->in], elem = g->es[g->ie];
     const double removed = g->rs[g->ir];
@@ -171,9 +158,7 @@ static int list_wins(const bench_report *r, const grid_at *g, best list, best fl
 }
 
 static int same_choice(best a, best b) {
-    return a.rec && b.rec && a.info == b.info && a.rec->tile == b.rec->tile &&
-           (a.rec->scan == b.rec->scan ||
-            (a.rec->scan && b.rec->scan && !strcmp(a.rec->scan, b.rec->scan)));
+    return a.rec && b.rec && same_config(a.rec, b.rec);
 }
 
 /* Sorted, distinct copies of a grid axis. */
@@ -197,68 +182,43 @@ static int axis_sorted(const void *in, int count, size_t size,
     return m;
 }
 
-/* The bounds of cell i of an integer axis: ("n_min", "n_max") half-way (geometric) to the
- * neighbours; the first cell is open below, the last above. */
-static void size_bounds(FILE *f, const char *key, const size_t *ax, int m, int i, int *first) {
-    if (i > 0) {
-        size_t lo = (size_t)floor(sqrt((double)ax[i - 1] * (double)ax[i])) + 1;
-        fprintf(f, "%s\"%s_min\": %zu", *first ? "" : ", ", key, lo);
-        *first = 0;
-    }
-    if (i + 1 < m) {
-        size_t hi = (size_t)floor(sqrt((double)ax[i] * (double)ax[i + 1]));
-        fprintf(f, "%s\"%s_max\": %zu", *first ? "" : ", ", key, hi);
-        *first = 0;
-    }
-}
-
-/* The n bounds of half `side` of cell i: below the point, from half-way (geometric) to the
- * lower neighbour up to the point; above it, from past the point to half-way to the upper one;
- * the first cell is open below, the last above. */
-static void n_half_bounds(FILE *f, const size_t *ax, int m, int i, int side, int *first) {
-    if (side < 0 && i > 0) {
-        fprintf(f, "\"n_min\": %zu", (size_t)floor(sqrt((double)ax[i - 1] * (double)ax[i])) + 1);
-        *first = 0;
-    }
-    if (side > 0) {
-        fprintf(f, "%s\"n_min\": %zu", *first ? "" : ", ", ax[i] + 1);
-        *first = 0;
-    }
-    if (side < 0) {
-        fprintf(f, "%s\"n_max\": %zu", *first ? "" : ", ", ax[i]);
-        *first = 0;
-    } else if (i + 1 < m) {
-        fprintf(f, "%s\"n_max\": %zu", *first ? "" : ", ",
-                (size_t)floor(sqrt((double)ax[i] * (double)ax[i + 1])));
-        *first = 0;
-    }
+/* Half-way (geometric mean) between two neighbouring grid values, rounded down. */
+static size_t mid(size_t a, size_t b) {
+    return (size_t)floor(sqrt((double)a * (double)b));
 }
 
 /* 1 if half `side` of cell i holds no n (neighbours one apart: half-way lies on the point). */
 static int n_half_empty(const size_t *ax, int m, int i, int side) {
-    if (side < 0 || i + 1 >= m) return 0;
-    return ax[i] + 1 > (size_t)floor(sqrt((double)ax[i] * (double)ax[i + 1]));
+    return side > 0 && i + 1 < m && ax[i] + 1 > mid(ax[i], ax[i + 1]);
 }
 
-/* The fraction bounds of a rule: lo < 0 or hi < 0 leaves that side open. */
-static void removed_bounds(FILE *f, double lo, double hi, int *first) {
-    if (lo >= 0.0) {
-        fprintf(f, "%s\"removed_min\": %.6g", *first ? "" : ", ", lo);
-        *first = 0;
-    }
-    if (hi >= 0.0) {
-        fprintf(f, "%s\"removed_max\": %.6g", *first ? "" : ", ", hi);
-        *first = 0;
-    }
+/* One key of a rule's "when", after ", " but for the first. */
+static void when_key(FILE *f, int *first, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(*first ? "" : ", ", f);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    *first = 0;
 }
 
-typedef struct cell {
-    const size_t *ns, *es;
-    const double *rs;
-    int mn, me, mr, in, ie, ir, ir_hi; /* ir..ir_hi: the fractions one rule covers */
-    double lo, hi;                     /* its fraction bounds (< 0: open) */
-    int side;                          /* the half of the n cell: -1 below the point, +1 above */
-} cell;
+/* A rule's bounds: n from half-way to the lower neighbour to the point (side -1) or past the
+ * point to half-way to the upper one (+1); the element size half-way to either neighbour; the
+ * fraction from lo to hi. The first cell is open below, the last above. */
+static void when_bounds(FILE *f, const cell *c, int *first) {
+    const size_t *n = c->ns, *e = c->es;
+    const int i = c->in, j = c->ie;
+    if (c->side < 0 && i > 0) when_key(f, first, "\"n_min\": %zu", mid(n[i - 1], n[i]) + 1);
+    if (c->side > 0) when_key(f, first, "\"n_min\": %zu", n[i] + 1);
+    if (c->side < 0)
+        when_key(f, first, "\"n_max\": %zu", n[i]);
+    else if (i + 1 < c->mn)
+        when_key(f, first, "\"n_max\": %zu", mid(n[i], n[i + 1]));
+    if (j > 0) when_key(f, first, "\"elem_min\": %zu", mid(e[j - 1], e[j]) + 1);
+    if (j + 1 < c->me) when_key(f, first, "\"elem_max\": %zu", mid(e[j], e[j + 1]));
+    if (c->lo >= 0.0) when_key(f, first, "\"removed_min\": %.6g", c->lo);
+    if (c->hi >= 0.0) when_key(f, first, "\"removed_max\": %.6g", c->hi);
+}
 
 /* What a grid point decides: with a list (when it beats both), fastest, fastest stable. */
 typedef struct point {
@@ -266,20 +226,22 @@ typedef struct point {
     int use_list;
 } point;
 
-/* The three kinds of rule a cell holds, in the order the table lists them (the first rule that
- * matches a call decides): with a removal list, fastest (unstable), fastest stable. */
+/* The kinds of rule a cell holds, in the table's order (the first that matches decides). */
 enum { KIND_LIST, KIND_ANY, KIND_STABLE, KIND_COUNT };
+static const struct {
+    const char *when, *note;
+} k_kinds[KIND_COUNT] = {{"\"list\": true, \"stable\": false", "list"},
+                         {"\"stable\": false", "fastest"},
+                         {NULL, "fastest stable"}};
 
-/* The rule of `kind` a grid point wants; NULL where it wants none (no list rule where the list
- * does not win, no unstable rule where the fastest is stable). */
+/* The rule of `kind` a point wants; NULL for none (the list loses, the fastest is stable). */
 static const best *wanted(const point *p, int kind) {
     if (kind == KIND_LIST) return p->use_list ? &p->list : NULL;
     if (kind == KIND_ANY) return same_choice(p->any, p->stable) ? NULL : &p->any;
     return &p->stable;
 }
 
-/* What a call of `kind` runs at a point: its rule's choice, else the rule it falls through to
- * (a list call to the fastest flag algorithm; an unstable call to the fastest stable one). */
+/* What a call of `kind` runs at a point: its rule's choice, else the one it falls through to. */
 static best runs_at(const point *p, int kind) {
     if (kind == KIND_LIST) return p->use_list ? p->list : p->any;
     return kind == KIND_ANY ? p->any : p->stable;
@@ -290,9 +252,8 @@ static int same_wanted(const point *a, const point *b, int kind) {
     return x ? y && same_choice(*x, *y) : !y;
 }
 
-/* The time of `cfg` at the middle (in log n) of the half n cell: log-linear between the point
- * and the neighbour on that side, a quarter of the way; the point's time where the neighbour is
- * missing or not measured. 0 if not measured at the point. */
+/* cfg's time a quarter of the way (log-linear) to this half's n neighbour, the middle of the
+ * half cell; the point's time without one; 0 if not measured at the point. */
 static double cell_time(const bench_report *r, const cell *c, double removed,
                         const bench_record *cfg) {
     const size_t elem = c->es[c->ie];
@@ -303,26 +264,20 @@ static double cell_time(const bench_report *r, const cell *c, double removed,
     return tn > 0.0 ? pow(t, 0.75) * pow(tn, 0.25) : t;
 }
 
-/* Where between fractions rs[i] and rs[i+1] the choice should switch from a (taken at i) to b
- * (taken at i+1), by their times at the middle of the half n cell (cell_time): both costs are
- * close to linear in the removed fraction (a flag algorithm writes the kept elements, a list
- * algorithm moves the removed ones), so the switch is where the two lines cross. The edge-aware
- * choice may keep a configuration that is not the fastest at its own point: where the other is
- * at least as fast at both fractions, the switch is at the slower one's point (a half-way
- * bound gave such a configuration fractions where it is slower; evidence:
- * docs/design.md#tuning-evidence). Half-way when not measured, or when a is faster at i+1 and
- * b at i. */
+/* Where between fractions rs[i] and rs[i+1] the choice switches from a to b: where their
+ * times (cell_time, near linear in the fraction) cross; at the slower one's point where the
+ * other is as fast at both (docs/design.md#tuning-evidence); else half-way. */
 static double crossover(const bench_report *r, const cell *c, int i, best a, best b) {
-    const double x0 = c->rs[i], x1 = c->rs[i + 1], mid = (x0 + x1) / 2;
-    if (!a.rec || !b.rec || same_choice(a, b)) return mid;
+    const double x0 = c->rs[i], x1 = c->rs[i + 1], half = (x0 + x1) / 2;
+    if (!a.rec || !b.rec || same_choice(a, b)) return half;
     double a0 = cell_time(r, c, x0, a.rec), a1 = cell_time(r, c, x1, a.rec);
     double b0 = cell_time(r, c, x0, b.rec), b1 = cell_time(r, c, x1, b.rec);
-    if (!(a0 > 0.0 && a1 > 0.0 && b0 > 0.0 && b1 > 0.0)) return mid;
+    if (!(a0 > 0.0 && a1 > 0.0 && b0 > 0.0 && b1 > 0.0)) return half;
     const double d0 = a0 - b0, d1 = a1 - b1;
-    if (d0 >= 0.0) return d1 > 0.0 ? x0 : mid; /* b as fast at both: a keeps its point */
-    if (d1 <= 0.0) return x1;                  /* a as fast at both: b keeps its point */
+    if (d0 >= 0.0) return d1 > 0.0 ? x0 : half; /* b as fast at both: a keeps its point */
+    if (d1 <= 0.0) return x1;                   /* a as fast at both: b keeps its point */
     const double x = x0 + (x1 - x0) * d0 / (d0 - d1);
-    return x > x0 && x < x1 ? x : mid;
+    return x > x0 && x < x1 ? x : half;
 }
 
 /* One rule; gain > 0 (removal-list rules): the time of the flag algorithm the table takes at
@@ -331,10 +286,8 @@ static void rule(FILE *f, const cell *c, const char *extra, best b, double gain,
                  int *count) {
     int first = 1;
     fprintf(f, "%s    {\"when\": {", *count ? ",\n" : "");
-    n_half_bounds(f, c->ns, c->mn, c->in, c->side, &first);
-    size_bounds(f, "elem", c->es, c->me, c->ie, &first);
-    removed_bounds(f, c->lo, c->hi, &first);
-    if (extra) fprintf(f, "%s%s", first ? "" : ", ", extra);
+    when_bounds(f, c, &first);
+    if (extra) when_key(f, &first, "%s", extra);
     fprintf(f, "}, \"algo\": \"%s\"", b.info->name);
     if (b.rec->tile && (b.info->tunables & SC_TUNE_TILE))
         fprintf(f, ", \"tile\": %zu", b.rec->tile);
@@ -404,7 +357,8 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
                 point pt[BENCH_MAX_LIST];
                 for (int i = 0; i < c.mr; i++) {
                     point *p = &pt[i];
-                    grid_at g = {ns, es, rs, c.mn, c.me, c.mr, c.in, c.ie, i, c.side};
+                    cell g = c;
+                    g.ir = i;
                     p->any = find_best(r, &g, WANT_FLAGS_ANY);
                     p->stable = find_best(r, &g, WANT_FLAGS_STABLE);
                     p->list = find_best(r, &g, WANT_LIST);
@@ -434,13 +388,10 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
                                    ? crossover(r, &c, c.ir_hi, runs_at(&pt[c.ir_hi], kind),
                                                runs_at(&pt[c.ir_hi + 1], kind))
                                    : -1.0;
-                        if (kind == KIND_LIST)
-                            rule(f, &c, "\"list\": true, \"stable\": false", *w,
-                                 p->any.rec->median_ms / p->list.rec->median_ms, "list", &count);
-                        else if (kind == KIND_ANY)
-                            rule(f, &c, "\"stable\": false", *w, 0.0, "fastest", &count);
-                        else
-                            rule(f, &c, NULL, *w, 0.0, "fastest stable", &count);
+                        double gain = kind == KIND_LIST
+                                          ? p->any.rec->median_ms / p->list.rec->median_ms
+                                          : 0.0;
+                        rule(f, &c, k_kinds[kind].when, *w, gain, k_kinds[kind].note, &count);
                     }
             }
     fprintf(f, "\n  ]\n}\n");
@@ -449,8 +400,7 @@ static int write_table(FILE *f, const bench_opts *o, const bench_report *r) {
 
 /* ---- --from FILE: the measurements of an earlier --tune --json ---- */
 
-/* NAME(axis, count, v): v appended to the grid axis unless it holds it already; -1 when the
- * axis is full. One body for the size axes (n, elem) and the fraction axis (removed). */
+/* NAME(axis, count, v): v appended to a grid axis unless there; -1 when the axis is full. */
 #define DEFINE_ADD_TO_AXIS(NAME, TYPE)                                                             \
     static int NAME(TYPE *axis, int *count, TYPE v) {                                              \
         for (int i = 0; i < *count; i++)                                                           \
@@ -603,11 +553,9 @@ static int parse_measurements(const char *path, const char *text, size_t len, be
     return 0;
 }
 
-/* A configuration takes no less time on more elements (same element size and fraction): a
- * median above one the same configuration has at a larger n is a disturbed measurement (a
- * clock dip, a stall), and one such point would steer the edge-aware choice of its neighbours.
- * So each median is taken as the least of its own and those at every larger n: the copy of r's
- * records the table is derived from (its notes and gains then show these times). */
+/* More elements take no less time: a median above the same configuration's at a larger n is a
+ * disturbed measurement, so a copy of r's records with each median the least of its own and
+ * those at every larger n (the table, its notes and gains are derived from it). */
 static bench_record *monotone_in_n(const bench_report *r) {
     bench_record *m = malloc((r->count ? r->count : 1) * sizeof *m);
     if (!m) return NULL;
@@ -698,13 +646,9 @@ static int tune_from(bench_opts *o) {
 
 int bench_tune(bench_opts *o) {
     if (o->tune_from) return tune_from(o);
-    /* the fractions as --json keeps them (6 significant digits), so that --from on that file
-     * sees the same grid */
-    for (int i = 0; i < o->num_removed; i++) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%.6g", o->removed[i]);
-        o->removed[i] = strtod(buf, NULL);
-    }
+    /* the fractions and (below) the times as --json keeps them, so that --from on that file
+     * sees the same grid and derives this very table */
+    for (int i = 0; i < o->num_removed; i++) o->removed[i] = bench_printed("%.6g", o->removed[i]);
     /* auto cannot measure itself into its own table */
     int m = 0;
     for (int i = 0; i < o->num_algos; i++)
@@ -714,13 +658,8 @@ int bench_tune(bench_opts *o) {
     if (!s) return BENCH_EXIT_ERROR;
     int stopped = bench_session_sweep(s, o, "tune", "tune");
     bench_report *r = bench_session_report(s);
-    /* The times as --json keeps them (to the nanosecond), so that --from on that file derives
-     * this very table. */
-    for (size_t i = 0; i < r->count; i++) {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%.6f", r->records[i].median_ms);
-        r->records[i].median_ms = strtod(buf, NULL);
-    }
+    for (size_t i = 0; i < r->count; i++)
+        r->records[i].median_ms = bench_printed("%.6f", r->records[i].median_ms);
     char *text = NULL;
     size_t len = 0;
     if (!stopped) table_text(o, r, &text, &len);
