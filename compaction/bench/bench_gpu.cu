@@ -1,8 +1,6 @@
-/* bench_gpu.cu: the CUDA backend of `compact bench`: device input sets, runs stamped by CUDA
- * events for the timing loop of bench_time.c (or replays of a captured graph), and the baselines
- * that need CUDA: thrust::remove_if (with a stencil, or marked from a removal
- * list first), the device copy, the scatter limit.
- * bench.c and the rest of the tool see only the C interface in bench.h. */
+/* bench_gpu.cu: the CUDA backend of `compact bench` behind bench.h's C interface: device input
+ * sets, runs stamped by CUDA events (or graph replays), and the CUDA baselines: thrust::remove_if
+ * (stencil, or marked from a removal list), the device copy, the scatter limit. */
 #include "bench.h"
 #include "timing.h"
 
@@ -20,7 +18,6 @@
 struct bench_backend {
     bench_sets s; /* first: bench_time reads it */
     cudaStream_t stream;
-    size_t n, es, k; /* s.n, s.es, s.k */
     unsigned char *d_in, *d_out, *d_flags, *d_list;
     unsigned char *d_stencil;  /* thrust-remove-list's stencil, marked from the list each run */
     sc_options opt;            /* the timed runs' options: the job's, on this stream, d_kept */
@@ -77,8 +74,7 @@ static gpu_set set_of(const bench_backend *b, int s) {
 
 /* ---- thrust::remove_if, in place, flags as stencil ---- */
 
-/* thrust's temporary storage comes from this allocator (thrust's interface for it is an object
- * with allocate and deallocate), so the timed calls do not cudaMalloc and cudaFree each time. */
+/* thrust's temporary storage, kept between calls so the timed ones do not cudaMalloc. */
 struct thrust_cache {
     typedef char value_type;
     bench_backend *b;
@@ -127,43 +123,28 @@ template <typename T>
 static size_t thrust_remove(bench_backend *b, unsigned char *out, const uint8_t *stencil) {
     thrust_cache alloc = {b};
     T *first = (T *)(void *)out;
-    T *end = thrust::remove_if(thrust::cuda::par(alloc).on(b->stream), first, first + b->n, stencil,
-                               flag_is_zero());
+    T *end = thrust::remove_if(thrust::cuda::par(alloc).on(b->stream), first, first + b->s.n,
+                               stencil, flag_is_zero());
     return (size_t)(end - first);
 }
+
+typedef size_t (*thrust_fn)(bench_backend *, unsigned char *, const uint8_t *);
+static const struct {
+    size_t es;
+    thrust_fn fn;
+} k_thrust[] = {{1, thrust_remove<uint8_t>},  {2, thrust_remove<uint16_t>},
+                {4, thrust_remove<uint32_t>}, {8, thrust_remove<uint2>},
+                {12, thrust_remove<elem12>},  {16, thrust_remove<uint4>},
+                {32, thrust_remove<elem32>},  {64, thrust_remove<elem64>}};
 
 /* thrust::remove_if in place on `out`, removing where stencil[i] == 0. */
 static sc_status run_thrust(bench_backend *b, unsigned char *out, const uint8_t *stencil,
                             size_t *kept) {
+    size_t i = 0;
+    while (i < sizeof k_thrust / sizeof *k_thrust && k_thrust[i].es != b->s.es) i++;
+    if (i == sizeof k_thrust / sizeof *k_thrust) return SC_ERR_UNSUPPORTED;
     try {
-        switch (b->es) {
-        case 1:
-            *kept = thrust_remove<uint8_t>(b, out, stencil);
-            break;
-        case 2:
-            *kept = thrust_remove<uint16_t>(b, out, stencil);
-            break;
-        case 4:
-            *kept = thrust_remove<uint32_t>(b, out, stencil);
-            break;
-        case 8:
-            *kept = thrust_remove<uint2>(b, out, stencil);
-            break;
-        case 12:
-            *kept = thrust_remove<elem12>(b, out, stencil);
-            break;
-        case 16:
-            *kept = thrust_remove<uint4>(b, out, stencil);
-            break;
-        case 32:
-            *kept = thrust_remove<elem32>(b, out, stencil);
-            break;
-        case 64:
-            *kept = thrust_remove<elem64>(b, out, stencil);
-            break;
-        default:
-            return SC_ERR_UNSUPPORTED;
-        }
+        *kept = k_thrust[i].fn(b, out, stencil);
     } catch (const std::bad_alloc &) {
         return SC_ERR_OUT_OF_MEMORY;
     } catch (const thrust::system_error &e) {
@@ -186,8 +167,8 @@ __global__ void scatter_limit(V *out, const V *in, const uint32_t *list, size_t 
 }
 
 template <typename V> static sc_status launch_scatter(bench_backend *b, const gpu_set *s) {
-    unsigned words = (unsigned)(b->es / sizeof(V));
-    size_t total = b->k * words;
+    unsigned words = (unsigned)(b->s.es / sizeof(V));
+    size_t total = b->s.k * words;
     if (total == 0) return SC_OK;
     unsigned blocks = (unsigned)((total + 255) / 256);
     scatter_limit<V><<<blocks, 256, 0, b->stream>>>((V *)(void *)s->out, (const V *)(void *)s->in,
@@ -197,10 +178,10 @@ template <typename V> static sc_status launch_scatter(bench_backend *b, const gp
 }
 
 static sc_status run_scatter(bench_backend *b, const gpu_set *s) {
-    if (b->es % 16 == 0) return launch_scatter<uint4>(b, s);
-    if (b->es % 8 == 0) return launch_scatter<uint2>(b, s);
-    if (b->es % 4 == 0) return launch_scatter<uint32_t>(b, s);
-    if (b->es % 2 == 0) return launch_scatter<uint16_t>(b, s);
+    if (b->s.es % 16 == 0) return launch_scatter<uint4>(b, s);
+    if (b->s.es % 8 == 0) return launch_scatter<uint2>(b, s);
+    if (b->s.es % 4 == 0) return launch_scatter<uint32_t>(b, s);
+    if (b->s.es % 2 == 0) return launch_scatter<uint16_t>(b, s);
     return launch_scatter<uint8_t>(b, s);
 }
 
@@ -215,9 +196,8 @@ __global__ void settle_kernel(unsigned long long ns) {
     } while (t - t0 < ns);
 }
 
-/* Between measurements the host checks results and builds inputs while the GPU idles, and an
- * idle GPU lowers its clock; launch-bound runs are too short to raise it again. A few
- * milliseconds of every SM busy first put each measurement at the same clock. */
+/* An idle GPU (the host checking results, building inputs) lowers its clock, and launch-bound
+ * runs are too short to raise it: every SM busy for a few ms first. */
 static sc_status settle(bench_backend *b) {
     if (!(bench_settle_ms > 0.0)) return SC_OK;
     settle_kernel<<<b->sm_count, 32, 0, b->stream>>>((unsigned long long)(bench_settle_ms * 1e6));
@@ -234,9 +214,9 @@ __global__ void mark_removed(uint8_t *stencil, const uint32_t *list, size_t k) {
 }
 
 static sc_status launch_mark(bench_backend *b, const gpu_set *s) {
-    if (b->k == 0) return SC_OK;
-    unsigned blocks = (unsigned)((b->k + 255) / 256);
-    mark_removed<<<blocks, 256, 0, b->stream>>>(s->stencil, s->list, b->k);
+    if (b->s.k == 0) return SC_OK;
+    unsigned blocks = (unsigned)((b->s.k + 255) / 256);
+    mark_removed<<<blocks, 256, 0, b->stream>>>(s->stencil, s->list, b->s.k);
     TRY(cudaGetLastError());
     return SC_OK;
 }
@@ -291,13 +271,14 @@ static sc_status ensure_alt(bench_backend *b, const bench_job *job) {
 
 static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options *opt,
                         const gpu_set *s, size_t *kept) {
-    size_t es = b->es;
+    size_t es = b->s.es;
     switch (job->op) {
     case BENCH_OP_FLAGGED:
-        return sc_compact_flagged(b->s.ctx, job->algo, s->in, s->flags, s->out, b->n, es, opt,
+        return sc_compact_flagged(b->s.ctx, job->algo, s->in, s->flags, s->out, b->s.n, es, opt,
                                   kept);
     case BENCH_OP_REMOVE:
-        return sc_remove_indices(b->s.ctx, job->algo, s->out, b->n, es, s->list, b->k, opt, kept);
+        return sc_remove_indices(b->s.ctx, job->algo, s->out, b->s.n, es, s->list, b->s.k, opt,
+                                 kept);
     case BENCH_OP_THRUST: {
         size_t got = 0;
         TRY_SC(run_thrust(b, s->out, s->flags, &got));
@@ -311,17 +292,17 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
         return SC_OK;
     }
     case BENCH_OP_COPY:
-        TRY(cudaMemcpyAsync(s->out, s->in, b->n * es, cudaMemcpyDeviceToDevice, b->stream));
-        if (kept) *kept = b->n;
+        TRY(cudaMemcpyAsync(s->out, s->in, b->s.n * es, cudaMemcpyDeviceToDevice, b->stream));
+        if (kept) *kept = b->s.n;
         return SC_OK;
     case BENCH_OP_SCATTER:
-        if (kept) *kept = b->n - b->k;
+        if (kept) *kept = b->s.n - b->s.k;
         return run_scatter(b, s);
     case BENCH_OP_AUTO_LIST:
-        return sc_compact_any(b->s.ctx, job->algo, s->out, s->flags, b->d_alt, b->n, es, s->list,
-                              b->k, opt, kept, &b->result);
+        return sc_compact_any(b->s.ctx, job->algo, s->out, s->flags, b->d_alt, b->s.n, es, s->list,
+                              b->s.k, opt, kept, &b->result);
     case BENCH_OP_PARTITION:
-        return sc_partition(b->s.ctx, job->algo, s->in, s->flags, s->out, b->n, es, job->num_keys,
+        return sc_partition(b->s.ctx, job->algo, s->in, s->flags, s->out, b->s.n, es, job->num_keys,
                             opt, kept);
     }
     return SC_ERR_UNSUPPORTED;
@@ -329,9 +310,8 @@ static sc_status run_op(bench_backend *b, const bench_job *job, const sc_options
 
 /* ---- the bench_ops interface ---- */
 
-/* The driver's version, "580.159.04": the first token with a dot that starts with a digit in
- * the first line of /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX Open Kernel Module
- * for x86_64  580.159.04  Release Build ..."). "" where there is no such file. */
+/* The driver's version ("580.159.04"): the first token of /proc/driver/nvidia/version that
+ * starts with a digit and has a dot; "" without that file. */
 static void module_version(char *out, size_t cap) {
     char line[256];
     out[0] = 0;
@@ -435,9 +415,6 @@ static sc_status gpu_open(bench_backend **out, bench_device *dev) {
 static sc_status gpu_alloc(bench_backend *b, size_t n, size_t es, size_t k, int num_sets) {
     free_sets(b);
     bench_sets_init(&b->s, n, es, k, num_sets);
-    b->n = n;
-    b->es = es;
-    b->k = k;
     const size_t sets = (size_t)num_sets, in = b->s.in_stride, flags = b->s.flags_stride;
     cudaError_t e = cudaMalloc(&b->d_in, sets * in);
     if (e == cudaSuccess) e = cudaMalloc(&b->d_out, sets * in);
@@ -451,25 +428,24 @@ static sc_status gpu_alloc(bench_backend *b, size_t n, size_t es, size_t k, int 
     return SC_OK;
 }
 
-/* Set 0 from the host, the others from set 0 on the device. Every copy goes on the bench's
- * stream: a cudaMemcpy from pageable memory may return before its last bytes reach the device,
- * and b->stream (non-blocking) would not wait for it, so the copies of set 0 into the other
- * sets could read a stale tail (a removal list so read sent scatter-limit out of bounds). */
+/* Set 0 from the host, the others from set 0, all on the bench's (non-blocking) stream: a
+ * pageable cudaMemcpy may return early, and the copies of set 0 would read a stale tail. */
 static sc_status gpu_load(bench_backend *b, const bench_input *in) {
     gpu_set s0 = set_of(b, 0);
-    TRY(cudaMemcpyAsync(s0.in, in->data, b->n * b->es, cudaMemcpyHostToDevice, b->stream));
-    TRY(cudaMemcpyAsync((void *)s0.flags, in->flags, b->n, cudaMemcpyHostToDevice, b->stream));
+    TRY(cudaMemcpyAsync(s0.in, in->data, b->s.n * b->s.es, cudaMemcpyHostToDevice, b->stream));
+    TRY(cudaMemcpyAsync((void *)s0.flags, in->flags, b->s.n, cudaMemcpyHostToDevice, b->stream));
     for (int i = 1; i < b->s.num_sets; i++) {
         gpu_set s = set_of(b, i);
-        TRY(cudaMemcpyAsync(s.in, s0.in, b->n * b->es, cudaMemcpyDeviceToDevice, b->stream));
-        TRY(cudaMemcpyAsync((void *)s.flags, s0.flags, b->n, cudaMemcpyDeviceToDevice, b->stream));
+        TRY(cudaMemcpyAsync(s.in, s0.in, b->s.n * b->s.es, cudaMemcpyDeviceToDevice, b->stream));
+        TRY(cudaMemcpyAsync((void *)s.flags, s0.flags, b->s.n, cudaMemcpyDeviceToDevice,
+                            b->stream));
     }
     TRY(cudaStreamSynchronize(b->stream));
     return SC_OK;
 }
 
 static sc_status gpu_load_list(bench_backend *b, const uint32_t *removed) {
-    size_t bytes = b->k * sizeof(uint32_t);
+    size_t bytes = b->s.k * sizeof(uint32_t);
     if (bytes == 0) return SC_OK;
     gpu_set s0 = set_of(b, 0);
     TRY(cudaMemcpyAsync((void *)s0.list, removed, bytes, cudaMemcpyHostToDevice, b->stream));
@@ -499,8 +475,8 @@ static sc_status ensure_events(bench_backend *b, int runs) {
 
 /* An in-place operation's buffer (and thrust-remove-list's stencil, to ones) is refilled. */
 static sc_status refill_buffers(bench_backend *b, const bench_job *job, const gpu_set *s) {
-    TRY(cudaMemcpyAsync(s->out, s->in, b->n * b->es, cudaMemcpyDeviceToDevice, b->stream));
-    if (job->op == BENCH_OP_THRUST_LIST) TRY(cudaMemsetAsync(s->stencil, 1, b->n, b->stream));
+    TRY(cudaMemcpyAsync(s->out, s->in, b->s.n * b->s.es, cudaMemcpyDeviceToDevice, b->stream));
+    if (job->op == BENCH_OP_THRUST_LIST) TRY(cudaMemsetAsync(s->stencil, 1, b->s.n, b->stream));
     return SC_OK;
 }
 
@@ -510,14 +486,13 @@ static int graphed(const bench_job *job) {
     return bench_graph_calls > 0 && job->op != BENCH_OP_THRUST && job->op != BENCH_OP_THRUST_LIST;
 }
 
-/* --graph: bench_graph_calls back-to-back calls on the sets in turn, captured once into a graph
- * (the calls read n and k from the device, the count stays there); each timed run is then one
- * replay, and end() reports its time per call. One uncaptured call first grows the context's
- * storage, so the capture allocates nothing. */
+/* --graph: bench_graph_calls calls on the sets in turn (n and k read on the device) captured
+ * into one graph a timed run replays; one uncaptured call first, so the capture allocates
+ * nothing. */
 static sc_status capture(bench_backend *b, const bench_job *job) {
     b->opt.d_n = b->d_len;
     b->opt.d_k = b->d_len + 1;
-    const uint32_t len[2] = {(uint32_t)b->n, (uint32_t)b->k};
+    const uint32_t len[2] = {(uint32_t)b->s.n, (uint32_t)b->s.k};
     TRY(cudaMemcpyAsync(b->d_len, len, sizeof len, cudaMemcpyHostToDevice, b->stream));
     gpu_set s0 = set_of(b, 0);
     TRY_SC(run_op(b, job, &b->opt, &s0, NULL));
@@ -542,9 +517,8 @@ static sc_status capture(bench_backend *b, const bench_job *job) {
     return status_of(e);
 }
 
-/* ---- the steps of bench_time: runs queued back to back, each between two events; library
- * calls leave the kept count on the device (opt.d_kept), so nothing inside the timed region
- * waits for the host ---- */
+/* ---- the steps of bench_time: runs queued back to back between event pairs, the count left
+ * on the device, so nothing timed waits for the host ---- */
 
 static sc_status gpu_begin(bench_backend *b, const bench_job *job, int runs) {
     TRY_SC(ensure_events(b, runs));
@@ -557,9 +531,8 @@ static sc_status gpu_begin(bench_backend *b, const bench_job *job, int runs) {
     return settle(b);
 }
 
-/* Before a run, outside the timed region: the refill would leave the buffers in L2, so a write
- * of twice its size follows (nothing with --warm). Graph replays run on the previous call's
- * output, not refilled. */
+/* The refill, then a write of twice L2 that evicts it (none with --warm); graph replays run on
+ * the previous call's output. */
 static sc_status gpu_refill(bench_backend *b, const bench_job *job, int set, int flush) {
     if (graphed(job)) return SC_OK;
     gpu_set s = set_of(b, set);
@@ -598,7 +571,7 @@ static sc_status gpu_end(bench_backend *b, sc_status st, int runs, double *ms) {
 static sc_status gpu_run_once(bench_backend *b, const bench_job *job, int timing, void *out,
                               size_t *kept, sc_phase_timing *phases, size_t *num_phases) {
     gpu_set s = set_of(b, 0);
-    size_t bytes = b->n * b->es;
+    size_t bytes = b->s.n * b->s.es;
     sc_options opt = job->opt;
     opt.stream = b->stream;
     opt.timing = timing;
