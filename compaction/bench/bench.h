@@ -1,8 +1,6 @@
-/* bench.h: `compact bench`: the sweep and its options (bench.c, bench_sweep.c), the input
- * patterns (bench_pattern.c, masks read by bench_image.c), the host inputs and the result check
- * (bench_input.c), the reports (bench_report.c), the fixed set of sweeps behind --report
- * (bench_suite.c), and the backends that time one operation (bench_cpu.c; bench_gpu.cu, whose
- * CUDA-only parts stay behind this C interface). */
+/* bench.h: `compact bench` and `compact tune`: options (bench.c), sweep (bench_sweep.c), inputs
+ * (bench_pattern.c, bench_input.c), reports (bench_report.c), --report (bench_suite.c), the tune
+ * (bench_tune.c) and the backends that time one operation (bench_cpu.c, bench_gpu.cu). */
 #ifndef SC_BENCH_H
 #define SC_BENCH_H
 
@@ -31,12 +29,9 @@ typedef enum bench_op {
     BENCH_OP_THRUST,  /* thrust::remove_if in place on out (refilled untimed), flags as stencil */
     BENCH_OP_COPY,    /* copy n * elem_size bytes in -> out: the bandwidth limit */
     BENCH_OP_SCATTER, /* out[R[i]] = in[i] for the k listed indices: a removal list's limit */
-    /* The removal list the way Redzone §5.1 runs its competitors: "mark" (stencil[R[i]] = 0,
-     * k scattered writes into a stencil refilled with ones untimed), then "remove"
-     * (thrust::remove_if in place on out with that stencil). */
+    /* Redzone §5.1's competitors: "mark" (stencil[R[i]] = 0), then thrust::remove_if */
     BENCH_OP_THRUST_LIST,
-    /* "auto-list": sc_compact_any(auto) offered the flags and the removal list: in place on out
-     * (refilled from in untimed), or into one spare buffer when auto takes a flag algorithm */
+    /* "auto-list": sc_compact_any(auto) offered flags and list: in place, or into a spare */
     BENCH_OP_AUTO_LIST,
     /* sc_partition(algo) into num_keys keys: in + keys (held in the flags buffer) -> out */
     BENCH_OP_PARTITION
@@ -74,9 +69,8 @@ typedef struct bench_device {
 
 typedef struct bench_backend bench_backend;
 
-/* What every backend's state starts with: its library context, and the input sets: `num_sets`
- * copies of (in, out, flags, list of k), each buffer one allocation with set s at s * stride
- * bytes; `next` is the set the next timed run takes. */
+/* What every backend's state starts with: its context and `num_sets` copies of (in, out, flags,
+ * list of k), set s at s * stride in each buffer; `next`: the set the next timed run takes. */
 typedef struct bench_sets {
     sc_context *ctx;
     size_t n, es, k;
@@ -95,20 +89,17 @@ typedef struct bench_ops {
     /* Data and flags into every set; then the removal list (one order) into every set. */
     sc_status (*load)(bench_backend *b, const bench_input *in);
     sc_status (*load_list)(bench_backend *b, const uint32_t *removed);
-    /* The steps bench_time runs. begin: before the runs (spare buffers, `runs` stamp pairs; CUDA:
-     * --graph's capture, --settle-ms). refill: an in-place operation's buffer in set `set` from
-     * its input, then with `flush` the cache flushed (nothing with --warm). stamp: the start (stop
-     * 0) or the end (stop 1) of timed run `slot`. run: the operation once on set `set`; *in_place =
-     * 1 if its result is in that set's buffer (auto-list). end: after the runs, or after the first
-     * failure `st`: ms[0 .. runs) from the stamps; returns st or its own error. */
+    /* The steps bench_time runs: begin (spare buffers, stamps, --graph's capture, --settle-ms);
+     * refill an in-place buffer, then with `flush` flush the cache; stamp the start or end of
+     * run `slot`; run once on `set` (*in_place: the result is in its buffer); end: ms[0 .. runs)
+     * from the stamps, or the first failure `st`. */
     sc_status (*begin)(bench_backend *b, const bench_job *job, int runs);
     sc_status (*refill)(bench_backend *b, const bench_job *job, int set, int flush);
     sc_status (*stamp)(bench_backend *b, int slot, int stop);
     sc_status (*run)(bench_backend *b, const bench_job *job, int set, int *in_place);
     sc_status (*end)(bench_backend *b, sc_status st, int runs, double *ms);
-    /* One untimed run on set 0. `out` (may be NULL): the result buffer's n elements are copied
-     * there; *kept: the count (a partition: kept[0 .. num_keys), the count per key). With `timing`,
-     * phases[0 .. *num_phases) get the phase times. */
+    /* One untimed run on set 0: the result copied to `out` (NULL: not), the count (per key for a
+     * partition) in kept, with `timing` the phases' times. */
     sc_status (*run_once)(bench_backend *b, const bench_job *job, int timing, void *out,
                           size_t *kept, sc_phase_timing *phases, size_t *num_phases);
 } bench_ops;
@@ -119,8 +110,7 @@ sc_status bench_last_choice(const bench_backend *b, sc_choice *out);
 void bench_phases(const bench_backend *b, const bench_job *job, sc_phase_timing *phases,
                   size_t *num_phases);
 
-/* The timing loop (bench_time.c): warmup + runs runs of `job`, each on the next set; ms[0 ..
- * runs) gets each timed run. */
+/* The timing loop (bench_time.c): warmup + runs runs of `job` on the sets in turn. */
 sc_status bench_time(const bench_ops *ops, bench_backend *b, const bench_job *job, int warmup,
                      int runs, double *ms);
 
@@ -128,6 +118,8 @@ extern const bench_ops bench_cpu_ops;
 #ifdef SC_HAVE_CUDA
 extern const bench_ops bench_gpu_ops;
 #endif
+/* The backend's operations; NULL when this build has none for it. */
+const bench_ops *bench_ops_for(sc_backend backend);
 
 /* ---- the options of one run; every list is swept (cartesian product) ---- */
 #define BENCH_MAX_LIST     64
@@ -159,9 +151,8 @@ typedef struct bench_opts {
 #define BENCH_EXIT_USAGE    2
 #define BENCH_EXIT_MISMATCH 3 /* a result differed from the serial reference */
 
-/* Parse the arguments of `compact bench` (argv[0] "bench") or `compact tune` (argv[0] "tune",
- * which sets o->tune) into o, and check that the output files can be written. Returns 0 to run,
- * 1 after --help, -1 on a usage error (printed). */
+/* Parse `compact bench` (argv[0] "bench") or `compact tune` ("tune": o->tune) arguments and check
+ * the output files; 0 to run, 1 after --help, -1 on a usage error (printed). */
 int bench_parse_args(bench_opts *o, int argc, char **argv);
 /* The same for the arguments after "bench" (argv[0] the first option). */
 int bench_partition_check_args(int argc, char **argv);
@@ -169,15 +160,13 @@ int bench_partition_check_args(int argc, char **argv);
 /* Run the sweep, print the table, write the files; returns the exit code. */
 int bench_sweep(const bench_opts *o);
 
-/* --report DIR: the fixed sweeps, DIR/bench.json, DIR/bench.csv and DIR/table.txt, then the
- * plot script for the PNG plots and DIR/README.md. Returns the exit code. */
+/* --report DIR: the fixed sweeps, their files and plots in DIR; the exit code. */
 int bench_suite(const bench_opts *o);
 
 /* compact tune: measure the grid and write the table (bench_tune.c); the exit code. */
 int bench_tune(bench_opts *o);
-/* --tune --from: the measurements in `json` (the text of file `name`, for messages) as a policy
- * table (malloc'ed into *table; NULL when no table can be made); sets o's grid and backend from
- * them. -1 (after a one-line message) if they are not a --tune --json file. */
+/* tune --from: the measurements in `json` (file `name`) as a malloc'ed table (NULL: none can be
+ * made), o's grid and backend set from them; -1 (after one line) if not a tune --json file. */
 int bench_tune_derive(bench_opts *o, const char *name, const char *json, size_t json_len,
                       char **table, size_t *table_len);
 /* ---- results and reports ---- */
@@ -227,8 +216,7 @@ typedef struct bench_report {
     size_t count, cap;
 } bench_report;
 
-/* The traffic model (bench_model.c): bytes the algorithm's passes move at the least for n
- * elements of es bytes of which `kept` stay; -1 for a name without a model. */
+/* The traffic model (bench_model.c): the least bytes the passes move; -1 without a model. */
 double bench_model_bytes(const char *algorithm, size_t n, size_t es, size_t kept);
 /* Its passes in one line; NULL without a model. */
 const char *bench_model_passes(const char *algorithm);
@@ -249,28 +237,24 @@ int bench_report_write(const bench_report *r, bench_format format, const char *p
 /* ---- a session: one open backend, one report, any number of sweeps ---- */
 typedef struct bench_session bench_session;
 
-/* Open the backend; prints why not and returns NULL when it cannot. With max_seconds > 0, no
- * measurement starts that many seconds after the opening. */
+/* Open the backend (NULL after a message if it cannot); max_seconds > 0: no measurement starts
+ * later than that. */
 bench_session *bench_session_open(sc_backend backend, int quiet, double max_seconds);
-/* Run o's sweep into the session's report, its records tagged `tag` (NULL: none); `label`
- * prefixes the progress lines. Returns 0, or -1 if it stopped on a fatal error. */
+/* o's sweep into the report, records tagged `tag`, progress lines prefixed by `label`; 0, or
+ * -1 if it stopped on a fatal error. */
 int bench_session_sweep(bench_session *s, const bench_opts *o, const char *tag, const char *label);
 bench_report *bench_session_report(bench_session *s);
 /* Close; returns the exit code its errors and mismatches give (0 if none). */
 int bench_session_close(bench_session *s);
 
-/* --graph: library calls per captured CUDA graph (0: off; bench.c sets it, bench_gpu.cu reads
- * it). Each timed run is then one replay of a graph of that many back-to-back calls. */
+/* --graph: calls per captured CUDA graph a timed run replays (0: off). */
 #define BENCH_GRAPH_CALLS 100
 extern int bench_graph_calls;
-/* --warm: every run on one input set, which the run before left in the cache, and no cache
- * flush after a refill (bench.c sets it; choose_sets and the backends read it). 0: the input
- * sets rotate over twice the last-level cache and nothing is found in it. */
+/* --warm: every run on one input set, left in the cache by the run before, and no flush. */
 extern int bench_warm;
 /* 1 when --backend was not given and no CUDA device is usable: the CPU backend runs instead. */
 extern int bench_cpu_fallback;
-/* --settle-ms: CUDA keeps every SM busy this long before each measurement's warm-up runs
- * (bench.c sets it, bench_gpu.cu reads it; 0: off). */
+/* --settle-ms: CUDA keeps every SM busy this long before each measurement (0: off). */
 #define BENCH_SETTLE_MS 5.0
 extern double bench_settle_ms;
 

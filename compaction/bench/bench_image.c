@@ -1,8 +1,6 @@
-/* bench_image.c: the image masks of `compact bench --pattern mask:FILE.png`, read with
- * stb_image (libstb-dev). A build without stb_image says so when a mask is asked for.
- * Only regular files of at most BENCH_IMAGE_MAX_BYTES are read, and images of at most
- * BENCH_IMAGE_MAX_PIXELS decoded, so that a device file or a header claiming a huge image
- * fails at once instead of taking the machine's memory. */
+/* bench_image.c: the masks of `--pattern mask:FILE.png` through stb_image (libstb-dev); only
+ * regular files and images within the limits of bench_image.h, so a device file or a huge
+ * header fails at once. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_image.h"
 #include "echo.h"
@@ -25,12 +23,9 @@ static uint32_t be32(const unsigned char *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Walk the PNG's chunks up to IEND before stb_image does, which fixes two of its faults (found
- * by tests/fuzz; stb_image 2.27, Debian's): it grows its buffer to a chunk's declared length
- * before it reads the chunk, so a 100-byte file declaring a 2 GiB chunk takes 2 GiB; and it
- * adds an offset to a NULL buffer for an empty first IDAT (undefined behaviour). Returns -1 for a
- * chunk that runs past the end of the file; else 0, with *clean a copy without the empty IDAT
- * chunks (they carry no data) when there are any, or NULL. */
+/* The chunks walked before stb_image 2.27 does (tests/fuzz found it allocating a chunk's declared
+ * length before reading it, and UB on an empty first IDAT): -1 for a chunk past the end of the
+ * file; else 0, *clean a copy without empty IDATs when there are any, or NULL. */
 static int check_chunks(const unsigned char *data, size_t len, unsigned char **clean,
                         size_t *clean_len) {
     size_t at = 8, empty = 0;
@@ -63,10 +58,8 @@ static int check_chunks(const unsigned char *data, size_t len, unsigned char **c
     return 0;
 }
 
-/* stb_image's reason for the failure just seen. It gives none for some faults (a deflate block
- * of the reserved type 3, for one) and keeps the last one it gave, so the reason is cleared
- * before each call (the variable is this file's: the implementation is compiled here) and a
- * failure without one gets a reason of our own. */
+/* stb_image's reason for the failure just seen (cleared before each call), or one of our own
+ * where it gives none (a deflate block of the reserved type 3). */
 static const char *failure_reason(void) {
     const char *r = stbi_failure_reason();
     return r && *r ? r : "not a PNG image stb_image can decode";

@@ -1,11 +1,6 @@
-/* bench_model.c: the traffic model of each algorithm as the CUDA backend implements it: the
- * bytes its passes must move through device memory at the least (each array a pass reads read
- * once, each array it writes written once), from which `compact bench` derives the time floor at
- * the copy's measured bandwidth and each run's share of it ("% floor"). n elements of es bytes,
- * m kept, k = n - m removed; F = n flag bytes; indices are 4 bytes (scan-scatter's 2: idx 1 is
- * 2 bytes written and read again). The same lines head each
- * kernel file in compaction/src/cuda/. Synchronisation is named where it, not bytes, bounds the
- * algorithm. */
+/* bench_model.c: the least bytes each CUDA algorithm's passes move (each array read or written
+ * once), the floor behind "% floor" at the copy's bandwidth; the same lines head each kernel
+ * file in compaction/src/cuda/. n elements of es bytes, m kept, k removed, flags 1 byte. */
 #include "bench.h"
 
 #include <string.h>

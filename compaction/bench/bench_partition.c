@@ -1,10 +1,7 @@
-/* bench_partition.c: `compact bench --partition K`. For each n and element size: the stable
- * K-way partition by uniform random keys (sc_partition) with every algorithm the backend has,
- * and, in the same run, the flagged compaction of the same n (half the elements removed at
- * random) with single-pass and cub (CUDA) or scan-scatter (CPU): a partition moves every
- * element once, like a compaction that keeps all of them, so the ratio says what its K-way
- * bookkeeping costs. Every result is checked once against a serial stable partition (or
- * compaction) on the host, then timed by bench_time on the backend of the sweep. */
+/* bench_partition.c: `compact bench --partition K`: per n and element size, the stable K-way
+ * partition by random keys with every algorithm the backend has beside the flagged compaction
+ * of the same n (a partition moves every element once, so the ratio is its K-way bookkeeping);
+ * each checked against a serial one on the host, then timed by bench_time. */
 #include "bench_partition.h"
 
 #include "timing.h"
@@ -12,13 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t part_rng(uint64_t *s) { /* xorshift64* */
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ull;
-}
 
 /* The serial stable partition (or compaction: keys = !flag, one key kept) of the case. */
 static int part_check(const bench_part_case *c, const bench_part_result *r, char *why, size_t cap) {
@@ -109,26 +99,25 @@ static int part_size(const bench_opts *o, const bench_ops *ops, bench_backend *b
         goto done;
     }
     uint64_t s = (uint64_t)o->seed * 0x9E3779B97F4A7C15ull + n * 31 + es;
-    if (!s) s = 1;
-    for (size_t i = 0; i < n * es; i++) in[i] = (unsigned char)(part_rng(&s) >> 56);
+    for (size_t i = 0; i < n * es; i++) in[i] = (unsigned char)(cli_rand(&s) >> 56);
     for (size_t i = 0; i < n; i++) {
-        uint64_t x = part_rng(&s);
+        uint64_t x = cli_rand(&s);
         keys[i] = (uint8_t)((x >> 32) % o->partition);
         flags[i] = (uint8_t)(x & 1);
     }
     double compact_ms = 0.0;
     failures = 0;
     for (int k = 0; k < nc + np; k++) {
-        bench_part_case c = {k < nc ? BENCH_PART_COMPACT : BENCH_PART_PARTITION,
-                             algos[k],
-                             n,
-                             es,
-                             o->partition,
-                             o->runs,
-                             o->warmup,
-                             in,
-                             keys,
-                             flags};
+        bench_part_case c = {.kind = k < nc ? BENCH_PART_COMPACT : BENCH_PART_PARTITION,
+                             .algo = algos[k],
+                             .n = n,
+                             .elem_size = es,
+                             .num_keys = o->partition,
+                             .runs = o->runs,
+                             .warmup = o->warmup,
+                             .in = in,
+                             .keys = keys,
+                             .flags = flags};
         bench_part_result r = {.out = out};
         char why[256] = "", name[64];
         snprintf(name, sizeof name, "%s%s", k < nc ? "compact " : "",
@@ -156,16 +145,13 @@ done:
 }
 
 int bench_partition(const bench_opts *o) {
-    const bench_ops *ops = &bench_cpu_ops;
-#ifdef SC_HAVE_CUDA
-    if (o->backend == SC_BACKEND_CUDA) ops = &bench_gpu_ops;
-#endif
+    const bench_ops *ops = bench_ops_for(o->backend);
     bench_backend *b = NULL;
     bench_device dev;
-    sc_status st = ops->open(&b, &dev);
+    sc_status st = ops ? ops->open(&b, &dev) : SC_ERR_UNSUPPORTED;
     if (st != SC_OK) {
         fprintf(stderr, "compact bench: the %s backend cannot run here: %s\n",
-                o->backend == SC_BACKEND_CUDA ? "cuda" : "cpu", sc_status_string(st));
+                sc_backend_name(o->backend), sc_status_string(st));
         return BENCH_EXIT_ERROR;
     }
     /* the compactions first (the first one is what 'x compact' divides by), then every
@@ -181,8 +167,7 @@ int bench_partition(const bench_opts *o) {
     for (int a = 0; a < SC_ALGO_COUNT; a++)
         if (sc_partition_available((sc_algorithm)a, o->backend)) algos[nc + np++] = (sc_algorithm)a;
     printf("partition into %u keys, %s backend (%s), median of %d runs after %d warm-up\n",
-           o->partition, o->backend == SC_BACKEND_CUDA ? "cuda" : "cpu", dev.name, o->runs,
-           o->warmup);
+           o->partition, sc_backend_name(o->backend), dev.name, o->runs, o->warmup);
     printf("%-22s %11s %4s %4s %10s %10s %10s %8s %9s\n", "algorithm", "n", "elem", "keys",
            "median ms", "min ms", "max ms", "GB/s", "x compact");
     double *ms = malloc((size_t)o->runs * sizeof *ms);

@@ -1,9 +1,6 @@
-/* bench_pattern.c: where the removed elements of a benchmark input lie. Each pattern fills the
- * flag stencil with exactly k removed elements (a mask: as many as its dark pixels), so that
- * one density can be measured on streams of very different structure: independent random
- * removals (the papers' default), runs (coherent rays; the blog's "structured data"), clustered
- * 2-D blobs and image masks (Moreira 2009 Table 1: finger, hand, bunny and their negatives),
- * and removal lists with a chosen share in the red zone (Redzone Fig. 6). */
+/* bench_pattern.c: where the removed elements lie: exactly k of them (a mask: its dark pixels)
+ * at random, in runs, in 2-D blobs or image masks (Moreira 2009 Table 1), or with a share of
+ * the removal list in the red zone (Redzone Fig. 6): one density, different structures. */
 #include "bench_image.h"
 #include "bench_pattern.h"
 #include "num_parse.h"

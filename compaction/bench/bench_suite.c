@@ -1,7 +1,6 @@
-/* bench_suite.c: `compact bench --report DIR`: the fixed set of sweeps that puts the papers'
- * claims to today's GPU, written to DIR/bench.json, DIR/bench.csv and DIR/table.txt, then
- * handed to plot_bench.py for the plots and DIR/README.md with the verdicts. Each sweep is an
- * ordinary `compact bench` command line (the README lists them), filled in per scale. */
+/* bench_suite.c: `compact bench --report DIR`: the fixed sweeps that put the papers' claims to
+ * this device (each an ordinary `compact bench` line, filled in per scale), their JSON, CSV and
+ * table, then plot_bench.py for the plots and README.md. */
 #define _POSIX_C_SOURCE 200809L /* posix_spawnp, mkdir */
 #include "bench.h"
 #include "echo.h"

@@ -422,7 +422,7 @@ static void write_files(sweep *sw) {
     }
 }
 
-static const bench_ops *ops_for(sc_backend backend) {
+const bench_ops *bench_ops_for(sc_backend backend) {
 #ifdef SC_HAVE_CUDA
     if (backend == SC_BACKEND_CUDA) return &bench_gpu_ops;
 #endif
@@ -453,7 +453,7 @@ bench_session *bench_session_open(sc_backend backend, int quiet, double max_seco
     sw->report.graph = bench_graph_calls > 0;
     sw->report.warm = bench_warm;
     utc_date(sw->report.date, sizeof sw->report.date);
-    sw->ops = ops_for(backend);
+    sw->ops = bench_ops_for(backend);
     sc_status s = sw->ops ? sw->ops->open(&sw->b, &sw->report.device) : SC_ERR_UNSUPPORTED;
     if (s == SC_OK && bench_cpu_fallback)
         fprintf(stderr, "compact bench: no usable CUDA device: running the CPU backend\n");

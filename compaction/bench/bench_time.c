@@ -1,8 +1,5 @@
-/* bench_time.c: the one timing loop of `compact bench` and `compact tune`, for every backend:
- * warm-up runs, then timed runs, each on the next input set, an in-place operation's buffer
- * refilled (and the refill pushed out of the cache) before its run, outside the timed region.
- * The backend says how a run is stamped: the monotonic clock on the CPU, CUDA events on the GPU
- * (bench_cpu.c, bench_gpu.cu). */
+/* bench_time.c: the one timing loop of every backend: warm-up, then timed runs on the input
+ * sets in turn, in-place buffers refilled and flushed outside the timed region. */
 #include "bench.h"
 #include "timing.h"
 
@@ -36,11 +33,8 @@ void bench_phases(const bench_backend *b, const bench_job *job, sc_phase_timing 
 sc_status bench_time(const bench_ops *ops, bench_backend *b, const bench_job *job, int warmup,
                      int runs, double *ms) {
     bench_sets *sets = (bench_sets *)(void *)b; /* every backend's state starts with its sets */
-    /* auto-list works in place only when auto takes a removal-list algorithm; when it takes a
-     * flag algorithm the data stays as it was and the result goes to a spare buffer. So every
-     * set is refilled once here, and a run refills its set only after a run on it worked in
-     * place: a flag choice is then timed as its fixed algorithm is, without a refill and a
-     * cache flush (dirty lines it would write back) just before it. */
+    /* auto-list works in place only when auto takes a list algorithm, so a set is refilled only
+     * after a run on it did: a flag choice is timed as its fixed algorithm, without a flush. */
     unsigned char *stale = NULL;
     sc_status st = SC_OK;
     if (job->op == BENCH_OP_AUTO_LIST) {
