@@ -37,47 +37,35 @@ def main():
     ap.add_argument("--tolerance", type=float, default=0.05, help="default 0.05 (5 %%)")
     ap.add_argument("--worst", type=int, default=8, help="worst points listed (default 8)")
     a = ap.parse_args()
-    best_flags, best_any = {}, {}
+    # per point, the fastest flag algorithm (auto's rival) and the fastest of all (auto-list's):
+    # a removal-list algorithm's record names its list's order, a flag algorithm's is null; and
+    # every configuration's time, to price auto's choice in the run of the best
+    best, timed = {"auto": {}, "auto-list": {}}, {}
     for r in load(a.fixed):
         if r.get("kind") == "baseline" or r.get("check") != "ok":
-            continue
-        if r["algorithm"] in ("auto", "auto-list"):
             continue
         k, t = key(r), r["median_ms"]
-        # a removal-list algorithm's record names its list's order; a flag algorithm's is null
-        if r.get("order") is None and (k not in best_flags or t < best_flags[k][0]):
-            best_flags[k] = (t, r["algorithm"], r.get("tile"))
-        if k not in best_any or t < best_any[k][0]:
-            best_any[k] = (t, r["algorithm"], r.get("tile"))
-    # every fixed configuration's time at every point, to price auto's choice in the same run
-    # as the best (the auto sweep runs in another process, whose clocks and caches differ)
-    timed = {}
-    for r in load(a.fixed):
-        if r.get("kind") == "baseline" or r.get("check") != "ok":
+        timed[(k, r["algorithm"], r.get("tile") or None, r.get("scan") or None)] = t
+        if r["algorithm"] in best:
             continue
-        timed[(key(r), r["algorithm"], r.get("tile") or None, r.get("scan") or None)] = r["median_ms"]
+        for name in ("auto", "auto-list") if r.get("order") is None else ("auto-list",):
+            if k not in best[name] or t < best[name][k][0]:
+                best[name][k] = (t, r["algorithm"], r.get("tile"))
     rows = []
     priced = {"auto": [0, 0], "auto-list": [0, 0]}
     for r in load(a.auto):
         name = r["algorithm"]
-        if name in priced and r.get("check") == "ok" and r.get("choice"):
-            best = (best_flags if name == "auto" else best_any).get(key(r))
-            parts = r["choice"].split()
-            algo = parts[0]
-            tile = next((int(p[1:]) for p in parts[1:] if p[:1] == "t" and p[1:].isdigit()), None)
-            cands = [t for (k, al, ti, sc), t in timed.items()
-                     if k == key(r) and al == algo and (tile is None or ti == tile)]
-            if best and cands:
-                priced[name][1] += 1
-                priced[name][0] += min(cands) <= best[0] * (1.0 + a.tolerance)
-    for r in load(a.auto):
-        name = r["algorithm"]
-        if name not in ("auto", "auto-list") or r.get("check") != "ok":
+        b = best[name].get(key(r)) if name in best and r.get("check") == "ok" else None
+        if not b:
             continue
-        best = (best_flags if name == "auto" else best_any).get(key(r))
-        if not best:
-            continue
-        rows.append((r["median_ms"] / best[0], name, key(r), r["median_ms"], best, r.get("choice")))
+        rows.append((r["median_ms"] / b[0], name, key(r), r["median_ms"], b, r.get("choice")))
+        parts = (r.get("choice") or "").split()
+        tile = next((int(p[1:]) for p in parts[1:] if p[:1] == "t" and p[1:].isdigit()), None)
+        cands = [t for (k, al, ti, _), t in timed.items()
+                 if parts and k == key(r) and al == parts[0] and tile in (None, ti)]
+        if cands:
+            priced[name][1] += 1
+            priced[name][0] += min(cands) <= b[0] * (1.0 + a.tolerance)
     if not rows:
         print("auto_eval: no grid point holds both auto and a fixed algorithm", file=sys.stderr)
         return 2
