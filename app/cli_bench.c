@@ -429,10 +429,13 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     cli_timing_lap(CLI_PHASE_SETUP);
     int root = cli_mpi_rank() == 0;
     if (rc == 0 && root) {
-        char sched[64] = "waves";
-        if (st->schedule == RC_SCHEDULE_REGEN)
-            snprintf(sched, sizeof sched, "regen, pool %u",
-                     st->tune.pool ? st->tune.pool : rc_default_pool(st->backend));
+        char sched[96] = "waves";
+        if (st->schedule == RC_SCHEDULE_REGEN && st->tune.pool)
+            snprintf(sched, sizeof sched, "regen, pool %u", st->tune.pool);
+        else if (st->schedule == RC_SCHEDULE_REGEN) /* auto: one pool compacted, one in place */
+            snprintf(sched, sizeof sched, "regen, pool %u (none, in place: %u)",
+                     rc_default_pool(st->backend, "auto"),
+                     rc_default_pool(st->backend, RC_COMPACT_NONE_NAME));
         printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel (%s), max depth %u, %s "
                "backend, light sampling %s%s%s\n",
                o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,

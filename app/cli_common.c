@@ -88,8 +88,8 @@ typedef struct cli_knob {
 static const cli_knob knobs[] = {
     {"tile", "B", NULL}, /* its range is printed from the library's limits */
     {"pool", "N|auto",
-     "--schedule regen: path slots in the stream (auto: 32x the threads the GPU runs at "
-     "once; on the CPU 16384 per thread)"},
+     "--schedule regen: path slots in the stream (auto: 64x the threads the GPU runs at "
+     "once, 32x for `none` in place; on the CPU 16384 per thread)"},
     {"spread", "on|off", "CUDA: trace a short stream thinned out over the whole GPU (default on)"},
     {"auto-skip-below", "N",
      "CUDA, auto: leave a bounce uncompacted (as `none`) when its stream held fewer than N "
@@ -280,7 +280,7 @@ int cli_check_memory(const char *cmd, const cli_common *c, const rc_scene *scene
     double pixels = (double)st->width * st->height;
     double samples = pixels * (st->samples_per_wave ? st->samples_per_wave : 1);
     /* regen's stream is the pool, at most the frame's samples */
-    double pool = st->tune.pool ? st->tune.pool : rc_default_pool(st->backend);
+    double pool = st->tune.pool ? st->tune.pool : rc_default_pool(st->backend, st->algo);
     double paths = st->schedule == RC_SCHEDULE_REGEN && pool < samples ? pool : samples;
     /* Past the renderer's own limits its message says more: let it refuse those. */
     if (pixels > (double)(1u << 27) || samples > (double)(1u << 27)) return 0;

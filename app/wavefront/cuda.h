@@ -96,7 +96,7 @@ int rc_compact_choice_changed(rc_renderer *r);
 /* 1 once a frame's densities have been learned (rc_compact_learn): auto plans from them. */
 int rc_compact_has_hints(const rc_renderer *r);
 /* regen's default pool on the current device (rc_default_pool). */
-uint32_t rc_cuda_default_pool(void);
+uint32_t rc_cuda_default_pool(uint32_t fills);
 /* Upload the scene and allocate the device stream; needs r->comp set up. */
 int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *err);
 void rc_cuda_destroy(rc_renderer *r);

@@ -28,9 +28,9 @@ extern "C" int rc_cuda_use_device(int index, char *desc, size_t cap) {
     return dev;
 }
 
-/* regen's default pool: RC_POOL_FILLS times the threads the current device runs at once, so the
+/* regen's default pool: `fills` times the threads the current device runs at once, so the
  * stream keeps every SM busy while its slots refill (0 SMs, no device: the CPU's default). */
-extern "C" uint32_t rc_cuda_default_pool(void) {
+extern "C" uint32_t rc_cuda_default_pool(uint32_t fills) {
     int dev = 0, sms = 0, threads = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
@@ -39,5 +39,6 @@ extern "C" uint32_t rc_cuda_default_pool(void) {
         (void)cudaGetLastError();
         return RC_POOL_CPU_PER_THREAD;
     }
-    return (uint32_t)sms * (uint32_t)threads * RC_POOL_FILLS;
+    const uint64_t pool = (uint64_t)sms * (uint64_t)threads * fills;
+    return pool < RC_POOL_MAX ? (uint32_t)pool : RC_POOL_MAX;
 }

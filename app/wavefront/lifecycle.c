@@ -13,11 +13,14 @@
 #include <omp.h>
 #endif
 
-uint32_t rc_default_pool(rc_backend b) {
+uint32_t rc_default_pool(rc_backend b, const char *algo) {
 #ifdef RC_HAVE_CUDA_BACKEND
-    if (b == RC_BACKEND_CUDA) return rc_cuda_default_pool();
+    const int in_place = algo && strcmp(algo, RC_COMPACT_NONE_NAME) == 0;
+    if (b == RC_BACKEND_CUDA)
+        return rc_cuda_default_pool(in_place ? RC_POOL_FILLS_IN_PLACE : RC_POOL_FILLS);
 #else
     (void)b;
+    (void)algo;
 #endif
 #ifdef _OPENMP
     return RC_POOL_CPU_PER_THREAD * (uint32_t)omp_get_max_threads();
@@ -110,7 +113,7 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     /* --sort-materials partitions whole bounces of one wave: it keeps the waves schedule */
     if (st->sort_materials) r->st.schedule = RC_SCHEDULE_WAVES;
     r->regen = r->st.schedule == RC_SCHEDULE_REGEN;
-    if (r->regen && !r->st.tune.pool) r->st.tune.pool = rc_default_pool(st->backend);
+    if (r->regen && !r->st.tune.pool) r->st.tune.pool = rc_default_pool(st->backend, st->algo);
     r->num_paths = r->regen && r->st.tune.pool < r->num_slots ? r->st.tune.pool : r->num_slots;
     r->pool_now = (uint32_t)r->num_paths;
     r->shade.num_pixels = r->num_pixels;

@@ -223,12 +223,14 @@ const char *rc_frame_loop_name(rc_frame_loop l);
 const char *rc_schedule_name(rc_schedule s);
 /* Parse "regen"/"waves"; 0 or -1. */
 int rc_schedule_parse(const char *s, rc_schedule *out);
-/* The pool `auto` gives (regen): on a CUDA device many times the threads it runs at once
- * (its SMs x resident threads x RC_POOL_FILLS: the compacting schedules gain up to the largest
- * pool measured; evidence: docs/renderer.md, the regen table), on the CPU RC_POOL_CPU_PER_THREAD
- * paths per OpenMP thread (a few MB of records each: they stay in the caches). */
-uint32_t rc_default_pool(rc_backend b);
-#define RC_POOL_FILLS          32u
+/* The pool `auto` gives (regen) for algorithm `algo`: on a CUDA device many times the threads it
+ * runs at once (its SMs x resident threads x RC_POOL_FILLS when the stream is compacted, x
+ * RC_POOL_FILLS_IN_PLACE for `none`: each the fastest pool measured for it; evidence:
+ * docs/renderer.md, the regen table), on the CPU RC_POOL_CPU_PER_THREAD paths per OpenMP thread
+ * (a few MB of records each: they stay in the caches). */
+uint32_t rc_default_pool(rc_backend b, const char *algo);
+#define RC_POOL_FILLS          64u
+#define RC_POOL_FILLS_IN_PLACE 32u
 #define RC_POOL_CPU_PER_THREAD 16384u
 /* Parse "indices"/"payload", "cpu"/"cuda", "graph"/"stream"/"host"; 0 or -1. */
 int rc_mode_parse(const char *s, rc_mode *out);
