@@ -1,17 +1,17 @@
-# tune_from.cmake: `compact tune --from FILE` derives a table from measurements kept by
-# an earlier `compact tune --json`. Each half of a grid point's n cell gets the configuration whose
-# worst ratio to the fastest over the point and that half's edge is least: one that wins at its
-# point by 1 % but is 1.5x the fastest one grid step up loses the upper half; one that wins by
-# 30 % keeps it. A median above the same configuration's at a larger n counts as that one (a
-# disturbed measurement). Fraction bounds lie where the two choices' times cross, a quarter of
-# the way (in log n) to that half's neighbour; there, too, a list rule is decided where a list
-# and a flag algorithm tie at the point. Malformed files
-# are refused with one line and exit 1. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
+# tune_from.cmake: `compact tune --from FILE` derives a table from measurements kept by an
+# earlier `compact tune --json`: the edge-aware choice per half of a point's n cell, disturbed
+# medians, fraction bounds where the choices' times cross, list rules, escaped text, and
+# malformed files refused with one line and exit 1. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
 include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})
-# records: algorithm:n:ms[:removed] (element size 4, 50 % removed unless given)
-function(measurements file)
+function(derive in out)
+  compact(0 tune --from ${in} --out ${out} --quiet)
+endfunction()
+# measurements(NAME RECORDS...): NAME.json holds the records, algorithm:n:ms[:removed] (element
+# size 4, 50 % removed unless given); the table derived from it is NAME_table.json, its path in
+# `table` and its text in `json`.
+function(measurements name)
   set(recs "")
   set(sep "")
   foreach(triple IN LISTS ARGN)
@@ -29,13 +29,12 @@ function(measurements file)
            "\"median_ms\": ${ms}, \"check\": \"ok\"}")
     set(sep ",\n")
   endforeach()
-  file(WRITE ${file} "{\"backend\": \"cpu\", \"device\": \"test\", \"commit\": \"c\", "
-       "\"date\": \"d\", \"records\": [\n${recs}\n]}\n")
-endfunction()
-function(first_rule_algo file out)
-  file(READ ${file} json)
-  string(JSON algo GET "${json}" rules 0 algo)
-  set(${out} ${algo} PARENT_SCOPE)
+  file(WRITE ${OUT_DIR}/${name}.json "{\"backend\": \"cpu\", \"device\": \"test\", \"commit\": "
+       "\"c\", \"date\": \"d\", \"records\": [\n${recs}\n]}\n")
+  derive(${OUT_DIR}/${name}.json ${OUT_DIR}/${name}_table.json)
+  file(READ ${OUT_DIR}/${name}_table.json text)
+  set(table ${OUT_DIR}/${name}_table.json PARENT_SCOPE)
+  set(json "${text}" PARENT_SCOPE)
 endfunction()
 # a field (a path under the rule: algo, or "when;removed_max") of the first rule whose n_min is
 # `nmin` ("none": no n_min), whose algo is `algo` ("any": every one) and that has the field; ""
@@ -59,49 +58,35 @@ function(rule_field file nmin algo field out)
   endforeach()
   set(${out} "" PARENT_SCOPE)
 endfunction()
-# The table from `in`: the rule for n 1025..2048 (the upper half of 1024's cell) must name
-# `upper`, the first rule (n ..1024) `lower`; `what` names the case in the failure.
-function(expect_halves in upper lower what)
-  derive(${in} ${in}.table.json)
-  rule_field(${in}.table.json 1025 any algo a)
-  first_rule_algo(${in}.table.json b)
+# The last table: the rule for n 1025..2048 (the upper half of 1024's cell) must name `upper`,
+# the first rule (n ..1024) `lower`; `what` names the case in the failure.
+macro(expect_halves upper lower what)
+  rule_field(${table} 1025 any algo a)
+  string(JSON b GET "${json}" rules 0 algo)
   if(NOT a STREQUAL "${upper}" OR NOT b STREQUAL "${lower}")
     message(FATAL_ERROR "${what}: n 1025..2048 names ${a} (want ${upper}), n ..1024 names ${b} "
             "(want ${lower})")
   endif()
-endfunction()
-function(derive in out)
-  compact(0 tune --from ${in} --out ${out} --quiet)
-endfunction()
+endmacro()
 
 # serial wins at 1024 by 1 %, but is 1.5x scan-scatter at 4096: scan-scatter takes the upper
 # half of 1024's cell (n 1025..2048); the lower half, with no neighbour below, stays serial
-measurements(${OUT_DIR}/edge.json serial:1024:1.00 scan-scatter:1024:1.01
-             serial:4096:3.0 scan-scatter:4096:2.0)
-expect_halves(${OUT_DIR}/edge.json scan-scatter serial "near edge")
+measurements(edge serial:1024:1.00 scan-scatter:1024:1.01 serial:4096:3.0 scan-scatter:4096:2.0)
+expect_halves(scan-scatter serial "near edge")
 # serial wins at 1024 by 30 % and is 1.2x at 4096 (edge ~1.1x): it keeps 1024's upper half
-measurements(${OUT_DIR}/keep.json serial:1024:1.00 scan-scatter:1024:1.30
-             serial:4096:2.4 scan-scatter:4096:2.0)
-derive(${OUT_DIR}/keep.json ${OUT_DIR}/keep_table.json)
-rule_field(${OUT_DIR}/keep_table.json 1025 any algo a)
-if(NOT a STREQUAL "serial")
-  message(FATAL_ERROR "clear win: the rule for n 1025..2048 names ${a}, want serial")
-endif()
+measurements(keep serial:1024:1.00 scan-scatter:1024:1.30 serial:4096:2.4 scan-scatter:4096:2.0)
+expect_halves(serial serial "clear win")
 # serial's 3.0 at 1024 is above its 1.0 at 4096, so it counts as 1.0: serial takes n ..1024
 # (scan-scatter, 1.2 there, would take it on the raw medians)
-measurements(${OUT_DIR}/mono.json serial:1024:3.0 scan-scatter:1024:1.2
-             serial:4096:1.0 scan-scatter:4096:1.3)
-derive(${OUT_DIR}/mono.json ${OUT_DIR}/mono_table.json)
-first_rule_algo(${OUT_DIR}/mono_table.json a)
+measurements(mono serial:1024:3.0 scan-scatter:1024:1.2 serial:4096:1.0 scan-scatter:4096:1.3)
+string(JSON a GET "${json}" rules 0 algo)
 if(NOT a STREQUAL "serial")
   message(FATAL_ERROR "disturbed median: n ..1024 names ${a}, want serial")
 endif()
 # serial 1.0 at 20 % removed and 1.5 at 50 %, scan-scatter 1.2 at both: the lines cross at
 # 0.2 + 0.3 * 0.2 / 0.5 = 0.32, not half-way (0.35)
-measurements(${OUT_DIR}/cross.json serial:1024:1.0:0.2 scan-scatter:1024:1.2:0.2
-             serial:1024:1.5:0.5 scan-scatter:1024:1.2:0.5)
-derive(${OUT_DIR}/cross.json ${OUT_DIR}/cross_table.json)
-file(READ ${OUT_DIR}/cross_table.json json)
+measurements(cross serial:1024:1.0:0.2 scan-scatter:1024:1.2:0.2 serial:1024:1.5:0.5
+             scan-scatter:1024:1.2:0.5)
 string(JSON a GET "${json}" rules 0 algo)
 string(JSON hi GET "${json}" rules 0 when removed_max)
 string(JSON b GET "${json}" rules 1 algo)
@@ -112,10 +97,8 @@ if(NOT a STREQUAL "serial" OR NOT hi MATCHES "^0\\.3200*1?$" OR NOT b STREQUAL "
           "want serial up to 0.32, scan-scatter from 0.32")
 endif()
 # a removal list twice as fast as the flag choice: a list rule first, with its gain
-measurements(${OUT_DIR}/list.json serial:1024:1.00 scan-scatter:1024:1.30 redzone:1024:0.50
-             serial:4096:2.4 scan-scatter:4096:2.0 redzone:4096:1.0)
-derive(${OUT_DIR}/list.json ${OUT_DIR}/list_table.json)
-file(READ ${OUT_DIR}/list_table.json json)
+measurements(list serial:1024:1.00 scan-scatter:1024:1.30 redzone:1024:0.50 serial:4096:2.4
+             scan-scatter:4096:2.0 redzone:4096:1.0)
 string(JSON a GET "${json}" rules 0 algo)
 string(JSON gain GET "${json}" rules 0 gain)
 if(NOT a STREQUAL "redzone" OR NOT gain EQUAL 2)
@@ -124,19 +107,17 @@ endif()
 # with a list, redzone ties serial at 1024 (1.001 against 1.00) and is half serial's time at
 # 4096: the neighbour decides, so the upper half of 1024's cell (n 1025..2048) has a list rule
 # for redzone; the lower half, with no neighbour, keeps serial
-measurements(${OUT_DIR}/tie.json serial:1024:1.00 redzone:1024:1.001
-             serial:4096:3.0 redzone:4096:1.5)
-expect_halves(${OUT_DIR}/tie.json redzone serial "list tie")
+measurements(tie serial:1024:1.00 redzone:1024:1.001 serial:4096:3.0 redzone:4096:1.5)
+expect_halves(redzone serial "list tie")
 # redzone 0.5 at 20 % removed and 2.0 at 50 %, serial 1.0 at both (n 1024): they cross at 0.3.
 # At 4096 redzone takes 2.0 and 16.0, serial 4.0. The upper half's bound uses the times a
 # quarter of the way to 4096 in log n (t^3/4 * t4096^1/4): they cross at 0.2799; the lower
 # half, with no neighbour, at 0.3
-measurements(${OUT_DIR}/mid.json serial:1024:1.0:0.2 redzone:1024:0.5:0.2 serial:1024:1.0:0.5
+measurements(mid serial:1024:1.0:0.2 redzone:1024:0.5:0.2 serial:1024:1.0:0.5
              redzone:1024:2.0:0.5 serial:4096:4.0:0.2 redzone:4096:2.0:0.2
              serial:4096:4.0:0.5 redzone:4096:16.0:0.5)
-derive(${OUT_DIR}/mid.json ${OUT_DIR}/mid_table.json)
-rule_field(${OUT_DIR}/mid_table.json none redzone "when;removed_max" lower)
-rule_field(${OUT_DIR}/mid_table.json 1025 redzone "when;removed_max" upper)
+rule_field(${table} none redzone "when;removed_max" lower)
+rule_field(${table} 1025 redzone "when;removed_max" upper)
 if(lower STREQUAL "" OR upper STREQUAL "" OR lower LESS 0.29999 OR lower GREATER 0.30001
    OR upper LESS 0.2798 OR upper GREATER 0.2799)
   message(FATAL_ERROR "list bounds: n ..1024 up to '${lower}' (want 0.3), n 1025..2048 up to "
@@ -145,11 +126,10 @@ endif()
 # serial is kept at 20 % removed for n 1025..2048 (scan-scatter is 1.3x the fastest at 4096)
 # although scan-scatter is faster there at the half cell's middle, and scan-scatter takes 50 %:
 # scan-scatter is at least as fast at both fractions, so the switch lies at 0.2, not half-way
-measurements(${OUT_DIR}/slow.json serial:1024:1.10:0.2 scan-scatter:1024:1.00:0.2
-             serial:1024:1.15:0.5 scan-scatter:1024:1.00:0.5 serial:4096:2.0:0.2
-             scan-scatter:4096:2.6:0.2 serial:4096:4.0:0.5 scan-scatter:4096:2.0:0.5)
-derive(${OUT_DIR}/slow.json ${OUT_DIR}/slow_table.json)
-rule_field(${OUT_DIR}/slow_table.json 1025 serial "when;removed_max" hi)
+measurements(slow serial:1024:1.10:0.2 scan-scatter:1024:1.00:0.2 serial:1024:1.15:0.5
+             scan-scatter:1024:1.00:0.5 serial:4096:2.0:0.2 scan-scatter:4096:2.6:0.2
+             serial:4096:4.0:0.5 scan-scatter:4096:2.0:0.5)
+rule_field(${table} 1025 serial "when;removed_max" hi)
 if(hi STREQUAL "" OR hi LESS 0.19999 OR hi GREATER 0.20001)
   message(FATAL_ERROR "slower choice: serial for n 1025..2048 up to '${hi}', want 0.2")
 endif()
