@@ -1,5 +1,5 @@
 # out_link_expect.cmake: what the tests of outputs named by a symbolic link share (include()d):
-# the library's (compaction/bench/out_link.cmake) and the raycompact root's
+# the library's (compaction/bench/tests/out_link.cmake) and the raycompact root's
 # (tests/test_out_link.cmake).
 # expect_link(LINK): fail unless LINK is still a symbolic link (the write went to its target).
 function(expect_link link)

@@ -8,7 +8,7 @@ file(MAKE_DIRECTORY ${OUT_DIR}/real)
 set(quick --backend cpu --algos serial --n 64 --runs 1 --warmup 0 --quiet)
 
 include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
-include(${CMAKE_CURRENT_LIST_DIR}/../tests/out_link_expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/../../tests/out_link_expect.cmake)
 
 function(expect_json file array)
   json_length(${file} ${array} n)
