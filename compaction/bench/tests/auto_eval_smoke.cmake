@@ -2,13 +2,10 @@
 # the CPU with a tiny grid: compact tune writes a table and (--json) its measurements, auto runs on
 # the same grid with that table (SC_POLICY), and auto_eval.py compares them point by point.
 # Usage: cmake -DCOMPACT=compact -DPYTHON=python3 -DEVAL=auto_eval.py -DOUT_DIR=dir -P ...
-include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
-file(MAKE_DIRECTORY ${OUT_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/bench_expect.cmake)
 set(grid --backend cpu --n 3000,2^14 --elem 4,16 --removed 0.05,0.5 --runs 3 --warmup 1 --quiet)
-file(REMOVE ${OUT_DIR}/table.json ${OUT_DIR}/fixed.json ${OUT_DIR}/auto.json)
 compact(0 tune ${grid} --tile 256 --out ${OUT_DIR}/table.json --json ${OUT_DIR}/fixed.json)
 # the measurements it kept derive the same table again, byte for byte (compact tune --from)
-file(REMOVE ${OUT_DIR}/again.json)
 compact(0 tune --from ${OUT_DIR}/fixed.json --out ${OUT_DIR}/again.json --quiet)
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT_DIR}/table.json
     ${OUT_DIR}/again.json RESULT_VARIABLE diff)

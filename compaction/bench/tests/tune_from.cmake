@@ -2,9 +2,7 @@
 # earlier `compact tune --json`: the edge-aware choice per half of a point's n cell, disturbed
 # medians, fraction bounds where the choices' times cross, list rules, escaped text, and
 # malformed files refused with one line and exit 1. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
-include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
-file(REMOVE_RECURSE ${OUT_DIR})
-file(MAKE_DIRECTORY ${OUT_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/bench_expect.cmake)
 function(derive in out)
   compact(0 tune --from ${in} --out ${out} --quiet)
 endfunction()

@@ -1,17 +1,12 @@
 # tune_smoke.cmake: `compact tune` on the CPU with a tiny grid writes a policy table
 # that `compact policy check` and the library read back and auto then chooses by; a tune that
 # stops leaves the table it would replace untouched. -DCOMPACT=<compact> -DOUT_DIR=<scratch>
-file(REMOVE_RECURSE ${OUT_DIR})
-file(MAKE_DIRECTORY ${OUT_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/bench_expect.cmake)
 set(table ${OUT_DIR}/cpu.json)
-include(${CMAKE_CURRENT_LIST_DIR}/bench_run.cmake)
 
 compact(0 tune --backend cpu --n 2^10,2^14 --elem 4,16 --removed 0.02,0.5 --tile 64,256
   --runs 3 --warmup 0 --quiet --out ${table})
-compact(0 policy check ${table} --backend cpu)
-if(NOT out MATCHES "ok \\(cpu backend\\)")
-  message(FATAL_ERROR "the tuned table does not check: ${out}${err}")
-endif()
+compact_says(0 "ok \\(cpu backend\\)" policy check ${table} --backend cpu)
 file(READ ${table} json)
 string(JSON format GET "${json}" format)
 string(JSON backend GET "${json}" backend)
@@ -33,29 +28,22 @@ endforeach()
 
 # auto chooses by it, through $SC_POLICY and through --policy
 set(ENV{SC_POLICY} ${table})
-compact(0 explain auto --random 1000 --removed 0.5)
+compact_says(0 "auto chose [a-z-]+.*policy tuned-cpu.*matches the serial reference"
+  explain auto --random 1000 --removed 0.5)
 unset(ENV{SC_POLICY})
-if(NOT out MATCHES "auto chose [a-z-]+.*policy tuned-cpu"
-   OR NOT out MATCHES "matches the serial reference")
-  message(FATAL_ERROR "explain auto with SC_POLICY (exit ${rc}):\n${out}${err}")
-endif()
-compact(0 explain auto --random 4096 --removed 0.02 --list --policy ${table})
-if(NOT out MATCHES "removed 0\\.0[0-9]+ from exact")
-  message(FATAL_ERROR "explain auto --list (exit ${rc}):\n${out}${err}")
-endif()
+compact_says(0 "removed 0\\.0[0-9]+ from exact"
+  explain auto --random 4096 --removed 0.02 --list --policy ${table})
 
 # a tune that stops, or cannot write, leaves the old table as it was
 file(SHA256 ${table} before)
-compact(1 tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1 --warmup 0 --quiet
-  --max-seconds 0.000001 --out ${table})
+compact_says(1 "no table was written" tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1
+  --warmup 0 --quiet --max-seconds 0.000001 --out ${table})
 file(SHA256 ${table} after)
-if(NOT before STREQUAL after OR NOT err MATCHES "no table was written")
-  message(FATAL_ERROR "stopped tune: exit ${rc}, table changed: ${before} ${after}\n${err}")
+if(NOT before STREQUAL after)
+  message(FATAL_ERROR "stopped tune: the table changed: ${before} ${after}\n${err}")
 endif()
 # refused before any measurement (out_path.h), as a usage error
-compact(2 tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1 --warmup 0 --quiet
+compact_says(2 "^compact tune: --out: cannot write in '[^']*/no/such/dir': No such file or directory\n$"
+  tune --backend cpu --n 2^10 --elem 4 --removed 0.5 --runs 1 --warmup 0 --quiet
   --out ${OUT_DIR}/no/such/dir/t.json)
-if(NOT err MATCHES "^compact tune: --out: cannot write in '[^']*/no/such/dir': No such file or directory\n$")
-  message(FATAL_ERROR "tune into a missing directory: exit ${rc}\n${err}")
-endif()
 message(STATUS "tuned ${rules} rules; auto read them back")
