@@ -8,7 +8,8 @@ states with the constants below) and, for some, detail (what its plot draws).
 import math
 import statistics
 
-from .data import ALL_STABLE, MOREIRA, MOREIRA_STABLE, fmt_n, interior, near, nearest, pct
+from .data import (ALL_STABLE, MOREIRA, MOREIRA_STABLE, density_at, fmt_n, interior, near,
+                   nearest, pct)
 
 # Thresholds of the verdicts (README.md states them).
 JJ_BELOW = 0.70          # JJ must be faster than Horn below this removed fraction ...
@@ -91,9 +92,8 @@ def claim_jj(d):
     for t in tiles:
         ratio = {}
         for f in fs:
-            h = d.ms(sweep="density", algorithm="horn", tile=t, removed=near(f), pattern="random")
-            j = d.ms(sweep="density", algorithm="jumping-jack", tile=t, removed=near(f),
-                     pattern="random")
+            h = d.ms(**density_at("horn", f, tile=t))
+            j = d.ms(**density_at("jumping-jack", f, tile=t))
             ratio[f] = h / j if h and j else None
         below = [f for f in fs if f < JJ_BELOW and ratio.get(f) is not None]
         share = sum(ratio[f] > 1 for f in below) / len(below) if below else 0.0
@@ -107,13 +107,12 @@ def claim_jj(d):
             "never faster" if x == 0 else "stops at %s" % pct(x))
         cells.append("tile %d: faster at %d/%d densities < %s, %s" % (
             t, sum(ratio[f] > 1 for f in below), len(below), pct(JJ_BELOW), xs))
-    ref = d.one(sweep="density", algorithm="jumping-jack", tile=256, removed=near(0.5),
-                pattern="random")
+    ref = d.one(**density_at("jumping-jack", 0.5, tile=256))
     return dict(claim="Jumping Jack is faster than Horn below ~70-78 % removed",
                 paper="JJ paper Fig. 11-13; Moreira 2009 Fig. 8-10",
                 measured="; ".join(cells) or "-",
                 vs="JJ t256 50 %%: %s" % vs_ref(d, ref),
-                verdict=combine(verdicts) if cells else "not measured",
+                verdict=combine(verdicts),
                 detail=per_tile)
 
 
@@ -124,8 +123,7 @@ def claim_bt(d):
     wins = total = 0
     for t in tiles:
         for f in fs:
-            times = {a: d.ms(sweep="density", algorithm=a, tile=t, removed=near(f),
-                             pattern="random") for a in MOREIRA_STABLE}
+            times = {a: d.ms(**density_at(a, f, tile=t)) for a in MOREIRA_STABLE}
             if any(v is None for v in times.values()):
                 continue
             total += 1
@@ -137,7 +135,7 @@ def claim_bt(d):
         f = max(fs)
         cands = {}
         for a in ALL_STABLE:
-            rows = d.find(sweep="density", algorithm=a, removed=near(f), pattern="random")
+            rows = d.find(**density_at(a, f))
             if rows:
                 cands[a] = min(r["median_ms"] for r in rows)
         if cands:
@@ -145,10 +143,8 @@ def claim_bt(d):
             best = "fastest stable of all at %s removed: %s (%.3f ms; binary-tree %s)" % (
                 pct(f), w, cands[w], "%.3f ms" % cands["binary-tree"]
                 if "binary-tree" in cands else "-")
-    v = "not measured" if share is None else (
-        "yes" if share >= WIN_YES else "partly" if share >= WIN_PARTLY else "no")
-    ref = d.one(sweep="density", algorithm="binary-tree", tile=256,
-                removed=near(max(fs)) if fs else 0.9, pattern="random")
+    v = grade(share, (WIN_YES, math.inf), (WIN_PARTLY, math.inf))
+    ref = d.one(**density_at("binary-tree", max(fs) if fs else 0.9, tile=256))
     return dict(claim="Binary-Tree is the fastest stable algorithm on sparse streams",
                 paper="Moreira 2009 §4, Fig. 7-10, Table 1",
                 measured="binary-tree fastest of horn/rlz/binary-tree at %d of %d (tile, "
@@ -168,8 +164,8 @@ def spreads(d):
     """Per algorithm: CV of time over densities (per tile), and max/min over patterns."""
     tiles = d.values("tile", sweep="density", algorithm="rlz")
     fs = interior(d.values("removed", sweep="density", algorithm="rlz"))
-    dens = {a: {t: cv([d.ms(sweep="density", algorithm=a, tile=t, removed=near(f),
-                            pattern="random") for f in fs]) for t in tiles} for a in MOREIRA}
+    dens = {a: {t: cv([d.ms(**density_at(a, f, tile=t)) for f in fs]) for t in tiles}
+            for a in MOREIRA}
     pats = [p for p in d.values("pattern", sweep="pattern") if not p.startswith(("mask:",
                                                                                "invmask:"))]
     ptiles = d.values("tile", sweep="pattern", algorithm="rlz")
@@ -211,7 +207,7 @@ def claim_rlz(d):
     else:
         v = "no"
     cells.append("least spread over patterns at %d of %d tiles" % (pat_low, len(ptiles)))
-    ref = d.one(sweep="density", algorithm="rlz", tile=256, removed=near(0.5), pattern="random")
+    ref = d.one(**density_at("rlz", 0.5, tile=256))
     return dict(claim="RLZ is the least data-dependent algorithm",
                 paper="Moreira 2009 §4 (Fig. 8-10), §5",
                 measured="CV of time over removed fractions: " + "; ".join(cells),
@@ -243,8 +239,7 @@ def claim_scan(d):
             agree += (q > 1) == (t < 128)
     considered = decided + ties
     share = agree / considered if considered else None
-    v = "not measured" if share is None else (
-        "yes" if share >= SCAN_YES else "partly" if share >= SCAN_PARTLY else "no")
+    v = grade(share, (SCAN_YES, math.inf), (SCAN_PARTLY, math.inf))
     small = [q for a in ratios for t, q in ratios[a].items() if t < 128]
     large = [q for a in ratios for t, q in ratios[a].items() if t > 128]
     gm = lambda xs: math.exp(statistics.mean(math.log(x) for x in xs)) if xs else None
@@ -259,12 +254,11 @@ def claim_scan(d):
 
 def redzone_curve(d, order, algo="redzone", base="thrust-remove-list"):
     fs = interior(d.values("removed", sweep="density", algorithm=algo))
+    base_order = {} if base == "thrust-remove-if" else dict(order=order)  # a stencil: no order
     out = {}
     for f in fs:
-        r = d.ms(sweep="density", algorithm=algo, order=order, removed=near(f), pattern="random")
-        b = d.ms(sweep="density", algorithm=base, order=order, removed=near(f), pattern="random")
-        if base == "thrust-remove-if":
-            b = d.ms(sweep="density", algorithm=base, removed=near(f), pattern="random")
+        r = d.ms(**density_at(algo, f, order=order))
+        b = d.ms(**density_at(base, f, **base_order))
         out[f] = b / r if r and b else None
     return out
 
@@ -282,8 +276,7 @@ def claim_redzone(d):
     s2, f2 = at(curve, 0.02)
     s50, _ = at(curve, 0.5)
     s90, _ = at(curve, 0.9)
-    v2 = "not measured" if s2 is None else (
-        "yes" if s2 >= RZ_2[0] else "partly" if s2 >= RZ_2[1] else "no")
+    v2 = grade(s2, (RZ_2[0], math.inf), (RZ_2[1], math.inf))
     v = combine([v2, grade(s50, *RZ_50), grade(s90, *RZ_90)])
     stencil = redzone_curve(d, "random", base="thrust-remove-if")
     t2, _ = at(stencil, 0.02)
@@ -293,8 +286,7 @@ def claim_redzone(d):
     measured = ("thrust-remove-list / redzone: %s at %s, %s at 50 %%, %s at 90 %% (against "
                 "thrust-remove-if on a ready stencil: %s, %s, %s)"
                 % (sx(s2), pct(f2) if f2 else "2 %", sx(s50), sx(s90), sx(t2), sx(t50), sx(t90)))
-    ref = d.one(sweep="density", algorithm="redzone", order="random", removed=near(0.5),
-                pattern="random")
+    ref = d.one(**density_at("redzone", 0.5, order="random"))
     return dict(claim="Redzone is ~10x faster than thrust::remove at 2 % removed, on par at "
                       "50 %, slightly slower at 90 %",
                 paper="Redzone Fig. 4", measured=measured,
@@ -313,13 +305,10 @@ def claim_phase1(d):
     fs = nearest(d.values("removed", sweep="density", algorithm="redzone"), (0.1, 0.5, 0.9))
     shares = {}
     for f in fs:
-        rec = d.one(sweep="density", algorithm="redzone", order="random", removed=near(f),
-                    pattern="random")
-        shares[f] = phase_share(rec, "mark")
+        shares[f] = phase_share(d.one(**density_at("redzone", f, order="random")), "mark")
     high = max(fs) if fs and max(fs) >= 0.75 else None
     s90 = shares.get(high)
-    rec90 = d.one(sweep="density", algorithm="redzone", order="random", removed=near(high),
-                  pattern="random") if high else None
+    rec90 = d.one(**density_at("redzone", high, order="random")) if high else None
     largest = None
     if rec90 and rec90.get("phases"):
         largest = max(rec90["phases"], key=lambda p: p["ms"])["name"]
@@ -355,12 +344,12 @@ def claim_breakeven(d):
                       "and slot-ordered removal lists)",
                 paper="Redzone Fig. 4 (on par at 50 %)",
                 measured="; ".join(cells) or "-", vs="-",
-                verdict=combine(verdicts) if verdicts else "not measured")
+                verdict=combine(verdicts))
 
 
 def claim_r(d):
     ks = d.values("removed", sweep="redzone-r", algorithm="redzone")
-    grows_all, cells, measured_any = [], [], False
+    verdicts, cells = [], []
     for k in ks:
         pts = []
         for rec in d.find(sweep="redzone-r", algorithm="redzone", removed=near(k)):
@@ -369,20 +358,17 @@ def claim_r(d):
         pts.sort()
         if len(pts) < 2:
             continue
-        measured_any = True
         marks = [p[1] for p in pts]
         grows = marks[-1] > marks[0] and all(b >= a * (1 - GROWS) for a, b in zip(marks,
                                                                                   marks[1:]))
-        grows_all.append(grows)
+        verdicts.append("yes" if grows else "no")
         cells.append("k = %s: mark %.3f -> %.3f ms, total %.3f -> %.3f ms for r %s -> %s" % (
             pct(k), pts[0][1], pts[-1][1], pts[0][2], pts[-1][2], pct(pts[0][0]),
             pct(pts[-1][0])))
-    v = "not measured" if not measured_any else (
-        "yes" if all(grows_all) else "partly" if any(grows_all) else "no")
     return dict(claim="Phase 1 time grows with the red-zone share r of the removal list "
                       "(and with k)",
                 paper="Redzone §5.2, Fig. 6", measured="; ".join(cells) or "-", vs="-",
-                verdict=v)
+                verdict=combine(verdicts))
 
 
 BILLETER = "Billeter (warp sequences + vector IO) beats Spataro by a constant factor (~1.5x)"

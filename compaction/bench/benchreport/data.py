@@ -133,6 +133,12 @@ def near(x):
     return lambda v: v is not None and abs(v - x) < 1e-6
 
 
+def density_at(algorithm, f, **kw):
+    """The query (for Data.one, .ms, .find) of algorithm's density-sweep record at the removed
+    fraction f, random pattern; kw narrows it (tile, order)."""
+    return dict(sweep="density", algorithm=algorithm, removed=near(f), pattern="random", **kw)
+
+
 def pct(x):
     return "%.0f %%" % (100 * x) if x is not None else "-"
 

@@ -16,7 +16,7 @@ except ImportError:
     plt = None
 
 from .claims import BS_RANGE, TIE
-from .data import MOREIRA, ORDER, fmt_n, near, nearest, order_key, pct
+from .data import MOREIRA, ORDER, density_at, fmt_n, near, nearest, order_key, pct
 
 STYLE = {  # baselines: grey tones and their own dashes, so they read as references
     "copy": dict(color="black", linestyle="--", marker=""),
@@ -214,9 +214,7 @@ def plot_phases(d, out):
     for ax, f in zip(axes, fs):
         recs = []
         for a in algos:
-            kw = dict(sweep="density", algorithm=a, removed=near(f), pattern="random")
-            rec = d.one(tile=256, **kw) or d.one(**kw)
-            recs.append(rec)
+            recs.append(d.one(**density_at(a, f, tile=256)) or d.one(**density_at(a, f)))
         stacked(ax, algos, recs)
         frame(ax, None, "time per phase (ms, median of 5 timed passes)",
               "%s removed (tile 256)" % pct(f), axis="y")
@@ -238,8 +236,7 @@ def plot_phases_redzone(d, out):
     for ax, f in zip(axes, fs):
         recs = []
         for a in names:
-            kw = dict(sweep="density", algorithm=a, removed=near(f), pattern="random")
-            recs.append(d.one(order="random", **kw) or d.one(**kw))
+            recs.append(d.one(**density_at(a, f, order="random")) or d.one(**density_at(a, f)))
         stacked(ax, names, recs)
         lim = d.ms(sweep="density", algorithm="scatter-limit", order="random", removed=near(f))
         if lim:
