@@ -6,8 +6,8 @@
 #        -P bench_smoke.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/bench_expect.cmake)
 if(CASE STREQUAL "budget")
-  # --budget-ms shortens a measurement but never lengthens it past --runs (it used to make at
-  # least 3 runs into an array of --runs entries: a heap overflow with --runs 1).
+  # --budget-ms shortens a measurement but never lengthens it past --runs: with --runs 1 and 2
+  # each record holds exactly that many runs (the runs array has --runs entries).
   foreach(runs 1 2)
     compact(0 bench --backend cpu --algos serial --n 64 --runs ${runs} --warmup 0 --budget-ms 1e-9
       --json ${OUT_DIR}/budget.json --quiet)
