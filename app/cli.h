@@ -53,6 +53,8 @@ typedef struct cli_common {
     int auto_skip_set;
     uint32_t tail_below; /* --tail-below N, when tail_set */
     int tail_set;
+    uint32_t fetch; /* --fetch N, when fetch_set */
+    int fetch_set;
     const char *schedule; /* --schedule regen|waves */
     uint32_t pool;        /* --pool N; 0: auto */
 } cli_common;

@@ -282,6 +282,7 @@ int write_json(const bench_opts *o, const rc_settings *st, const bench_run *runs
     cJSON_AddBoolToObject(root, "phase_timing", st->tune.phase_timing != 0);
     cJSON_AddNumberToObject(root, "auto_skip_below", st->tune.auto_skip_below);
     cJSON_AddBoolToObject(root, "spread", st->tune.spread != 0);
+    cJSON_AddNumberToObject(root, "fetch", st->tune.fetch);
     cJSON_AddNumberToObject(root, "frames", o->frames);
     cJSON_AddNumberToObject(root, "warmup", o->warmup);
 #ifdef _OPENMP

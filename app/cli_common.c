@@ -85,6 +85,8 @@ int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out) {
 typedef struct cli_knob {
     const char *key, *values, *help;
 } cli_knob;
+#define CLI_STR_(x) #x
+#define CLI_STR(x)  CLI_STR_(x) /* a number macro's digits, for a help text */
 static const cli_knob knobs[] = {
     {"tile", "B", NULL}, /* its range is printed from the library's limits */
     {"pool", "N|auto",
@@ -97,6 +99,10 @@ static const cli_knob knobs[] = {
     {"tail-below", "N",
      "CUDA graph/stream loops: from the first bounce that had fewer than N live paths in the "
      "previous frame, one kernel finishes the paths; 0: off (default 16384)"},
+    {"fetch", "N",
+     "CUDA: extend's lanes take the next ray from a counter as theirs ends, and a warp refetches "
+     "when fewer than N of its 32 lanes still trace; 0: one thread per stream slot "
+     "(default " CLI_STR(RC_FETCH_BELOW) ")"},
 };
 #define NUM_KNOBS (sizeof knobs / sizeof *knobs)
 
@@ -132,7 +138,7 @@ static int set_knob(cli_args *a, cli_common *c) {
     }
     cli_usage_error(a->cmd,
                     "--set: '%s' is not KEY=VALUE with a key of: tile, pool, spread, "
-                    "auto-skip-below, tail-below (see --help-tuning)",
+                    "auto-skip-below, tail-below, fetch (see --help-tuning)",
                     a->value);
     return -1;
 }
@@ -189,6 +195,9 @@ int cli_common_option(cli_args *a, cli_common *c) {
     } else if ((r = cli_is(a, "--tail-below", 1)) != 0) {
         if (r > 0 && cli_uint(a, 0, UINT32_MAX, &c->tail_below) != 0) return -1;
         if (r > 0) c->tail_set = 1;
+    } else if ((r = cli_is(a, "--fetch", 1)) != 0) {
+        if (r > 0 && cli_uint(a, 0, 32, &c->fetch) != 0) return -1;
+        if (r > 0) c->fetch_set = 1;
     } else if ((r = cli_is(a, "--sort-materials", 0)) != 0) {
         c->sort_materials = 1;
     } else if ((r = cli_is(a, "--seed", 1)) != 0) {
@@ -320,6 +329,7 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
     st->sort_materials = c->sort_materials;
     if (c->auto_skip_set) st->tune.auto_skip_below = c->auto_skip_below;
     if (c->tail_set) st->tune.tail_below = c->tail_below;
+    if (c->fetch_set) st->tune.fetch = c->fetch;
     if (c->light_sampling && rc_light_sampling_parse(c->light_sampling, &st->light_sampling) != 0) {
         rc_scene_free(scene);
         return cli_usage_error(cmd, "--light-sampling: '%s' is not one of: nee, bsdf",

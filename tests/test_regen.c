@@ -2,7 +2,8 @@
  * each bounce, wavefront.h) renders the film of the waves schedule byte for byte: for every
  * compaction algorithm given (and `none`, which refills in place), both modes, pools from a
  * few dozen paths (the loop's last step then runs the tail with most of the frame left) to
- * more than the frame holds, frames of several samples, and on CUDA each frame loop. The
+ * more than the frame holds, frames of several samples, and on CUDA each frame loop and
+ * extend's ray fetch at several thresholds and off. The
  * reference is the waves schedule's film, one sample per wave, on the same backend. A second
  * seed must give another film, so the comparison can fail. Exits 77 (skipped) for the cuda
  * backend without a usable device. Usage: test_regen cpu|cuda SCENE W H SPP ALGO... */
@@ -39,6 +40,14 @@ int main(int argc, char **argv) {
     CHECK(other && ref && memcmp(other, ref, bytes) != 0, "another seed gives another film");
     free(other);
     st.seed = 0;
+    if (b == RC_BACKEND_CUDA) { /* extend's ray fetch finds the hits one thread per slot does */
+        st.tune.fetch = 0;
+        int64_t *plain = test_film(&s, &st, spp);
+        CHECK(plain && ref && memcmp(plain, ref, bytes) == 0,
+              "extend one thread per slot (fetch 0): film differs from ray fetch");
+        free(plain);
+    }
+    const uint32_t fetches[] = {RC_FETCH_BELOW, 1, 32, 0}; /* refetch thresholds, by pool */
     const uint32_t pixels = st.width * st.height;
     /* a pool of a few dozen paths takes more steps than the loop has: the tail ends the frame */
     const uint32_t pools[] = {37, pixels / 2 + 1, 4 * pixels, 0};
@@ -53,11 +62,13 @@ int main(int argc, char **argv) {
                     st.frame_loop = (rc_frame_loop)l;
                     st.tune.pool = pools[p];
                     st.samples_per_wave = p % 2 ? 3 : 2; /* frames of several samples */
+                    st.tune.fetch = fetches[p];
                     int64_t *f = test_film(&s, &st, spp);
                     CHECK(f && memcmp(f, ref, bytes) == 0,
-                          "%s %s/%s loop %s, pool %u, %u samples a frame: film differs", argv[1],
-                          argv[a], rc_mode_name(st.mode), rc_frame_loop_name(st.frame_loop),
-                          pools[p], st.samples_per_wave);
+                          "%s %s/%s loop %s, pool %u, %u samples a frame, fetch %u: film differs",
+                          argv[1], argv[a], rc_mode_name(st.mode),
+                          rc_frame_loop_name(st.frame_loop), pools[p], st.samples_per_wave,
+                          st.tune.fetch);
                     free(f);
                 }
     free(ref);

@@ -68,96 +68,167 @@ RC_FN void rc_leaf_hit(const rc_bvh_view *bvh, uint32_t first, uint32_t count, r
     }
 }
 
+/* One nearest-hit traversal in progress: the ray, the nearest hit so far, the node being
+ * visited and the depth of the stack of farther children still to visit (rc_trav_stack). Kept
+ * apart so that a GPU lane can leave a traversal between two steps and come back to it
+ * (extend.cu's ray fetch). The stack is a record of its own: a variable index into an array
+ * inside rc_trav would keep the compiler from holding the scalars in registers. */
+typedef struct rc_trav {
+    rc_vec3 o, d, inv;
+    float tmin;
+    rc_hit hit;
+    uint32_t first, count; /* the node being visited, from the record its box test loaded */
+    int top;
+} rc_trav;
+typedef struct rc_trav_stack {
+    uint32_t node[RC_BVH_STACK];
+    float t[RC_BVH_STACK]; /* entry distance of the node's box */
+} rc_trav_stack;
+
+/* Start a traversal for the nearest hit in (tmin, tmax); 0: nothing to visit (empty scene or
+ * the root's box missed), s->hit is already the answer. */
+RC_FN int rc_trav_begin(const rc_bvh_view *bvh, rc_trav *s, rc_vec3 o, rc_vec3 d, float tmin,
+                        float tmax) {
+    s->hit.t = tmax;
+    s->hit.prim = RC_NO_PRIM;
+    s->top = 0;
+    if (bvh->num_nodes == 0) return 0;
+    s->o = o;
+    s->d = d;
+    s->tmin = tmin;
+    s->inv = rc_safe_inverse(d);
+    const rc_bvh_node *root = &bvh->nodes[0];
+    if (rc_box_enter(root, o, s->inv, tmax) == INFINITY) return 0;
+    s->first = root->first;
+    s->count = root->count;
+    return 1;
+}
+
+/* Visit one node: test a leaf's primitives, or step to the nearer child whose box is hit and
+ * push the farther one. Then, when the way down ended, pop the next subtree whose box still
+ * starts before the nearest hit. 0: the traversal is over and s->hit is the nearest hit. The
+ * node being visited is held as its `first` and `count`, taken from the record loaded for its
+ * box test (two 16-byte loads on the GPU): a step down is one dependent load, not two. A popped
+ * node is loaded again: a variant that pushed its first and count too (a third array on the
+ * stack, in local memory that a full stream of paths already crowds in L1) made extend slower
+ * (evidence: docs/design.md#tuning-evidence). */
+RC_FN int rc_trav_step(const rc_bvh_view *bvh, rc_trav *s, rc_trav_stack *k) {
+    if (s->count > 0) {
+        rc_leaf_hit(bvh, s->first, s->count, s->o, s->d, s->tmin, &s->hit);
+    } else {
+        const rc_bvh_node na = bvh->nodes[s->first], nb = bvh->nodes[s->first + 1];
+        float ta = rc_box_enter(&na, s->o, s->inv, s->hit.t);
+        float tb = rc_box_enter(&nb, s->o, s->inv, s->hit.t);
+        const int swap = tb < ta;
+        const uint32_t far = swap ? s->first : s->first + 1;
+        s->first = swap ? nb.first : na.first;
+        s->count = swap ? nb.count : na.count;
+        if (swap) {
+            float st = ta;
+            ta = tb;
+            tb = st;
+        }
+        if (ta != INFINITY) {
+            if (tb != INFINITY) {
+                k->node[s->top] = far;
+                k->t[s->top] = tb;
+                s->top++;
+            }
+            return 1;
+        }
+    }
+    for (;;) {
+        if (s->top == 0) return 0;
+        s->top--;
+        if (k->t[s->top] < s->hit.t) break;
+    }
+    const rc_bvh_node *n = &bvh->nodes[k->node[s->top]];
+    s->first = n->first;
+    s->count = n->count;
+    return 1;
+}
+
 /* Nearest hit in (tmin, tmax). Stack traversal, nearer child first: both children's boxes
  * are tested, the farther one is pushed, and pushed nodes behind the current hit are dropped
- * when popped. The node being visited is held as its `first` and `count`, taken from the
- * record loaded for its box test (two 16-byte loads on the GPU): a step down is one dependent
- * load, not two. A popped node is loaded again: a variant that pushed its first and count
- * too (a third array on the stack, in local memory that a full stream of paths already
- * crowds in L1) made extend slower (evidence: docs/design.md#tuning-evidence). */
+ * when popped (rc_trav_step). */
 RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin,
                               float tmax) {
-    rc_hit hit;
-    hit.t = tmax;
-    hit.prim = RC_NO_PRIM;
-    if (bvh->num_nodes == 0) return hit;
-    rc_vec3 inv = rc_safe_inverse(d);
-    uint32_t stack[RC_BVH_STACK];
-    float stack_t[RC_BVH_STACK];
-    int top = 0;
+    rc_trav s;
+    rc_trav_stack k;
+    if (rc_trav_begin(bvh, &s, o, d, tmin, tmax))
+        while (rc_trav_step(bvh, &s, &k)) {
+        }
+    return s.hit;
+}
+
+/* One any-hit traversal in progress (shadow rays), kept apart as rc_trav is; the stack holds
+ * node indices only (rc_trav_stack.node). */
+typedef struct rc_occl {
+    rc_vec3 o, d, inv;
+    float tmin, tmax;
+    uint32_t first, count; /* the node being visited */
+    int top;
+    int hit; /* 1 once a primitive was found */
+} rc_occl;
+
+/* Start an any-hit traversal in (tmin, tmax); 0: nothing to visit (s->hit is 0). */
+RC_FN int rc_occl_begin(const rc_bvh_view *bvh, rc_occl *s, rc_vec3 o, rc_vec3 d, float tmin,
+                        float tmax) {
+    s->hit = 0;
+    s->top = 0;
+    if (bvh->num_nodes == 0) return 0;
+    s->o = o;
+    s->d = d;
+    s->tmin = tmin;
+    s->tmax = tmax;
+    s->inv = rc_safe_inverse(d);
     const rc_bvh_node *root = &bvh->nodes[0];
-    if (rc_box_enter(root, o, inv, tmax) == INFINITY) return hit;
-    uint32_t first = root->first, count = root->count;
-    for (;;) {
-        if (count > 0) {
-            rc_leaf_hit(bvh, first, count, o, d, tmin, &hit);
-        } else {
-            const rc_bvh_node na = bvh->nodes[first], nb = bvh->nodes[first + 1];
-            float ta = rc_box_enter(&na, o, inv, hit.t);
-            float tb = rc_box_enter(&nb, o, inv, hit.t);
-            const int swap = tb < ta;
-            const uint32_t far = swap ? first : first + 1;
-            first = swap ? nb.first : na.first;
-            count = swap ? nb.count : na.count;
-            if (swap) {
-                float st = ta;
-                ta = tb;
-                tb = st;
-            }
-            if (ta != INFINITY) {
-                if (tb != INFINITY) {
-                    stack[top] = far;
-                    stack_t[top] = tb;
-                    top++;
-                }
-                continue;
+    if (rc_box_enter(root, o, s->inv, tmax) == INFINITY) return 0;
+    s->first = root->first;
+    s->count = root->count;
+    return 1;
+}
+
+/* Visit one node: a leaf ends the traversal at its first primitive hit; an interior node steps
+ * to a child whose box is hit (the children in their stored order) and pushes the other. 0: the
+ * traversal is over, s->hit says whether something blocks the ray. */
+RC_FN int rc_occl_step(const rc_bvh_view *bvh, rc_occl *s, uint32_t *stack) {
+    if (s->count > 0) {
+        for (uint32_t i = s->first; i < s->first + s->count; i++) {
+            float t;
+            if (rc_prim_hit(&bvh->prims[i], s->o, s->d, s->tmin, s->tmax, &t)) {
+                s->hit = 1;
+                return 0;
             }
         }
-        /* Pop the next subtree whose box still starts before the nearest hit. */
-        for (;;) {
-            if (top == 0) return hit;
-            top--;
-            if (stack_t[top] < hit.t) break;
+    } else {
+        const rc_bvh_node na = bvh->nodes[s->first], nb = bvh->nodes[s->first + 1];
+        int hit_a = rc_box_enter(&na, s->o, s->inv, s->tmax) != INFINITY;
+        int hit_b = rc_box_enter(&nb, s->o, s->inv, s->tmax) != INFINITY;
+        if (hit_a && hit_b) stack[s->top++] = s->first + 1;
+        if (hit_a || hit_b) {
+            s->first = hit_a ? na.first : nb.first;
+            s->count = hit_a ? na.count : nb.count;
+            return 1;
         }
-        const rc_bvh_node *n = &bvh->nodes[stack[top]];
-        first = n->first;
-        count = n->count;
     }
+    if (s->top == 0) return 0;
+    s->top--;
+    const rc_bvh_node *n = &bvh->nodes[stack[s->top]];
+    s->first = n->first;
+    s->count = n->count;
+    return 1;
 }
 
 /* Any hit in (tmin, tmax): 1 as soon as one primitive is found, without looking for the
  * nearest (shadow rays). The same stack traversal, the children in their stored order. */
 RC_FN int rc_bvh_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin, float tmax) {
-    if (bvh->num_nodes == 0) return 0;
-    rc_vec3 inv = rc_safe_inverse(d);
+    rc_occl s;
     uint32_t stack[RC_BVH_STACK];
-    int top = 0;
-    const rc_bvh_node *root = &bvh->nodes[0];
-    if (rc_box_enter(root, o, inv, tmax) == INFINITY) return 0;
-    uint32_t first = root->first, count = root->count;
-    for (;;) {
-        if (count > 0) {
-            for (uint32_t i = first; i < first + count; i++) {
-                float t;
-                if (rc_prim_hit(&bvh->prims[i], o, d, tmin, tmax, &t)) return 1;
-            }
-        } else {
-            const rc_bvh_node na = bvh->nodes[first], nb = bvh->nodes[first + 1];
-            int hit_a = rc_box_enter(&na, o, inv, tmax) != INFINITY;
-            int hit_b = rc_box_enter(&nb, o, inv, tmax) != INFINITY;
-            if (hit_a && hit_b) stack[top++] = first + 1;
-            if (hit_a || hit_b) {
-                first = hit_a ? na.first : nb.first;
-                count = hit_a ? na.count : nb.count;
-                continue;
-            }
+    if (rc_occl_begin(bvh, &s, o, d, tmin, tmax))
+        while (rc_occl_step(bvh, &s, stack)) {
         }
-        if (top == 0) return 0;
-        top--;
-        const rc_bvh_node *n = &bvh->nodes[stack[top]];
-        first = n->first;
-        count = n->count;
-    }
+    return s.hit;
 }
 
 /* Nearest hit by testing every primitive: the reference the BVH is tested against. */

@@ -33,7 +33,8 @@ typedef struct rc_cuda_counts {
     uint32_t top;       /* indices mode: free records on the stack before this bounce's shade */
     uint32_t freed;     /* shade: records it pushed on the stack (paths that ended) */
     uint32_t refilled;  /* the refill: new paths it put in the stream */
-    uint32_t pad[3];
+    uint32_t fetched;   /* ray fetch (rc_fetch_rays): extend's stream slots handed to lanes */
+    uint32_t pad[2];
 } rc_cuda_counts;
 
 #define RC_RECAPTURE_FRAMES 8 /* auto: frames a new choice must hold before a recapture */

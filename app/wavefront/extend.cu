@@ -3,37 +3,73 @@
 
 #include <cuda_runtime.h>
 
+/* Trace slot i's ray to its nearest hit and store it there. */
+static __device__ __forceinline__ void rc_extend_slot(const rc_scene_view &sc, rc_path *paths,
+                                                      const uint32_t *queue, uint32_t i) {
+    rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
+    if (!rc_path_alive(slot)) return;
+    rc_path p = *slot; /* 16-byte loads (path.h) */
+    rc_path_extend(&sc, &p);
+    slot->t = p.t;
+    slot->prim = p.prim;
+}
+
+/* One nearest-hit ray of the stream for rc_fetch_rays: the same traversal as
+ * rc_bvh_intersect's, split at node visits, so the hits are the same. */
+struct rc_extend_ray {
+    const rc_scene_view *sc;
+    rc_path *paths;
+    const uint32_t *queue;
+    rc_path *slot;
+    rc_trav s;
+    rc_trav_stack *k; /* apart: an array inside would keep the record out of registers */
+    __device__ int start(uint32_t i) {
+        slot = queue ? &paths[queue[i]] : &paths[i];
+        if (!rc_path_alive(slot)) return 0;
+        const rc_path p = *slot;
+        if (rc_trav_begin(&sc->bvh, &s, p.origin, p.dir, 0.0f, INFINITY)) return 1;
+        finish();
+        return 0;
+    }
+    __device__ int step() { return rc_trav_step(&sc->bvh, &s, k); }
+    __device__ void finish() {
+        slot->t = s.hit.t;
+        slot->prim = s.hit.prim;
+    }
+};
+
 /* extend: trace the ray of every live path in the stream to its nearest hit. With `spread`, a
  * stream shorter than the grid's threads is thinned out over all of them, one ray every
  * threads / n lanes (at most 32): a compacted tail of a few hundred rays packed into a few
  * warps diverges inside each warp and runs on a few SMs, where the same rays scattered over the
- * GPU trace side by side (evidence: docs/design.md#tuning-evidence). */
-__global__ void rc_extend_kernel(rc_scene_view sc, const rc_cuda_counts *counts, uint32_t bounce,
-                                 uint32_t bound, int device, int spread, rc_path *paths,
-                                 const uint32_t *queue) {
+ * GPU trace side by side (evidence: docs/design.md#tuning-evidence). A longer stream is walked
+ * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. */
+__global__ void rc_extend_kernel(rc_scene_view sc, rc_cuda_counts *counts, uint32_t bounce,
+                                 uint32_t bound, int device, int spread, uint32_t fetch,
+                                 rc_path *paths, const uint32_t *queue) {
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     const uint32_t threads = gridDim.x * blockDim.x;
     if (spread && n > 0 && n < threads) {
         uint32_t step = min(32u, threads / n), t = blockIdx.x * blockDim.x + threadIdx.x;
         uint32_t i = t / step;
         if (t % step || i >= n) return;
-        rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
-        if (!rc_path_alive(slot)) return;
-        rc_path p = *slot;
-        rc_path_extend(&sc, &p);
-        slot->t = p.t;
-        slot->prim = p.prim;
+        rc_extend_slot(sc, paths, queue, i);
+        return;
+    }
+    if (fetch > 0) {
+        rc_trav_stack k;
+        rc_extend_ray ray;
+        ray.k = &k;
+        ray.sc = &sc;
+        ray.paths = paths;
+        ray.queue = queue;
+        rc_fetch_rays(n, &counts[bounce].fetched, fetch, ray);
         return;
     }
     RC_FOR_BLOCKS(base, n) {
         uint32_t i = base + threadIdx.x;
         if (i >= n) break;
-        rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
-        if (!rc_path_alive(slot)) continue;
-        rc_path p = *slot; /* 16-byte loads (path.h) */
-        rc_path_extend(&sc, &p);
-        slot->t = p.t;
-        slot->prim = p.prim;
+        rc_extend_slot(sc, paths, queue, i);
     }
 }
 
@@ -42,7 +78,7 @@ extern "C" void rc_cuda_extend(rc_renderer *r, uint32_t bounce) {
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
     rc_extend_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-        c->view, c->counts, bounce, bound, c->device_loop, r->st.tune.spread, c->bufs.paths,
-        c->bufs.queue);
+        c->view, c->counts, bounce, bound, c->device_loop, r->st.tune.spread, r->st.tune.fetch,
+        c->bufs.paths, c->bufs.queue);
     rc_cuda_note(r, cudaGetLastError());
 }

@@ -1,5 +1,6 @@
 /* kernels.cuh: what the wavefront kernels share: the length of a bounce's stream as a kernel
- * finds it, and the loop of a thread block over the stream. */
+ * finds it, the loop of a thread block over the stream, and the ray fetch of the tracing
+ * phases. */
 #ifndef RC_KERNELS_CUH
 #define RC_KERNELS_CUH
 
@@ -23,5 +24,35 @@ static __device__ __forceinline__ uint32_t rc_stream_len(const rc_cuda_counts *c
  * loop bound is the same for every thread of a block (warp and block votes stay legal). */
 #define RC_FOR_BLOCKS(base, n)                                                                     \
     for (uint32_t base = blockIdx.x * blockDim.x; base < (n); base += gridDim.x * blockDim.x)
+
+/* Ray fetch (Aila & Laine, "Understanding the Efficiency of Ray Traversal on GPUs", HPG 2009:
+ * persistent threads, and the replacement of ended rays of their 2012 addendum): each lane of a
+ * resident grid takes its next stream slot from a counter as soon as its ray is done, instead of
+ * idling until the warp's slowest ray ends. A lane leaves its traversal between two node visits
+ * once fewer than `below` lanes of its warp still trace, so the lanes come back to the fetch
+ * together; those that fetch take consecutive slots with one atomic. `Ray` is a traversal of
+ * extend.cu or shadow.cu: start(i) begins slot i's (0: nothing to trace, or already done), step()
+ * visits a node (0: done), finish() stores the result. */
+template <class Ray>
+static __device__ __forceinline__ void rc_fetch_rays(uint32_t n, uint32_t *next, uint32_t below,
+                                                     Ray &ray) {
+    const unsigned lane = threadIdx.x & 31u;
+    int busy = 0;
+    for (;;) {
+        if (!busy) {
+            const unsigned idle = __activemask();
+            const int leader = __ffs(idle) - 1;
+            uint32_t base = 0;
+            if ((int)lane == leader) base = atomicAdd(next, (uint32_t)__popc(idle));
+            const uint32_t i = __shfl_sync(idle, base, leader) + __popc(idle & ((1u << lane) - 1u));
+            if (i >= n) return;
+            busy = ray.start(i);
+            if (!busy) continue;
+        }
+        while ((busy = ray.step()) != 0 && (uint32_t)__popc(__activemask()) >= below) {
+        }
+        if (!busy) ray.finish();
+    }
+}
 
 #endif /* RC_KERNELS_CUH */

@@ -30,6 +30,7 @@ void rc_tuning_init(rc_tuning *tune) {
     tune->spread = 1;
     tune->auto_skip_below = RC_AUTO_SKIP_BELOW;
     tune->tail_below = RC_TAIL_BELOW;
+    tune->fetch = RC_FETCH_BELOW;
     tune->phase_timing = 1;
 }
 

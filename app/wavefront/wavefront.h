@@ -59,13 +59,15 @@ typedef enum rc_frame_loop {
 typedef enum rc_schedule { RC_SCHEDULE_REGEN = 0, RC_SCHEDULE_WAVES = 1 } rc_schedule;
 
 /* The tuning knobs: each changes how fast a frame renders, never its image. The command line
- * sets the first five with --set KEY=VALUE (the table in cli_common.c, --help-tuning); the
+ * sets the first six with --set KEY=VALUE (the table in cli_common.c, --help-tuning); the
  * measurements behind the defaults are in docs/renderer.md ("Tuning knobs") and docs/design.md. */
 typedef struct rc_tuning {
-    size_t tile;   /* tile size of the block-based algorithms; 0: the library's default */
-    uint32_t pool; /* regen: path slots of the stream; 0: rc_default_pool */
-    int spread;    /* CUDA: extend thins a stream shorter than its grid out over every SM
-                      (default 1; extend.cu) */
+    size_t tile;    /* tile size of the block-based algorithms; 0: the library's default */
+    uint32_t pool;  /* regen: path slots of the stream; 0: rc_default_pool */
+    int spread;     /* CUDA: extend thins a stream shorter than its grid out over every SM
+                       (default 1; extend.cu) */
+    uint32_t fetch; /* CUDA: extend's ray fetch, a warp refetching when fewer than this many
+                       lanes trace; 0: one thread per slot (default RC_FETCH_BELOW; extend.cu) */
     uint32_t auto_skip_below; /* CUDA device loops, `auto`: a bounce whose stream held fewer
                                  paths than this in the previous frame is left uncompacted (as
                                  `none`); 0: always compact (default RC_AUTO_SKIP_BELOW) */
@@ -105,6 +107,7 @@ typedef struct rc_settings {
 #define RC_AUTO_SKIP_BELOW 16384u
 #define RC_POOL_MAX        (1u << 27) /* path slots a stream can hold */
 #define RC_TAIL_BELOW      16384u
+#define RC_FETCH_BELOW     8
 #define RC_TAIL_NAME       "tail" /* rc_bounce_stats.algo of the bounces the tail kernel ran */
 /* The tail's kernels (tail.cu): a path a thread, or paths in pairs of warps, the second
  * tracing the shadow rays (scenes with shadow rays, short streams). */
