@@ -161,74 +161,39 @@ RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, floa
     return s.hit;
 }
 
-/* One any-hit traversal in progress (shadow rays), kept apart as rc_trav is; the stack holds
- * node indices only (rc_trav_stack.node). */
-typedef struct rc_occl {
-    rc_vec3 o, d, inv;
-    float tmin, tmax;
-    uint32_t first, count; /* the node being visited */
-    int top;
-    int hit; /* 1 once a primitive was found */
-} rc_occl;
-
-/* Start an any-hit traversal in (tmin, tmax); 0: nothing to visit (s->hit is 0). */
-RC_FN int rc_occl_begin(const rc_bvh_view *bvh, rc_occl *s, rc_vec3 o, rc_vec3 d, float tmin,
-                        float tmax) {
-    s->hit = 0;
-    s->top = 0;
-    if (bvh->num_nodes == 0) return 0;
-    s->o = o;
-    s->d = d;
-    s->tmin = tmin;
-    s->tmax = tmax;
-    s->inv = rc_safe_inverse(d);
-    const rc_bvh_node *root = &bvh->nodes[0];
-    if (rc_box_enter(root, o, s->inv, tmax) == INFINITY) return 0;
-    s->first = root->first;
-    s->count = root->count;
-    return 1;
-}
-
-/* Visit one node: a leaf ends the traversal at its first primitive hit; an interior node steps
- * to a child whose box is hit (the children in their stored order) and pushes the other. 0: the
- * traversal is over, s->hit says whether something blocks the ray. */
-RC_FN int rc_occl_step(const rc_bvh_view *bvh, rc_occl *s, uint32_t *stack) {
-    if (s->count > 0) {
-        for (uint32_t i = s->first; i < s->first + s->count; i++) {
-            float t;
-            if (rc_prim_hit(&bvh->prims[i], s->o, s->d, s->tmin, s->tmax, &t)) {
-                s->hit = 1;
-                return 0;
-            }
-        }
-    } else {
-        const rc_bvh_node na = bvh->nodes[s->first], nb = bvh->nodes[s->first + 1];
-        int hit_a = rc_box_enter(&na, s->o, s->inv, s->tmax) != INFINITY;
-        int hit_b = rc_box_enter(&nb, s->o, s->inv, s->tmax) != INFINITY;
-        if (hit_a && hit_b) stack[s->top++] = s->first + 1;
-        if (hit_a || hit_b) {
-            s->first = hit_a ? na.first : nb.first;
-            s->count = hit_a ? na.count : nb.count;
-            return 1;
-        }
-    }
-    if (s->top == 0) return 0;
-    s->top--;
-    const rc_bvh_node *n = &bvh->nodes[stack[s->top]];
-    s->first = n->first;
-    s->count = n->count;
-    return 1;
-}
-
 /* Any hit in (tmin, tmax): 1 as soon as one primitive is found, without looking for the
  * nearest (shadow rays). The same stack traversal, the children in their stored order. */
 RC_FN int rc_bvh_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin, float tmax) {
-    rc_occl s;
+    if (bvh->num_nodes == 0) return 0;
+    rc_vec3 inv = rc_safe_inverse(d);
     uint32_t stack[RC_BVH_STACK];
-    if (rc_occl_begin(bvh, &s, o, d, tmin, tmax))
-        while (rc_occl_step(bvh, &s, stack)) {
+    int top = 0;
+    const rc_bvh_node *root = &bvh->nodes[0];
+    if (rc_box_enter(root, o, inv, tmax) == INFINITY) return 0;
+    uint32_t first = root->first, count = root->count;
+    for (;;) {
+        if (count > 0) {
+            for (uint32_t i = first; i < first + count; i++) {
+                float t;
+                if (rc_prim_hit(&bvh->prims[i], o, d, tmin, tmax, &t)) return 1;
+            }
+        } else {
+            const rc_bvh_node na = bvh->nodes[first], nb = bvh->nodes[first + 1];
+            int hit_a = rc_box_enter(&na, o, inv, tmax) != INFINITY;
+            int hit_b = rc_box_enter(&nb, o, inv, tmax) != INFINITY;
+            if (hit_a && hit_b) stack[top++] = first + 1;
+            if (hit_a || hit_b) {
+                first = hit_a ? na.first : nb.first;
+                count = hit_a ? na.count : nb.count;
+                continue;
+            }
         }
-    return s.hit;
+        if (top == 0) return 0;
+        top--;
+        const rc_bvh_node *n = &bvh->nodes[stack[top]];
+        first = n->first;
+        count = n->count;
+    }
 }
 
 /* Nearest hit by testing every primitive: the reference the BVH is tested against. */

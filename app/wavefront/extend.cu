@@ -44,9 +44,10 @@ struct rc_extend_ray {
  * warps diverges inside each warp and runs on a few SMs, where the same rays scattered over the
  * GPU trace side by side (evidence: docs/design.md#tuning-evidence). A longer stream is walked
  * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. */
-__global__ void rc_extend_kernel(rc_scene_view sc, rc_cuda_counts *counts, uint32_t bounce,
-                                 uint32_t bound, int device, int spread, uint32_t fetch,
-                                 rc_path *paths, const uint32_t *queue) {
+__global__ void __launch_bounds__(RC_CUDA_BLOCK, 5)
+    rc_extend_kernel(rc_scene_view sc, rc_cuda_counts *counts, uint32_t bounce, uint32_t bound,
+                     int device, int spread, uint32_t fetch, rc_path *paths,
+                     const uint32_t *queue) {
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     const uint32_t threads = gridDim.x * blockDim.x;
     if (spread && n > 0 && n < threads) {
