@@ -4,6 +4,7 @@
 #include "kernels.cuh"
 
 #include <cuda_runtime.h>
+#include <stddef.h>
 
 /* Append the stream slots of this warp's ended paths to the removal list with one atomic
  * per warp; every lane of the warp must call it. */
@@ -16,6 +17,15 @@ __device__ void rc_append_removed(int ended, uint32_t slot, uint32_t *removed, u
     if ((int)lane == leader) base = atomicAdd(count, (uint32_t)__popc(mask));
     base = __shfl_sync(0xffffffffu, base, leader);
     if (ended) removed[base + __popc(mask & ((1u << lane) - 1u))] = slot;
+}
+
+static_assert(sizeof(rc_path) == 64 && offsetof(rc_path, pdf) == 48,
+              "an ended path's store covers pdf, spare and flags: the record's last 16 bytes");
+
+/* Add each lane's v into *to with one atomic per warp; every lane of the warp must call it. */
+static __device__ __forceinline__ void rc_warp_add(uint32_t v, uint32_t *to) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    if ((threadIdx.x & 31u) == 0 && v) atomicAdd(to, v);
 }
 
 /* Where shade writes the shadow stream (NEE; shadows == NULL without it): the record of
@@ -49,7 +59,9 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
         end = min(off + groups[group], n);
     }
     const uint32_t len = end - begin;
-    uint32_t block_live = 0, block_kept = 0, block_shadows = 0;
+    /* each thread counts its own slots, added up once per warp after the loop: a block-wide
+       count per pass would hold every warp of the block to its slowest one */
+    uint32_t my_live = 0, my_kept = 0, my_shadows = 0;
     RC_FOR_BLOCKS(base, len) {
         uint32_t i = begin + base + threadIdx.x;
         const int in = base + threadIdx.x < len;
@@ -62,7 +74,10 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
             if (live) {
                 rc_path p = *slot; /* 16-byte loads and stores (path.h) */
                 kept = rc_path_shade(&sc, &sp, &p, sample_rgb, so.shadows ? &sh : NULL);
-                *slot = p;
+                if (kept)
+                    *slot = p;
+                else /* an ended path: only its last 16 bytes (flags) change for later phases */
+                    reinterpret_cast<uint4 *>(slot)[3] = reinterpret_cast<const uint4 *>(&p)[3];
             }
             if (RC_WANTS_FLAGS(input)) flags[i] = (uint8_t)kept;
             if (so.shadows) {
@@ -81,13 +96,13 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
             rc_append_removed(in && !kept, in ? queue[i] : 0u, free_recs + cnt->top, &cnt->freed);
         if (so.shadows && RC_WANTS_REMOVALS(so.input))
             rc_append_removed(in && !ray, i, so.sremoved, &cnt->shadow_removed);
-        block_live += (uint32_t)__syncthreads_count(live);
-        block_kept += (uint32_t)__syncthreads_count(kept);
-        block_shadows += (uint32_t)__syncthreads_count(ray);
+        my_live += (uint32_t)live;
+        my_kept += (uint32_t)kept;
+        my_shadows += (uint32_t)ray;
     }
-    if (threadIdx.x == 0 && block_live) atomicAdd(&cnt->alive, block_live);
-    if (threadIdx.x == 0 && block_kept) atomicAdd(&cnt->kept, block_kept);
-    if (threadIdx.x == 0 && block_shadows) atomicAdd(&cnt->shadows, block_shadows);
+    rc_warp_add(my_live, &cnt->alive);
+    rc_warp_add(my_kept, &cnt->kept);
+    rc_warp_add(my_shadows, &cnt->shadows);
     /* `none`: the next bounce walks the same stream, the shadow phase every slot of this one */
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         if (input == RC_COMPACT_NOTHING) cnt[1].stream = n;
