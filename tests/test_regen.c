@@ -3,10 +3,10 @@
  * compaction algorithm given (and `none`, which refills in place), both modes, pools from a
  * few dozen paths (the loop's last step then runs the tail with most of the frame left) to
  * more than the frame holds, frames of several samples, and on CUDA each frame loop and
- * extend's ray fetch at several thresholds and off. The
- * reference is the waves schedule's film, one sample per wave, on the same backend. A second
- * seed must give another film, so the comparison can fail. Exits 77 (skipped) for the cuda
- * backend without a usable device. Usage: test_regen cpu|cuda SCENE W H SPP ALGO... */
+ * extend's ray fetch at several thresholds and off. The reference is the waves schedule's film,
+ * one sample per wave, on the same backend. A second seed must give another film, so the
+ * comparison can fail. Exits 77 (skipped) for the cuda backend without a usable device.
+ * Usage: test_regen cpu|cuda SCENE W H SPP ALGO... */
 #include "rc_test.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
-/* extend.cu: the extend phase on the GPU, one thread per stream slot (see extend.c). */
+/* extend.cu: the extend phase on the GPU, with ray fetch or one thread per stream slot (see
+ * extend.c). */
 #include "kernels.cuh"
 
 #include <cuda_runtime.h>
@@ -43,7 +44,9 @@ struct rc_extend_ray {
  * threads / n lanes (at most 32): a compacted tail of a few hundred rays packed into a few
  * warps diverges inside each warp and runs on a few SMs, where the same rays scattered over the
  * GPU trace side by side (evidence: docs/design.md#tuning-evidence). A longer stream is walked
- * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. */
+ * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. At most 48
+ * registers (5 blocks an SM): the traversal waits on memory and more warps hide it (evidence:
+ * docs/renderer.md, --set fetch). */
 __global__ void __launch_bounds__(RC_CUDA_BLOCK, 5)
     rc_extend_kernel(rc_scene_view sc, rc_cuda_counts *counts, uint32_t bounce, uint32_t bound,
                      int device, int spread, uint32_t fetch, rc_path *paths,
