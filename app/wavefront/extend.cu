@@ -39,15 +39,23 @@ struct rc_extend_ray {
     }
 };
 
+/* Blocks of RC_CUDA_BLOCK threads an SM that extend's register bound leaves room for: 5 (48
+ * registers), 4 on sm_75, whose SMs run 1024 threads. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define RC_EXTEND_BLOCKS_PER_SM 4
+#else
+#define RC_EXTEND_BLOCKS_PER_SM 5
+#endif
+
 /* extend: trace the ray of every live path in the stream to its nearest hit. With `spread`, a
  * stream shorter than the grid's threads is thinned out over all of them, one ray every
  * threads / n lanes (at most 32): a compacted tail of a few hundred rays packed into a few
  * warps diverges inside each warp and runs on a few SMs, where the same rays scattered over the
  * GPU trace side by side (evidence: docs/design.md#tuning-evidence). A longer stream is walked
- * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. At most 48
- * registers (5 blocks an SM): the traversal waits on memory and more warps hide it (evidence:
- * docs/renderer.md, --set fetch). */
-__global__ void __launch_bounds__(RC_CUDA_BLOCK, 5)
+ * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. Registers are
+ * bounded for RC_EXTEND_BLOCKS_PER_SM blocks an SM: the traversal waits on memory and more
+ * warps hide it (evidence: docs/renderer.md, --set fetch). */
+__global__ void __launch_bounds__(RC_CUDA_BLOCK, RC_EXTEND_BLOCKS_PER_SM)
     rc_extend_kernel(rc_scene_view sc, rc_cuda_counts *counts, uint32_t bounce, uint32_t bound,
                      int device, int spread, uint32_t fetch, rc_path *paths,
                      const uint32_t *queue) {
