@@ -197,12 +197,22 @@ static void auto_reports(const rc_scene *s) {
             CHECK(0, "auto, %s loop: %s", rc_frame_loop_name(st.frame_loop), err.msg);
             continue;
         }
+        int recaptures = 0;
         for (int frame = 0; frame < 4; frame++) {
             rc_frame_stats fs;
             int rc = rc_render_frame(r, &fs, &err);
             CHECK(rc == 0, "auto, %s loop, frame %d: %s", rc_frame_loop_name(st.frame_loop), frame,
                   err.msg);
             if (rc != 0) break;
+            /* the graph loop captures its first frame, and again at most once when the blind
+               first plan is replaced; the other loops never capture */
+            if (st.frame_loop == RC_LOOP_GRAPH && frame == 0)
+                CHECK(fs.captured, "auto, graph loop: the first frame did not say it captured");
+            else if (st.frame_loop == RC_LOOP_GRAPH)
+                recaptures += fs.captured;
+            else
+                CHECK(!fs.captured, "auto, %s loop, frame %d says it captured a graph",
+                      rc_frame_loop_name(st.frame_loop), frame);
             const int skipped = skip && frame > 0 && st.frame_loop != RC_LOOP_HOST;
             for (uint32_t b = 0; b < fs.bounces; b++) {
                 const char *name = fs.bounce[b].algo ? fs.bounce[b].algo : "(null)";
@@ -220,6 +230,8 @@ static void auto_reports(const rc_scene *s) {
                            rc_frame_loop_name(st.frame_loop), b, name);
             }
         }
+        CHECK(recaptures <= 1, "auto, graph loop: %d recaptures in frames 1-3 (at most 1)",
+              recaptures);
         float *img = malloc(40 * 40 * 3 * sizeof *img);
         CHECK(img && rc_renderer_image(r, img, &err) == 0, "auto: image: %s", err.msg);
         rc_renderer_destroy(r);

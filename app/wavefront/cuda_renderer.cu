@@ -249,6 +249,7 @@ extern "C" void rc_cuda_frame_begin(rc_renderer *r, rc_frame_stats *st) {
         cudaError_t e = cudaStreamBeginCapture(stream_of(c), cudaStreamCaptureModeThreadLocal);
         rc_cuda_note(r, e);
         c->capturing = e == cudaSuccess;
+        st->captured = c->capturing;
         c->graph_wave = r->wave_now;
         c->graph_mask = r->mask_bounce;
         c->graph_blind = !rc_compact_has_hints(r);

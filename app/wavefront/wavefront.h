@@ -161,6 +161,8 @@ typedef struct rc_frame_stats {
     int tail_kind;        /* the tail kernel that ran (rc_tail_kind; tail.cu) */
     int phases_timed;     /* settings.tune.phase_timing: the phases' ms below are reported (CUDA:
                              measured only then) */
+    int captured;         /* CUDA graph loop: this frame captured a new graph instead of replaying
+                             one (its wall time includes the capture) */
     double generate_ms, accumulate_ms;
     double total_ms; /* wall time of the whole frame */
     rc_bounce_stats bounce[RC_MAX_DEPTH];
