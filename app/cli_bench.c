@@ -200,7 +200,6 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
             rc = rc_render_frame(r, &ws, &err);
             captured = ws.captured;
         }
-        captured = 0;
         if (rc != 0) break;
         if (timing_slot(&t) == 0) rc_renderer_reset(r);
         rc_frame_stats fs;

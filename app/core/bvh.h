@@ -109,9 +109,9 @@ RC_FN int rc_trav_begin(const rc_bvh_view *bvh, rc_trav *s, rc_vec3 o, rc_vec3 d
  * starts before the nearest hit. 0: the traversal is over and s->hit is the nearest hit. The
  * node being visited is held as its `first` and `count`, taken from the record loaded for its
  * box test (two 16-byte loads on the GPU): a step down is one dependent load, not two. A popped
- * node is loaded again: a variant that pushed its first and count too (a third array on the
- * stack, in local memory that a full stream of paths already crowds in L1) made extend slower
- * (evidence: docs/design.md#tuning-evidence). */
+ * node is loaded again rather than pushed with its first and count: a third stack array would
+ * sit in local memory that a full stream of paths already crowds in L1 (evidence:
+ * docs/design.md#tuning-evidence). */
 RC_FN int rc_trav_step(const rc_bvh_view *bvh, rc_trav *s, rc_trav_stack *k) {
     if (s->count > 0) {
         rc_leaf_hit(bvh, s->first, s->count, s->o, s->d, s->tmin, &s->hit);
