@@ -7,7 +7,7 @@
 #include "mpi_run.h"
 #include "timing.h"
 #include "wavefront/compact.h"
-#include "wavefront/path.h"
+#include "core/path.h"
 
 #include <math.h>
 #include <stdio.h>

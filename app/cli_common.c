@@ -4,7 +4,7 @@
 #include "echo.h"
 #include "num_parse.h"
 #include "out_path.h"
-#include "wavefront/path.h"
+#include "core/path.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include "rank_timing.h"
 #include "stats.h"
 #include "wavefront/compact.h"
-#include "wavefront/path.h"
+#include "core/path.h"
 #include "timing.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
  * end) take it. A fixed algorithm reports itself, `none` "none".
  * Usage: test_auto_choice SCENE */
 #include "rc_test.h"
-#include "wavefront/path.h"
+#include "core/path.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* core_check.cu: compiles every per-ray header as CUDA and calls each function from a kernel,
  * so a header that only builds as C fails the build. */
-#include "wavefront/path.h"
+#include "core/path.h"
 
 __global__ void rc_core_check_kernel(const rc_scene_view *sc, rc_path *paths, rc_vec3 *rgb,
                                      rc_shadow *shadows, uint32_t n) {

@@ -171,7 +171,7 @@ static int parse_materials(rc_json_ctx *c, const cJSON *arr) {
         c->num_names++;
     }
     /* Sorted by name (then by place), so that a duplicate is a neighbour and a lookup is a
-     * binary search: O(n log n) for n names, where a scan per name was quadratic. */
+     * binary search: O(n log n) for n names. */
     if (c->num_names > 1) qsort(c->names, c->num_names, sizeof *c->names, name_order);
     size_t dup = SIZE_MAX;
     for (size_t k = 1; k < c->num_names; k++)

@@ -3,7 +3,7 @@
 #include "viewer.h"
 
 #include "../wavefront/compact.h"
-#include "../wavefront/path.h"
+#include "../core/path.h"
 
 #include <epoxy/gl.h>
 #include <stdio.h>

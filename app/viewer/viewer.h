@@ -8,17 +8,17 @@
  *   session.c    the renderer and the settings the keys change (rebuilt on a change)
  *   keys.c       hotkeys and their help text
  *   overlay.c    the overlay panel: settings, per-bounce bars, the frame-time graph, help
- *   film.c       the film's textures (CPU upload, CUDA-GL interop, or host fallback)
+ *   film_display.c the film's textures (CPU upload, CUDA-GL interop, or host fallback)
  *   scene_list.c the scenes key N steps through
- *   batch.c      overlay geometry and text;  camera.c, history.c, script.c, screenshot.c */
+ *   batch.c      overlay geometry and text;  fly_camera.c, history.c, script.c, screenshot.c */
 #ifndef RC_VIEWER_H
 #define RC_VIEWER_H
 
 #include "../cli.h"
 #include "batch.h"
 #include "budget.h"
-#include "camera.h"
-#include "film.h"
+#include "fly_camera.h"
+#include "film_display.h"
 #include "history.h"
 #include "script.h"
 #include "view.h"

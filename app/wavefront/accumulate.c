@@ -6,7 +6,7 @@
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 void rc_accumulate(rc_renderer *r, rc_frame_stats *st) {

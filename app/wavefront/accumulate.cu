@@ -1,5 +1,5 @@
 /* accumulate.cu: the accumulate phase on the GPU, one thread per pixel (see accumulate.c). */
-#include "cuda.h"
+#include "cuda_backend.h"
 #include "film.h"
 
 #include <cuda_runtime.h>

@@ -3,7 +3,7 @@
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * loops (per-bounce read-back, or device-resident and captured into a graph), phase timing with
  * events, the film. */
 #include "compact.h"
-#include "cuda.h"
+#include "cuda_backend.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>

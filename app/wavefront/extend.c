@@ -2,7 +2,7 @@
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 void rc_extend(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {

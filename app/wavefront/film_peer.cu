@@ -1,7 +1,7 @@
 /* film_peer.cu: the film reduction of ranks that share one machine, GPU to GPU (film_peer.h).
  * Each rank exports its film with a CUDA IPC handle; rank 0 maps the others' films and adds
  * them into its own with one kernel per peer, reading over NVLink or PCIe peer access. */
-#include "cuda.h"
+#include "cuda_backend.h"
 #include "film_peer.h"
 
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 /* generate.cu: the generate phase on the GPU, one thread per pixel (see generate.c). */
-#include "cuda.h"
+#include "cuda_backend.h"
 
 #include <cuda_runtime.h>
 

@@ -4,7 +4,7 @@
 #ifndef RC_KERNELS_CUH
 #define RC_KERNELS_CUH
 
-#include "cuda.h"
+#include "cuda_backend.h"
 
 /* The stream length of `bounce`. Device loops (pbrt-v4's ForAllQueued): the length sits in
  * counts, written by the launch before; past a bounce whose shade kept no path and whose refill

@@ -4,7 +4,7 @@
 #include "compact.h"
 #include "lifecycle.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 #include <stdlib.h>

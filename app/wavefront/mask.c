@@ -3,7 +3,7 @@
  * viewer watches a bounce; it is not one of the timed phases. */
 #include "renderer.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* megakernel.cu: the flat, bvh and persistent megakernel baselines (megakernel.h). */
 #include "film.h"
 #include "megakernel.h"
-#include "path.h"
+#include "../core/path.h"
 #include "timing.h"
 
 #include <cuda_runtime.h>

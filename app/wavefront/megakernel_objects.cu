@@ -7,7 +7,7 @@
  * The random numbers differ from the wavefront loop's, so the two images agree in the mean,
  * not bit for bit. Spheres only, as in the book. */
 #include "megakernel.h"
-#include "path.h"
+#include "../core/path.h"
 
 #include <cuda_runtime.h>
 #include <curand_kernel.h>

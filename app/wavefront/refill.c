@@ -9,7 +9,7 @@
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 /* Path g of the frame into *p, its sample slot cleared (CPU). */

@@ -19,8 +19,7 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->mode = RC_MODE_INDICES;
     st->backend = RC_BACKEND_CPU;
     st->samples_per_wave = 1;
-    st->schedule = RC_SCHEDULE_WAVES; /* the faster of the two on every shipped scene
-                                         (docs/renderer.md) */
+    st->schedule = RC_SCHEDULE_WAVES; /* docs/renderer.md compares the two schedules */
     st->light_sampling = scene ? scene->defaults.light_sampling : RC_LIGHTS_NEE;
     rc_tuning_init(&st->tune);
 }

@@ -6,7 +6,7 @@
 #define RC_RENDERER_H
 
 #include "compactor.h"
-#include "path.h"
+#include "../core/path.h"
 #include "wavefront.h"
 
 #ifdef __cplusplus
@@ -94,7 +94,7 @@ struct rc_renderer {
     uint32_t live;    /* live paths in the stream (n, except for `none`) */
     uint32_t sn;      /* shadow stream slots shade wrote this bounce (its stream length) */
     uint32_t shadows; /* shadow rays among them (CPU; the CUDA host loop reads it back) */
-    void *cuda;       /* the CUDA backend's state (cuda.h) */
+    void *cuda;       /* the CUDA backend's state (cuda_backend.h) */
     /* the tail (tail.c): the previous frame's live paths per bounce, whether a frame has
        given them, and the first bounce this frame's tail kernel runs (max_depth: none; a
        replayed graph runs the tail its capture planned) */
@@ -123,7 +123,7 @@ static inline rc_path *rc_stream_path(rc_renderer *r, size_t i) {
  * phase's kernels (each bounded by the stream's length, which the device loops keep on the
  * device: rc_cuda_bound), timed by the stream's events into *dst, and return from the phase.
  * Elsewhere nothing: the phase goes on to its CPU loop, timed with timing_now_ms into *dst.
- * The phase's file includes cuda.h with the CUDA backend. */
+ * The phase's file includes cuda_backend.h with the CUDA backend. */
 #ifdef RC_HAVE_CUDA_BACKEND
 #define RC_PHASE_ON_CUDA(r, dst, launch)                                                           \
     do {                                                                                           \

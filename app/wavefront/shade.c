@@ -4,7 +4,7 @@
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 /* Stream slot i's entry of the compaction's input: its flag (1: kept), and, ended, its place in

@@ -8,7 +8,7 @@
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 /* The partition: the CPU specification's fast form, CUDA's single pass. */

@@ -11,7 +11,7 @@
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
-#include "cuda.h"
+#include "cuda_backend.h"
 #endif
 
 uint32_t rc_tail_plan(const rc_renderer *r) {

@@ -182,8 +182,8 @@ static __device__ __forceinline__ void rc_tail_pairs(const rc_scene_view &sc,
 }
 
 /* The two kernels: each thread of a warp on a path (rc_tail_warps), or warps in pairs with
- * next-event estimation (rc_tail_pairs). One kernel holding both ran both slower and the
- * threads at more registers, so the host picks one (evidence: docs/design.md#tuning-evidence). */
+ * next-event estimation (rc_tail_pairs). Two kernels, so that each runs at its own register
+ * count; the host picks one (evidence: docs/design.md#tuning-evidence). */
 /* The frame's paths the tail claims (regen; total 0: none): after a compacting refill from
  * counts[from].issued on (claims[1] counts them), after `none`'s in-place refill from the
  * counter those refills claimed from (claims[0]). */
@@ -227,7 +227,7 @@ static uint32_t expected_stream(rc_renderer *r, uint32_t from, uint32_t bound) {
 }
 
 /* Pairs where a scene with shadow rays starts its tail with at most one path per pair of
- * warps (4224 paths on an H100 with a full grid): there the tail is a chain of latency, and a
+ * warps of a full grid: there the tail is a chain of latency, and a
  * second warp shortens it. Longer streams (a default tail's start, `none`'s whole wave) keep
  * every thread on a path, as pairs hold half as many at once (evidence:
  * docs/design.md#tuning-evidence). */

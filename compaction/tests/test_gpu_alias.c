@@ -1,11 +1,10 @@
 /* test_gpu_alias.c: a call whose opt.d_kept is the word of its own opt.d_n (or, with a removal
  * list, opt.d_k) is refused with SC_ERR_INVALID_ARGUMENT before anything runs: the kernels of
- * several algorithms read the run-time count after the count has been written (measured on an
- * H100 before the refusal: Jumping Jack, Spataro and Billeter compacted the wrong elements,
- * atomic and CUB counted 0). Every CUDA algorithm and auto, at each entry point: the refused
- * call leaves the output and the word as they were, and the same call with the count in a word
- * of its own succeeds with the serial reference's count.
- * Exits 77 (skipped) when the build or the machine has no CUDA device. */
+ * several algorithms read the run-time count after the count has been written (without the
+ * refusal such a call would compact the wrong elements or count 0). Every CUDA algorithm and auto,
+ * at each entry point: the refused call leaves the output and the word as they were, and the same
+ * call with the count in a word of its own succeeds with the serial reference's count. Exits 77
+ * (skipped) when the build or the machine has no CUDA device. */
 #include "test.h"
 
 #include "test_cuda.h"

@@ -1,7 +1,7 @@
 /* compact: list, explain, benchmark and tune the compaction library's algorithms. */
 #include "bench.h"
 #include "bench_partition.h"
-#include "cli.h"
+#include "compact_cli.h"
 #include "echo.h"
 
 #include <stdio.h>

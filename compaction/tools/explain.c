@@ -1,6 +1,6 @@
 /* explain.c: `compact explain ALGO`: run one algorithm on the CPU backend on a small stream
  * and print its intermediate arrays pass by pass, as the papers draw them. */
-#include "cli.h"
+#include "compact_cli.h"
 #include "echo.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* list.c: `compact list`: the algorithm table. */
 #include "bench.h"
-#include "cli.h"
+#include "compact_cli.h"
 #include "echo.h"
 
 #include <stdio.h>

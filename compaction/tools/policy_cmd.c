@@ -1,7 +1,7 @@
 /* policy_cmd.c: `compact policy`: print a built-in policy table of auto, check one, or say what
  * auto chooses by one over a grid of calls (the library's own matching, sc_policy_decide). */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
-#include "cli.h"
+#include "compact_cli.h"
 #include "echo.h"
 #include "read_file.h"
 

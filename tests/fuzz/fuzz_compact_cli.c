@@ -3,7 +3,7 @@
  * "explain". */
 #include "../../compaction/bench/bench.h"
 #include "../../compaction/bench/bench_partition.h"
-#include "../../compaction/tools/cli.h"
+#include "../../compaction/tools/compact_cli.h"
 #include "fuzz_args.h"
 
 #include <string.h>

@@ -1,9 +1,9 @@
-/* cuda.h: the CUDA backend of the wavefront loop. The kernels (generate.cu, extend.cu,
+/* cuda_backend.h: the CUDA backend of the wavefront loop. The kernels (generate.cu, extend.cu,
  * shade.cu, accumulate.cu) are one-line loops over the per-path functions of path.h, the same
  * ones the CPU backend runs; compact.c calls the compaction library's CUDA backend on these
  * device buffers. Present when the build has CUDA (RC_HAVE_CUDA_BACKEND). */
-#ifndef RC_CUDA_H
-#define RC_CUDA_H
+#ifndef RC_CUDA_BACKEND_H
+#define RC_CUDA_BACKEND_H
 
 #include "renderer.h"
 
@@ -167,4 +167,4 @@ void rc_cuda_note(rc_renderer *r, int cuda_error);
 #ifdef __cplusplus
 }
 #endif
-#endif /* RC_CUDA_H */
+#endif /* RC_CUDA_BACKEND_H */

@@ -1,4 +1,4 @@
-/* cli.h: the subcommands of `compact` and the helpers they share. */
+/* compact_cli.h: the subcommands of `compact` and the helpers they share. */
 #ifndef SC_CLI_H
 #define SC_CLI_H
 

@@ -1,5 +1,5 @@
-/* camera.c: moving and turning the scene's camera. */
-#include "camera.h"
+/* fly_camera.c: moving and turning the scene's camera. */
+#include "fly_camera.h"
 
 #define RC_TURN_PER_PIXEL 0.004f /* radians */
 

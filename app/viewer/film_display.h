@@ -1,4 +1,4 @@
-/* film.h: the rendered image on screen. The film goes into a float texture by one of three
+/* film_display.h: the rendered image on screen. The film goes into a float texture by one of three
  * paths: the CPU backend uploads its mean directly; the CUDA backend copies its sums into a
  * GL pixel buffer mapped through CUDA-GL interop (registered once, mapped per frame, written
  * with write-discard); when interop cannot be had (GL on another GPU or in software, a

@@ -1,5 +1,5 @@
-/* film.c: the film's textures, the three ways frames reach them, and the display quad. */
-#include "film.h"
+/* film_display.c: the film's textures, the three ways frames reach them, and the display quad. */
+#include "film_display.h"
 
 #include "gl_util.h"
 #include "interop.h"

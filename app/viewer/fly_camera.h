@@ -1,4 +1,4 @@
-/* camera.h: the viewer's fly camera: the scene's camera moved by keys (steps along its own
+/* fly_camera.h: the viewer's fly camera: the scene's camera moved by keys (steps along its own
  * axes) and turned by mouse drags (about the scene's up and the camera's right). */
 #ifndef RC_VIEW_CAMERA_H
 #define RC_VIEW_CAMERA_H

@@ -4,8 +4,8 @@
 #ifndef RC_PATH_H
 #define RC_PATH_H
 
-#include "../core/light.h"
-#include "../core/scene_view.h"
+#include "light.h"
+#include "scene_view.h"
 
 #include <stddef.h>
 
