@@ -15,6 +15,10 @@ suites:
   check            build (sm_90), the GPU tests, compute-sanitizer on the removal-list and
                    context tests' quick cases, the benchmarks behind the CUDA backend's targets
   quick            check without the benchmarks
+  tests [full]     build (sm_90, the viewer too where its packages are there) and run the GPU
+                   tests (ctest -L gpu, one after another where they share the GPU), printing
+                   each test's time and the total; `full` adds the exhaustive matrices
+                   (label cuda-full: minutes per algorithm)
   app              the path tracer's GPU tests, memcheck on test_gpu_agree, and the benchmarks
                    behind its targets (scripts/app_targets.sh)
   fat              the library alone (cmake -S compaction) as the fat binary a machine without
@@ -129,6 +133,20 @@ gpu_build() {
     echo "built in $((SECONDS - t0)) s"
 }
 
+# ctest_timed LOG ARGS...: ctest --test-dir build-gpu ARGS into LOG; prints its summary, each
+# test's time (slowest first) and the wall time. Returns ctest's exit status.
+ctest_timed() {
+    local log=$1 t0=$SECONDS rc
+    shift
+    ctest --test-dir build-gpu --output-on-failure "$@" >"$log" 2>&1
+    rc=$?
+    grep -E "tests passed|failed out of|\(Failed\)|\(Timeout\)|Skipped" "$log"
+    sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) [ .*]+([A-Za-z*]+[A-Za-z ]*) +([0-9.]+) sec$/\3 \1 \2/p' \
+        "$log" | sort -rg | awk '{printf "  %8.2f s  %-50s %s\n", $1, $2, $3}'
+    echo "ctest $* rc=$rc, wall $((SECONDS - t0)) s"
+    return $rc
+}
+
 # ---- suites: each runs in a process of its own (scripts/gpu.sh SUITE), `out` is its OUTDIR ----
 
 # check [quick]: the library's GPU tests, compute-sanitizer, its benchmarks.
@@ -137,8 +155,7 @@ suite_check() {
     gpu_build "$out/build.log" || exit 1
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
     echo "== ctest -L gpu"
-    ctest --test-dir $b -L gpu --output-on-failure >"$out/ctest_gpu.log" 2>&1
-    echo "ctest rc=$?"; grep -E "tests passed|Failed|failed out of|\(Failed\)|Skipped" "$out/ctest_gpu.log"
+    ctest_timed "$out/ctest_gpu.log" -L gpu -j 8
     grep -hE "passed, [0-9]+ failed" "$out/ctest_gpu.log" | sort | uniq -c | head -30
     echo "== sanitizer (remove + context, quick)"
     san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -170,6 +187,38 @@ suite_check() {
 }
 
 suite_quick() { suite_check quick; }
+
+# tests [full]: the GPU tests with their times; full: the exhaustive matrices after them.
+suite_tests() {
+    local log=$out/build.log with_view=0
+    : >"$log"
+    die() {
+        echo "gpu.sh tests: $*"
+        tail -40 "$log"
+        exit 1
+    }
+    if [ -n "$(ls .deps/view/*.deb 2>/dev/null)" ]; then
+        view_setup
+        with_view=1
+    else
+        echo "gpu.sh tests: no packages in .deps/view (scripts/fetch_view_deps.sh): no viewer"
+    fi
+    gpu_build "$log.build" || exit 1
+    cat "$log.build" >>"$log" && rm -f "$log.build"
+    if [ $with_view = 1 ]; then
+        grep -q "raycompact: viewer ON" "$log" || die "the viewer is not built"
+        view_run_env
+    fi
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    local rc=0
+    echo "== ctest -L gpu"
+    ctest_timed "$out/ctest_gpu.log" -L gpu -j 8 || rc=1
+    if [ "${1:-}" = full ]; then
+        echo "== ctest -L cuda-full"
+        ctest_timed "$out/ctest_full.log" -L cuda-full || rc=1
+    fi
+    exit $rc
+}
 
 # app: the path tracer's GPU tests and the benchmarks behind its targets.
 suite_app() {
@@ -668,21 +717,14 @@ suite_profile() {
 # VIEW_BACKEND=cpu runs the first session on the CPU backend and builds without CUDA, so the
 # suite can be tried on a machine with no GPU (then __EGL_VENDOR_LIBRARY_FILENAMES, if set,
 # picks the EGL driver).
-suite_view() {
+# view_setup: what the viewer needs on a GPU machine without a display or its libraries (see
+# suite_view): the glvnd loaders into / where missing, cJSON/stb/zlib from .deps/root, SDL2,
+# epoxy and pkgconf from .deps/view into .deps/viewroot; appends their CMake arguments to `args`
+# and exports the build's environment (view_run_env: the run's). Sets repo, root, vr, vlibs and pkgconf;
+# calls die (defined by the caller) on failure. Writes to $log.
+view_setup() {
     repo=$PWD
-    out=$(cd "$out" && pwd)
-    backend=${VIEW_BACKEND:-cuda}
-    b=$repo/build-view-gpu
     arch=x86_64-linux-gnu
-    log=$out/build.log
-    : >"$log"
-
-    die() {
-        echo "gpu_view: $*"
-        tail -40 "$log"
-        exit 1
-    }
-
     # ---- the glvnd loaders: into / (the README's way), only where they are missing ----
     glvnd_missing() {
         for so in libEGL.so.1 libOpenGL.so.0 libGLX.so.0 libGLdispatch.so.0; do
@@ -739,12 +781,39 @@ suite_view() {
         echo "pkg-config --cflags --libs sdl2 epoxy: $("$pkgconf" --cflags --libs sdl2 epoxy)"
     } >>"$log" 2>&1
 
-    # ---- configure and build ----
-    args=(-DCMAKE_BUILD_TYPE=Release -DRAYCOMPACT_WERROR=ON -DPKG_CONFIG_EXECUTABLE="$pkgconf"
-          -DCMAKE_PREFIX_PATH="$vr/usr;$root"
+    args+=(-DPKG_CONFIG_EXECUTABLE="$pkgconf" -DCMAKE_PREFIX_PATH="$vr/usr;$root"
           # libSDL2's own libraries, for the linker's check of its undefined symbols
           -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$vlibs")
     zlib_lib "$root"
+}
+
+# view_run_env: after the build, the viewer's run-time environment: libSDL2's libraries from
+# the prefix view_setup made, EGL through glvnd, SDL2's offscreen driver.
+view_run_env() {
+    export LD_LIBRARY_PATH=$vlibs:$root/lib/$arch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # the driver's EGL and GL libraries, should the loader cache not list them
+    for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
+        [ -d "$d" ] && LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$d
+    done
+    export SDL_VIDEODRIVER=offscreen OMP_WAIT_POLICY=PASSIVE
+}
+
+suite_view() {
+    out=$(cd "$out" && pwd)
+    backend=${VIEW_BACKEND:-cuda}
+    b=$PWD/build-view-gpu
+    log=$out/build.log
+    : >"$log"
+
+    die() {
+        echo "gpu_view: $*"
+        tail -40 "$log"
+        exit 1
+    }
+    args=(-DCMAKE_BUILD_TYPE=Release -DRAYCOMPACT_WERROR=ON)
+    view_setup
+
+    # ---- configure and build ----
     if [ "$backend" = cuda ]; then
         args+=(-DRAYCOMPACT_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
     else
@@ -756,14 +825,7 @@ suite_view() {
     cmake --build "$b" --target raycompact test_view_check -j "$(nproc)" >>"$log" 2>&1 ||
         die "build failed"
     exe=$b/bin/raycompact
-
-    # ---- run: libSDL2's libraries from the prefix, EGL through glvnd ----
-    export LD_LIBRARY_PATH=$vlibs:$root/lib/$arch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    # the driver's EGL and GL libraries, should the loader cache not list them
-    for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
-        [ -d "$d" ] && LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$d
-    done
-    export SDL_VIDEODRIVER=offscreen OMP_WAIT_POLICY=PASSIVE
+    view_run_env
     deps=$(ldd "$exe" 2>&1)
     printf '== ldd %s\n%s\n' "$exe" "$deps" >>"$log"
     grep -E "libSDL2|libepoxy|not found" <<<"$deps" | sed 's/^\s*/gpu_view: /'
@@ -869,7 +931,7 @@ suite_report() {
     exit $fail
 }
 
-suites="check quick app fat kernels auto frame megakernels mpi profile view report"
+suites="check quick tests app fat kernels auto frame megakernels mpi profile view report"
 case "${1:-}" in
 -h | --help | help)
     usage

@@ -19,6 +19,6 @@ function(sc_table_test prefix label list_args exe args)
   foreach(name IN LISTS names)
     add_test(${prefix}.${name} "${exe}" ${args} ${name})
     set_tests_properties(${prefix}.${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77
-      TIMEOUT 900 ${ARGN})
+      TIMEOUT 120 ${ARGN})
   endforeach()
 endfunction()

@@ -36,6 +36,8 @@ int test_parse_args(int argc, char **argv, const char *prog, test_args *args) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             args->quick = 1;
+        } else if (!strcmp(argv[i], "--full")) {
+            args->full = 1;
         } else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
             const char *b = argv[++i];
             if (strcmp(b, "cpu") && strcmp(b, "cuda")) {
@@ -45,7 +47,7 @@ int test_parse_args(int argc, char **argv, const char *prog, test_args *args) {
             args->backend = strcmp(b, "cuda") ? SC_BACKEND_CPU : SC_BACKEND_CUDA;
         } else if (argv[i][0] == '-') {
             fprintf(stderr,
-                    "%s: unknown option '%s' (usage: %s [--backend cpu|cuda] [--quick] "
+                    "%s: unknown option '%s' (usage: %s [--backend cpu|cuda] [--quick|--full] "
                     "[ALGO...])\n",
                     prog, argv[i], prog);
             return 2;
@@ -58,6 +60,10 @@ int test_parse_args(int argc, char **argv, const char *prog, test_args *args) {
             }
             if (args->num_algos < SC_ALGO_COUNT) args->algos[args->num_algos++] = a;
         }
+    }
+    if (args->quick && args->full) {
+        fprintf(stderr, "%s: --quick and --full do not go together\n", prog);
+        return 2;
     }
     return 0;
 }

@@ -10,11 +10,13 @@
 typedef struct test_args {
     sc_backend backend; /* --backend cpu|cuda (default cpu) */
     int quick;          /* --quick: small streams only (for the sanitizers) */
+    int full;           /* --full: the exhaustive matrix (every large stream and element size:
+                           minutes per algorithm on a GPU; ctest label cuda-full) */
     int num_algos;      /* algorithm names given on the command line */
     const sc_algorithm_info *algos[SC_ALGO_COUNT];
 } test_args;
 
-/* Parses `PROG [--backend cpu|cuda] [--quick] [ALGO...]`. Returns 0, or 2 after a one-line
+/* Parses `PROG [--backend cpu|cuda] [--quick|--full] [ALGO...]`. Returns 0, or 2 after a one-line
  * error. Names are looked up in the table (an unknown name is an error); which input and backend
  * they must have is the caller's check. */
 int test_parse_args(int argc, char **argv, const char *prog, test_args *args);

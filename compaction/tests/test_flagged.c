@@ -11,12 +11,13 @@
  * where a GPU version cannot reproduce its specification's order, test_order_free() says why in
  * one line and the two are compared as multisets. The count comes back three ways in turn (host
  * pointer on the default stream; device pointer only, on a stream of its own; both), and, unless
- * --quick, n = 2^24 and 2^27 + 13 with element sizes 4..64 follow (checked through each
+ * --quick, n = 2^24 (element sizes 4 and 16) and 2^27 + 13 (4) follow (checked through each
  * element's index: the CPU specification would need tens of GB of host memory there).
- * Usage: test_flagged [--backend cpu|cuda] [--quick] [ALGO...]   (default: every flag-stencil
- * algorithm the backend has; --quick: n <= 2^17 and no specification cross-product, for the
- * sanitizers). Exits 77 (skipped) only
- * when --backend cuda finds no CUDA device. */
+ * Usage: test_flagged [--backend cpu|cuda] [--quick|--full] [ALGO...]   (default: every
+ * flag-stencil algorithm the backend has; --quick: n <= 2^17 and no specification
+ * cross-product, for the sanitizers; --full: also the specification cross-product of the
+ * streams over 100000 and the large streams with element sizes 4..64, minutes per algorithm
+ * on a GPU). Exits 77 (skipped) only when --backend cuda finds no CUDA device. */
 #include "test_backend.h"
 
 #include <string.h>
@@ -86,7 +87,8 @@ static int cmp_case(const void *x, const void *y) {
 
 /* The union of the matrices, each case once, ordered so that cases on the same stream follow
  * each other (the stream is generated once for them). */
-static matrix build_matrix(const sc_algorithm_info *a, size_t max_n, int cuda, int quick) {
+static matrix build_matrix(const sc_algorithm_info *a, size_t max_n, int cuda, int quick,
+                           int full) {
     matrix m = {NULL, 0, 0};
     const size_t T = SC_TILE_DEFAULT;
     const sc_scan SD = SC_SCAN_DEFAULT;
@@ -127,15 +129,16 @@ static matrix build_matrix(const sc_algorithm_info *a, size_t max_n, int cuda, i
                     max_n);
     /* 5. the specification matrix: sizes x patterns x element sizes x every tunable value. Its
      * large streams (n > 100000) with every tunable are there for the comparison with the CPU
-     * specification: on the CPU backend, sections 1, 3 and 4 cover them (and the CPU time).
-     * --quick (the sanitizers) leaves the section out: its kernels are those above. */
+     * specification, with --full: sections 1, 3 and 4 take those streams through the same
+     * kernels, at each tunable's default. --quick (the sanitizers) leaves the section out: its
+     * kernels are those above. */
     static const size_t spec_es[] = {1, 4, 8, 12, 16, 64}, large_es[] = {4, 16};
     static const sc_scan scans[] = {SC_SCAN_HILLIS_STEELE, SC_SCAN_BLELLOCH};
     static const sc_rlz_variant rlzs[] = {SC_RLZ_RECURSIVE_DOUBLING, SC_RLZ_BALANCED_TREE};
     for (size_t si = 0; si < test_num_sizes && !quick; si++) {
         size_t n = test_sizes[si];
         int large = n > 100000;
-        if (large && !cuda) continue;
+        if (large && (!cuda || !full)) continue;
         size_t nes = large ? 2 : sizeof spec_es / sizeof spec_es[0];
         for (int p = 0; p < PAT_COUNT; p++)
             for (size_t ei = 0; ei < nes; ei++)
@@ -308,15 +311,22 @@ static int check_indexed(const sc_algorithm_info *a, const buffers *b, size_t n,
     return test_kept_once(b->out, kept, b->in, b->flags, n, es, b->ref, a->stable);
 }
 
-static void test_large(sc_context *ctx, const sc_algorithm_info *a, buffers *b) {
+/* The large streams' element sizes: --full all of them, else the smallest and the widest of
+ * the vector paths (4 and 16) at 2^24 and 4 at 2^27 + 13 (the 32-bit index arithmetic). */
+static const size_t large_es[] = {4, 16, 8, 12, 32, 64};
+#define LARGE_ES_FULL (sizeof large_es / sizeof large_es[0])
+static size_t large_es_count(int full, size_t si) {
+    return full ? LARGE_ES_FULL : si == 0 ? 2 : 1;
+}
+
+static void test_large(sc_context *ctx, const sc_algorithm_info *a, buffers *b, int full) {
     static const size_t sizes[] = {(size_t)1 << 24, ((size_t)1 << 27) + 13};
-    static const size_t es_list[] = {4, 8, 12, 16, 32, 64};
     static const test_pattern pats[] = {PAT_RANDOM_50, PAT_RANDOM_98, PAT_ALL_KEPT};
     int mode = 0;
     b->gen_pattern = -1; /* the buffers no longer hold a matrix stream */
     for (size_t si = 0; si < 2; si++)
-        for (size_t ei = 0; ei < sizeof es_list / sizeof es_list[0]; ei++) {
-            size_t n = sizes[si], es = es_list[ei];
+        for (size_t ei = 0; ei < large_es_count(full, si); ei++) {
+            size_t n = sizes[si], es = large_es[ei];
             fill_indexed(b->in, n, es);
             test_upload(b->backend, b->d_in, b->in, n * es);
             for (size_t pi = 0; pi < (si == 0 ? 3u : 1u); pi++) {
@@ -401,7 +411,7 @@ static int test_algorithm(const test_args *args, sc_context *ctx, sc_context *sp
     int before = test_failures;
     size_t max_n = args->quick ? (size_t)1 << 17 : SIZE_MAX;
     int large = args->backend == SC_BACKEND_CUDA && !args->quick;
-    matrix m = build_matrix(a, max_n, args->backend == SC_BACKEND_CUDA, args->quick);
+    matrix m = build_matrix(a, max_n, args->backend == SC_BACKEND_CUDA, args->quick, args->full);
     size_t top_n = 0, bytes = 0;
     for (size_t i = 0; i < m.count; i++) {
         if (m.c[i].n > top_n) top_n = m.c[i].n;
@@ -409,8 +419,11 @@ static int test_algorithm(const test_args *args, sc_context *ctx, sc_context *sp
     }
     size_t matrix_bytes = bytes;
     if (large) {
-        top_n = ((size_t)1 << 27) + 13;
-        bytes = top_n * 64;
+        static const size_t large_n[] = {(size_t)1 << 24, ((size_t)1 << 27) + 13};
+        top_n = large_n[1];
+        for (size_t si = 0; si < 2; si++)
+            for (size_t ei = 0; ei < large_es_count(args->full, si); ei++)
+                if (large_n[si] * large_es[ei] > bytes) bytes = large_n[si] * large_es[ei];
     }
     const char *order_free = NULL;
     if (spec && sc_algorithm_available(a->id, SC_BACKEND_CPU)) {
@@ -427,7 +440,7 @@ static int test_algorithm(const test_args *args, sc_context *ctx, sc_context *sp
     alloc_buffers(&b, args->backend, top_n, bytes);
     if (spec) b.spec = test_alloc(SC_BACKEND_CPU, matrix_bytes + GUARD);
     for (size_t i = 0; i < m.count; i++) run_case(ctx, spec, a, &b, &m.c[i], order_free);
-    if (large) test_large(ctx, a, &b);
+    if (large) test_large(ctx, a, &b, args->full);
     free_buffers(&b);
     free(m.c);
     printf("%-14s %zu cases %s\n", a->name, m.count, test_failures == before ? "ok" : "FAILED");

@@ -10,9 +10,11 @@
  * --quick, and each output compared with the CPU specification's (the same algorithm on the CPU
  * backend): byte for byte, or as a multiset where test_order_free() says why not (for all three
  * removal-list algorithms today).
- * Usage: test_remove [--backend cpu|cuda] [--quick] [ALGO...]   (--quick: n <= 2^17 and no
- * specification cross-product, for the sanitizers). Exits 77 (skipped) only when --backend cuda
- * finds no CUDA device. */
+ * Usage: test_remove [--backend cpu|cuda] [--quick|--full] [ALGO...]   (--quick: n <= 2^17 and
+ * no specification cross-product, for the sanitizers; --full: the specification cross-product
+ * of 2^20 + 7 too, and five patterns in both list orders at 2^24 and 2^27 + 13, where the
+ * default takes two patterns at 2^24 and one at 2^27 + 13, one order each). Exits 77
+ * (skipped) only when --backend cuda finds no CUDA device. */
 #include "test_backend.h"
 
 #include <string.h>
@@ -65,7 +67,7 @@ static int cmp_case(const void *x, const void *y) {
 
 /* The union of the matrices, each case once, in stream order. `cuda`: the trusted lists and
  * the largest streams too. */
-static matrix build_matrix(size_t max_n, int cuda, int quick) {
+static matrix build_matrix(size_t max_n, int cuda, int quick, int full) {
     matrix m = {NULL, 0, 0};
     /* 1. every size x every pattern x both list orders, 4-byte elements */
     for (size_t si = 0; si < test_num_sizes; si++)
@@ -90,6 +92,7 @@ static matrix build_matrix(size_t max_n, int cuda, int quick) {
     for (size_t si = 0; si < test_num_sizes && !quick; si++) {
         size_t n = test_sizes[si];
         int large = n > 100000;
+        if (large && !full) continue;
         size_t nes = large ? 2 : sizeof spec_es / sizeof spec_es[0];
         for (int p = 0; p < PAT_COUNT; p++)
             for (size_t ei = 0; ei < nes; ei++)
@@ -108,13 +111,18 @@ static matrix build_matrix(size_t max_n, int cuda, int quick) {
                 if (big && p != PAT_RANDOM_2 && p != PAT_RANDOM_50 && p != PAT_RANDOM_98 &&
                     p != PAT_LONG_RUNS && p != PAT_ONE_END)
                     continue;
+                /* without --full: 2^24 with 2 % and 50 % removed, 2^27 + 13 with 50 %, each in
+                   one list order (50 %: shuffled) */
+                if (big && !full && p != PAT_RANDOM_50 && (n > (1u << 24) || p != PAT_RANDOM_2))
+                    continue;
                 size_t es = test_elem_sizes[(si + (size_t)p) % test_num_elem_sizes];
                 if (n > (1u << 24) && es != 1)
                     es = 4;
                 else if (big && es > 16)
                     es = 16;
                 for (int o = 0; o < 2; o++)
-                    add(&m, n, es, (test_pattern)p, (list_order)o, 0, max_n);
+                    if (full || !big || o == (p == PAT_RANDOM_50))
+                        add(&m, n, es, (test_pattern)p, (list_order)o, 0, max_n);
             }
         }
         /* every list again, trusted: a list the program built itself, no device check */
@@ -372,7 +380,7 @@ int main(int argc, char **argv) {
                         &args, &ctx, &spec);
     if (rc) return rc;
     int cuda = args.backend == SC_BACKEND_CUDA;
-    matrix m = build_matrix(args.quick ? (size_t)1 << 17 : SIZE_MAX, cuda, args.quick);
+    matrix m = build_matrix(args.quick ? (size_t)1 << 17 : SIZE_MAX, cuda, args.quick, args.full);
     size_t top_n = 16, bytes = 64;
     for (size_t i = 0; i < m.count; i++) {
         if (m.c[i].n > top_n) top_n = m.c[i].n;
