@@ -3,6 +3,7 @@
 #include "image.h"
 #include "out_path.h"
 #include "png.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -92,8 +93,11 @@ int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t 
 
 int rc_pfm_read(const char *path, float **rgb, uint32_t *width, uint32_t *height, rc_error *err) {
     *rgb = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return rc_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f;
+    char why[128];
+    int opened = rc_open_regular(path, &f, NULL, why, sizeof why);
+    if (opened == RC_OPEN_NOT_REGULAR) return rc_fail(err, "%s: %s", path, why);
+    if (opened != 0) return rc_fail(err, "%s: cannot open: %s", path, why);
     unsigned w = 0, h = 0;
     double scale = 0.0;
     char magic[3] = {0};

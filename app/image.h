@@ -21,7 +21,8 @@ float rc_linear_to_srgb(float v);
 int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t height,
                    rc_error *err);
 
-/* Read a colour PFM ("PF", little-endian); *rgb is malloc'd, top row first. */
+/* Read a colour PFM ("PF", little-endian) from a regular file (rc_open_regular); *rgb is
+ * malloc'd, top row first. */
 int rc_pfm_read(const char *path, float **rgb, uint32_t *width, uint32_t *height, rc_error *err);
 
 /* Root mean square difference over all channels of two images of n pixels. */

@@ -148,7 +148,7 @@ static void check_image_write(const char *dir) {
     rc_error err;
     CHECK(rc_image_write(path, rgb, w, h, &err) == 0, "%s", err.msg);
     size_t len = 0;
-    char *png = read_file(path, (size_t)1 << 28, &len);
+    char *png = read_file(path, (size_t)1 << 28, &len, NULL, 0);
     CHECK(png != NULL, "%s: %s", path, strerror(errno));
     if (png) check_decodes((unsigned char *)png, len, want, w, h, "rc_image_write 1000x700");
     free(png);
@@ -184,7 +184,7 @@ static void check_errors(const char *dir) {
     snprintf(path, sizeof path, "%s/keep.png", dir);
     CHECK(rc_image_write(path, grey, 2, 2, &err) == 0, "%s", err.msg);
     size_t len0 = 0, len1 = 0;
-    char *before = read_file(path, 1 << 20, &len0);
+    char *before = read_file(path, 1 << 20, &len0, NULL, 0);
     struct rlimit old, small;
     getrlimit(RLIMIT_FSIZE, &old);
     small = old;
@@ -199,7 +199,7 @@ static void check_errors(const char *dir) {
     setrlimit(RLIMIT_FSIZE, &old);
     CHECK(rc != 0 && strstr(err.msg, "cannot write"), "over the size limit: %s",
           rc ? err.msg : "written");
-    char *after = read_file(path, 1 << 20, &len1);
+    char *after = read_file(path, 1 << 20, &len1, NULL, 0);
     CHECK(before && after && len0 == len1 && memcmp(before, after, len0) == 0,
           "%s: changed by the failed write", path);
     check_no_temporaries(dir, "a failed write");

@@ -157,7 +157,7 @@ static const error_case k_errors[] = {
     /* Device files are refused before they are read (/dev/zero never ends). */
     {"{" CAM ", \"meshes\": [{\"file\": \"/dev/zero\", \"material\": {\"type\": "
      "\"dielectric\"}}]}",
-     "t.json: meshes[0]: /dev/zero: read error: not a regular file"},
+     "t.json: meshes[0]: /dev/zero: not a regular file (a character device)"},
 };
 
 static void errors(void) {
@@ -184,8 +184,8 @@ static void errors(void) {
           rc ? err.msg : "(loaded)");
     if (rc == 0) rc_mesh_free(&m);
     rc = rc_obj_load("/dev/zero", &m, &err);
-    CHECK(rc != 0 && !strcmp(err.msg, "/dev/zero: read error: not a regular file"), "OBJ: %s",
-          rc ? err.msg : "(loaded)");
+    CHECK(rc != 0 && !strcmp(err.msg, "/dev/zero: not a regular file (a character device)"),
+          "OBJ: %s", rc ? err.msg : "(loaded)");
 }
 
 int main(void) {

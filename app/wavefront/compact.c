@@ -75,11 +75,16 @@ int rc_compactor_init(rc_compactor *c, const char *name, rc_backend backend, siz
                        sc_status_string(s));
     s = probe(c);
     if (s != SC_OK) {
+        /* auto's table ($SC_POLICY) unreadable or malformed: the library's line names it */
+        if (s == SC_ERR_POLICY && *sc_policy_error(c->ctx))
+            rc_fail(err, "algorithm '%s': %s", name, sc_policy_error(c->ctx));
+        else if (s == SC_ERR_UNSUPPORTED)
+            rc_fail(err, "algorithm '%s' is not implemented on the %s backend", name,
+                    sc_backend_name(b));
+        else
+            rc_fail(err, "algorithm '%s': %s", name, sc_status_string(s));
         rc_compactor_free(c);
-        if (s == SC_ERR_UNSUPPORTED)
-            return rc_fail(err, "algorithm '%s' is not implemented on the %s backend", name,
-                           sc_backend_name(b));
-        return rc_fail(err, "algorithm '%s': %s", name, sc_status_string(s));
+        return -1;
     }
     return 0;
 }

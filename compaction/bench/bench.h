@@ -106,6 +106,8 @@ typedef struct bench_ops {
 
 /* What the backend's last library call ran (sc_last_choice): auto's choice. */
 sc_status bench_last_choice(const bench_backend *b, sc_choice *out);
+/* After SC_ERR_POLICY: the line that names auto's table and what is wrong (sc_policy_error). */
+const char *bench_policy_error(const bench_backend *b);
 /* After a run_once with timing: the library call's phases (none for a baseline). */
 void bench_phases(const bench_backend *b, const bench_job *job, sc_phase_timing *phases,
                   size_t *num_phases);

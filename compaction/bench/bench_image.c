@@ -1,9 +1,10 @@
 /* bench_image.c: the masks of `--pattern mask:FILE.png` through stb_image (libstb-dev); only
- * regular files and images within the limits of bench_image.h, so a device file or a huge
- * header fails at once. */
+ * regular files (rc_open_regular: a FIFO is refused, not waited on) and images within the
+ * limits of bench_image.h, so a device file or a huge header fails at once. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_image.h"
 #include "echo.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -126,19 +127,11 @@ void bench_image_free(unsigned char *pixels) {
 
 /* The whole of a regular file of at most BENCH_IMAGE_MAX_BYTES; NULL with `why` filled. */
 static unsigned char *read_regular(const char *path, size_t *len, char *why, size_t cap) {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     struct stat st;
-    if (!f) {
-        snprintf(why, cap, "%s", strerror(errno));
-        return NULL;
-    }
+    if (rc_open_regular(path, &f, &st, why, cap) != 0) return NULL;
     const char *bad = NULL;
-    if (fstat(fileno(f), &st) != 0)
-        bad = strerror(errno);
-    else if (!S_ISREG(st.st_mode))
-        bad = "not a regular file";
-    else if (st.st_size > (off_t)BENCH_IMAGE_MAX_BYTES)
-        bad = "file too large";
+    if (st.st_size > (off_t)BENCH_IMAGE_MAX_BYTES) bad = "file too large";
     unsigned char *data = bad ? NULL : malloc((size_t)st.st_size + 1);
     if (!bad && !data) bad = "out of memory";
     if (!bad && fread(data, 1, (size_t)st.st_size, f) != (size_t)st.st_size) bad = "read error";

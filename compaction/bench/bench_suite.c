@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* posix_spawnp, mkdir */
 #include "bench.h"
 #include "echo.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <spawn.h>
@@ -128,10 +129,17 @@ static const char *env_or(const char *name, const char *fallback) {
     return v && *v ? v : fallback;
 }
 
+/* 0 when path is a regular file that opens (a FIFO is refused, not waited on), else
+ * RC_OPEN_FAILED or RC_OPEN_NOT_REGULAR with the reason in why (read_file.h). */
+static int open_check(const char *path, char *why, size_t cap) {
+    FILE *f;
+    int rc = rc_open_regular(path, &f, NULL, why, cap);
+    if (rc == 0) fclose(f);
+    return rc;
+}
+
 static int readable(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (f) fclose(f);
-    return f != NULL;
+    return open_check(path, NULL, 0) == 0;
 }
 
 /* ",mask:DIR/hand.png,invmask:DIR/hand.png,..." for the masks that are there ({MASK1}: the
@@ -143,11 +151,13 @@ static void mask_patterns(char *out, size_t cap, int all, int quiet) {
     for (size_t i = 0; i < (all ? sizeof k_masks / sizeof *k_masks : 1); i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s.png", dir, k_masks[i]);
-        if (!readable(path)) {
-            if (!quiet)
-                fprintf(stderr, "compact bench: no mask %s ($COMPACT_MASK_DIR), skipped\n", path);
-            continue;
-        }
+        char why[128];
+        int bad = open_check(path, why, sizeof why);
+        if (bad && !quiet && bad == RC_OPEN_NOT_REGULAR)
+            fprintf(stderr, "compact bench: mask %s: %s, skipped\n", path, why);
+        else if (bad && !quiet)
+            fprintf(stderr, "compact bench: no mask %s ($COMPACT_MASK_DIR), skipped\n", path);
+        if (bad) continue;
         len += (size_t)snprintf(out + len, cap - len, ",mask:%s,invmask:%s", path, path);
         if (len >= cap) len = cap - 1;
     }

@@ -288,7 +288,10 @@ static int handle(sweep *sw, const plan_item *it, sc_status s) {
         sw->fatal = 1;
         return -1;
     default:
-        fprintf(stderr, "compact bench: %s failed at %s: %s\n", it->name, at, sc_status_string(s));
+        /* a policy table that cannot be read or is malformed: which, and why */
+        fprintf(stderr, "compact bench: %s failed at %s: %s\n", it->name, at,
+                s == SC_ERR_POLICY && *bench_policy_error(sw->b) ? bench_policy_error(sw->b)
+                                                                 : sc_status_string(s));
         sw->errors++;
         return 0;
     }

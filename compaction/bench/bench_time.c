@@ -21,6 +21,10 @@ sc_status bench_last_choice(const bench_backend *b, sc_choice *out) {
     return sc_last_choice(((const bench_sets *)(const void *)b)->ctx, out);
 }
 
+const char *bench_policy_error(const bench_backend *b) {
+    return sc_policy_error(((const bench_sets *)(const void *)b)->ctx);
+}
+
 void bench_phases(const bench_backend *b, const bench_job *job, sc_phase_timing *phases,
                   size_t *num_phases) {
     const int library =

@@ -633,9 +633,10 @@ int bench_tune_derive(bench_opts *o, const char *name, const char *json, size_t 
 
 static int tune_from(bench_opts *o) {
     size_t len = 0;
-    char *json = read_file(o->tune_from, (size_t)-1, &len);
+    char why[128];
+    char *json = read_file(o->tune_from, (size_t)-1, &len, why, sizeof why);
     if (!json) {
-        fprintf(stderr, "compact tune: cannot read %s: %s\n", o->tune_from, strerror(errno));
+        fprintf(stderr, "compact tune: cannot read %s: %s\n", o->tune_from, why);
         return BENCH_EXIT_ERROR;
     }
     char *text;

@@ -23,15 +23,19 @@
  * auto reports it (sc_choice.gain) for callers who pay to produce the list. Anything else (an
  * unknown key, a key twice, a wrong type, a value out of range, an algorithm the backend lacks) is
  * an error: a table is never half read. */
+#define _POSIX_C_SOURCE 200809L /* fdopen, O_CLOEXEC, S_ISSOCK (open_table) */
 #include "policy.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct parse_ctx {
     char *msg;
@@ -327,12 +331,57 @@ sc_status sc_policy_parse(const char *json, size_t len, sc_backend backend, sc_p
     return SC_OK;
 }
 
+/* What a path that is not a regular file names, for the message. */
+static const char *file_kind(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    return "neither a file nor a directory";
+}
+
+/* A table file opened for reading, or NULL with the reason in why ("cannot open: ..." or "not
+ * a regular file (a FIFO)"), without ever blocking: a FIFO, a socket, a device or a directory
+ * is refused by its stat() before it is opened (opening a FIFO for reading waits for a writer),
+ * and the open is non-blocking (O_NONBLOCK, cleared once open) for a path replaced by one in
+ * between. The tools' rc_open_regular (compaction/support) does the same; the library stands
+ * alone, so it has its own. */
+static FILE *open_table(const char *path, char *why, size_t cap) {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(why, cap, "not a regular file (%s)", file_kind(st.st_mode));
+        return NULL;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a socket */
+            snprintf(why, cap, "not a regular file (%s)", file_kind(st.st_mode));
+        else
+            snprintf(why, cap, "cannot open: %s", strerror(e));
+        return NULL;
+    }
+    int flags = -1;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0)
+        snprintf(why, cap, "cannot open: %s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        snprintf(why, cap, "not a regular file (%s)", file_kind(st.st_mode));
+    else if ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+             !(f = fdopen(fd, "rb")))
+        snprintf(why, cap, "cannot open: %s", strerror(errno));
+    if (!f) close(fd);
+    return f;
+}
+
 sc_status sc_policy_load(const char *path, sc_backend backend, sc_policy **out, char *msg,
                          size_t cap) {
     if (out) *out = NULL;
-    FILE *f = fopen(path, "rb");
+    char why[256];
+    FILE *f = open_table(path, why, sizeof why);
     if (!f) {
-        if (msg && cap) snprintf(msg, cap, "policy %s: cannot open: %s", path, strerror(errno));
+        if (msg && cap) snprintf(msg, cap, "policy %s: %s", path, why);
         return SC_ERR_POLICY;
     }
     char *buf = malloc(SC_POLICY_MAX_BYTES + 1);
@@ -343,7 +392,6 @@ sc_status sc_policy_load(const char *path, sc_backend backend, sc_policy **out, 
     size_t len = fread(buf, 1, SC_POLICY_MAX_BYTES + 1, f);
     int bad = ferror(f);
     fclose(f);
-    char why[256];
     sc_status s = SC_ERR_POLICY;
     if (bad)
         snprintf(why, sizeof why, "cannot read");

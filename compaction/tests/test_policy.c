@@ -1,12 +1,15 @@
 /* test_policy.c: auto's policy tables. The built-in ones parse for their backend; malformed
  * tables (JSON errors, wrong types, unknown keys, values out of range, algorithms the backend
  * lacks) are refused with SC_ERR_POLICY and a reason, through sc_policy_check, a file named in
- * sc_options.policy and $SC_POLICY, with the output untouched; every prefix and many random
- * mutations of a good table are answered without a crash. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+ * sc_options.policy and $SC_POLICY, with the output untouched; a path that is not a regular
+ * file (a FIFO, a device, a directory) is refused at once, without waiting on the FIFO; every
+ * prefix and many random mutations of a good table are answered without a crash. */
+#define _POSIX_C_SOURCE 200809L /* setenv, mkfifo */
 #include "test.h"
 
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int checks = 0;
 
@@ -186,8 +189,29 @@ static void test_files(void) {
                 sc_policy_error(ctx));
     opt.policy = "no/such/policy.json";
     expect_policy_error(ctx, &opt, opt.policy, "opt.policy missing file");
-    opt.policy = ".";
-    expect_policy_error(ctx, &opt, ".", "opt.policy a directory");
+    /* Not regular files: refused by what they are, before anything is read. Opening the FIFO
+     * for reading would wait for a writer for good; alarm() ends the program instead. */
+    static const struct {
+        const char *path, *reason;
+    } odd[] = {
+        {".", "policy .: not a regular file (a directory)"},
+        {"test_policy_fifo.json", "policy test_policy_fifo.json: not a regular file (a FIFO)"},
+        {"/dev/null", "policy /dev/null: not a regular file (a character device)"},
+        {"/dev/zero", "policy /dev/zero: not a regular file (a character device)"}};
+    remove(odd[1].path);
+    ASSERT_TRUE(mkfifo(odd[1].path, 0600) == 0, "mkfifo %s", odd[1].path);
+    alarm(20);
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        opt.policy = odd[i].path;
+        expect_policy_error(ctx, &opt, odd[i].path, odd[i].path);
+        ASSERT_TRUE(!strcmp(sc_policy_error(ctx), odd[i].reason), "%s: '%s', want '%s'",
+                    odd[i].path, sc_policy_error(ctx), odd[i].reason);
+    }
+    setenv("SC_POLICY", odd[1].path, 1);
+    expect_policy_error(ctx, NULL, odd[1].path, "$SC_POLICY a FIFO");
+    unsetenv("SC_POLICY");
+    alarm(0);
+    remove(odd[1].path);
     /* $SC_POLICY when opt.policy is not set; opt.policy wins over it */
     setenv("SC_POLICY", bad, 1);
     expect_policy_error(ctx, NULL, bad, "$SC_POLICY malformed");

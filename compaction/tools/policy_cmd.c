@@ -155,18 +155,19 @@ static int show_or_check(const char *verb, const char *arg, sc_backend backend) 
         return 0;
     }
     size_t len = 0;
-    char *text = read_file(arg, (size_t)1 << 20, &len);
+    char why[128];
+    char *text = read_file(arg, (size_t)1 << 20, &len, why, sizeof why);
     if (!text) {
         fprintf(stderr, "compact policy: cannot read %s: %s\n", arg,
-                errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+                errno == EFBIG ? "larger than 1 MiB" : why);
         return 1;
     }
-    char why[320];
-    sc_status s = sc_policy_check(text, len, backend, why, sizeof why);
+    char bad[320];
+    sc_status s = sc_policy_check(text, len, backend, bad, sizeof bad);
     free(text);
     if (s != SC_OK) {
         fprintf(stderr, "compact policy: %s: %s\n", arg,
-                s == SC_ERR_POLICY ? why : sc_status_string(s));
+                s == SC_ERR_POLICY ? bad : sc_status_string(s));
         return 1;
     }
     printf("%s: ok (%s backend)\n", arg, sc_backend_name(backend));
@@ -233,10 +234,11 @@ int cmd_policy(int argc, char **argv) {
         }
         const char *builtin = sc_policy_builtin(arg);
         size_t len = 0;
-        char *text = builtin ? NULL : read_file(arg, (size_t)1 << 20, &len);
+        char why[128];
+        char *text = builtin ? NULL : read_file(arg, (size_t)1 << 20, &len, why, sizeof why);
         if (!builtin && !text) {
             fprintf(stderr, "compact policy: cannot read %s: %s\n", arg,
-                    errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+                    errno == EFBIG ? "larger than 1 MiB" : why);
             rc = 1;
             goto done;
         }

@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/bench.json", argv[1]);
     CHECK(bench_report_write(&r, BENCH_JSON, path, NULL) == 0, "cannot write %s", path);
     size_t text_len = 0;
-    char *text = read_file(path, (size_t)-1, &text_len);
+    char *text = read_file(path, (size_t)-1, &text_len, NULL, 0);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     CHECK(root, "%s does not parse as JSON", path);
     if (root) {
