@@ -43,7 +43,37 @@ static const obj_case k_cases[] = {
     {"v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n",
      "t.obj: no faces (a mesh needs at least one triangle of non-zero area)"},
     {"", "t.obj: no faces (a mesh needs at least one triangle of non-zero area)"},
+    {"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/2 2/1 3/1\n",
+     "t.obj:5: texture coordinate index 2 out of range (1 texture coordinates defined so far)"},
+    {"v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//-2 3//1\n",
+     "t.obj:5: normal index -2 out of range (1 normals defined so far)"},
+    {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2 3\n",
+     "t.obj:4: texture coordinate index 1 out of range (0 texture coordinates defined so far)"},
+    {"vn 0 0\n", "t.obj:1: normal has 2 values, needs 3"},
+    {"vn 0 0 1 0\n", "t.obj:1: normal has more than 3 values"},
+    {"vt\n", "t.obj:1: texture coordinate has 0 values, needs 1"},
+    {"vt 0 0 0 0\n", "t.obj:1: texture coordinate has more than 3 values"},
+    {"vt 0 nan\n", "t.obj:1: number nan is out of range"},
 };
+
+/* Texture coordinates and normals follow their corners; faces without them read RC_OBJ_NONE. */
+static void corners(void) {
+    const char *text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0.5 0.25 7\nvt 1 1\n"
+                       "vn 0 0 2\nf 1 2 3\nf 2/2/1 4/1/1 3//1\n";
+    rc_mesh m;
+    rc_error err = {{0}};
+    int rc = rc_obj_parse("t.obj", text, strlen(text), &m, &err);
+    CHECK(rc == 0 && m.num_triangles == 2 && m.num_texcoords == 2 && m.num_normals == 1, "%s",
+          err.msg);
+    if (rc != 0) return;
+    CHECK(m.tri_t && m.tri_n, "corner arrays missing");
+    const uint32_t N = RC_OBJ_NONE, want_t[6] = {N, N, N, 1, 0, N}, want_n[6] = {N, N, N, 0, 0, 0};
+    for (int i = 0; i < 6; i++)
+        CHECK(m.tri_t[i] == want_t[i] && m.tri_n[i] == want_n[i], "corner %d: t %u n %u", i,
+              m.tri_t[i], m.tri_n[i]);
+    CHECK(m.vt[0] == 0.5f && m.vt[1] == 0.25f && m.vn[2] == 2.0f, "values");
+    rc_mesh_free(&m);
+}
 
 static void cases(void) {
     for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
@@ -119,6 +149,7 @@ static void corruptions(void) {
 
 int main(void) {
     cases();
+    corners();
     corruptions();
     return test_finish("test_obj");
 }

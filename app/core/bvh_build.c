@@ -253,12 +253,14 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
     bd.idx = malloc(n * sizeof *bd.idx);
     bd.nodes = calloc(2 * (size_t)n, sizeof *bd.nodes);
     out->prims = malloc(n * sizeof *out->prims);
+    out->ids = malloc(n * sizeof *out->ids);
     /* The work stack holds at most one pending sibling per level, plus the current node. */
     work *stack = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *stack);
-    if (!bd.boxes || !bd.centroid || !bd.idx || !bd.nodes || !out->prims || !stack) {
+    if (!bd.boxes || !bd.centroid || !bd.idx || !bd.nodes || !out->prims || !out->ids || !stack) {
         builder_free(&bd);
         free(bd.nodes);
         free(out->prims);
+        free(out->ids);
         free(stack);
         memset(out, 0, sizeof *out);
         return -1;
@@ -270,7 +272,10 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
         bd.idx[i] = i;
     }
     build_nodes(&bd, n, stack);
-    for (uint32_t i = 0; i < n; i++) out->prims[i] = prims[bd.idx[i]];
+    for (uint32_t i = 0; i < n; i++) {
+        out->prims[i] = prims[bd.idx[i]];
+        out->ids[i] = bd.idx[i];
+    }
     out->nodes = bd.nodes;
     out->num_nodes = bd.num_nodes;
     out->num_prims = n;
@@ -283,6 +288,7 @@ void rc_bvh_free(rc_bvh *bvh) {
     if (!bvh) return;
     free(bvh->nodes);
     free(bvh->prims);
+    free(bvh->ids);
     memset(bvh, 0, sizeof *bvh);
 }
 

@@ -8,10 +8,12 @@
 extern "C" {
 #endif
 
-/* A built hierarchy: owns its nodes and its copy of the primitives in leaf order. */
+/* A built hierarchy: owns its nodes, its copy of the primitives in leaf order and the
+ * permutation between the orders, so that data kept per input primitive can follow it. */
 typedef struct rc_bvh {
     rc_bvh_node *nodes;
     rc_prim *prims;
+    uint32_t *ids; /* leaf-order primitive i is input primitive ids[i] */
     uint32_t num_nodes;
     uint32_t num_prims;
 } rc_bvh;

@@ -8,6 +8,7 @@
 #include "camera.h"
 #include "light.h"
 #include "material.h"
+#include "surface.h"
 
 typedef struct rc_scene_view {
     rc_bvh_view bvh;              /* geometry: nodes and primitives in leaf order */
@@ -16,6 +17,7 @@ typedef struct rc_scene_view {
     rc_background background;
     rc_camera camera;     /* made for the image's aspect ratio */
     rc_light_view lights; /* emissive quads and spheres, for next-event estimation */
+    rc_mesh_view mesh;    /* per-vertex data of triangle meshes (surface.h) */
 } rc_scene_view;
 
 #endif /* RC_SCENE_VIEW_H */

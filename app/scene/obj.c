@@ -12,20 +12,19 @@
 #include <string.h>
 
 /* Statements that may appear in a mesh file and carry nothing a triangle mesh needs. */
-static const char *const k_ignored[] = {"vt",   "vn",   "vp",     "o",      "g",      "s",
-                                        "l",    "p",    "usemtl", "mtllib", "cstype", "deg",
-                                        "bmat", "step", "curv",   "curv2",  "surf",   "parm",
-                                        "trim", "hole", "scrv",   "sp",     "end",    "mg"};
+static const char *const k_ignored[] = {
+    "vp",   "o",    "g",     "s",    "l",    "p",    "usemtl", "mtllib", "cstype", "deg", "bmat",
+    "step", "curv", "curv2", "surf", "parm", "trim", "hole",   "scrv",   "sp",     "end", "mg"};
 
 typedef struct parser {
     const char *name;
     size_t line;
     rc_error *err;
     rc_mesh *m;
-    size_t cap_v, cap_t;
-    /* the current face's vertex indices */
-    uint32_t *face;
-    size_t cap_face;
+    size_t cap_v, cap_t, cap_vt, cap_vn, cap_tt, cap_tn;
+    /* the current face's vertex, texture coordinate and normal indices */
+    uint32_t *face, *face_t, *face_n;
+    size_t cap_face, cap_face_t, cap_face_n;
 } parser;
 
 /* The tokens of one line, as (start, length) pairs into the line. */
@@ -110,6 +109,37 @@ static int parse_vertex(parser *p, const char *pos, const char *end) {
     return 0;
 }
 
+/* `vt u [v [w]]` and `vn x y z`: `want` values at least, `most` at most, into arr (`keep`
+ * values a record). */
+static int parse_attr(parser *p, const char *pos, const char *end, const char *what, int want,
+                      int most, int keep, float **arr, size_t *count, size_t *cap) {
+    float c[3] = {0.0f, 0.0f, 0.0f};
+    int n = 0;
+    token t;
+    char msg[96];
+    while (next_token(&pos, end, &t)) {
+        if (n == most) {
+            snprintf(msg, sizeof msg, "%s has more than %d values", what, most);
+            return perr(p, "%s", msg);
+        }
+        if (parse_coord(p, t, &c[n]) != 0) return -1;
+        n++;
+    }
+    if (n < want) {
+        snprintf(msg, sizeof msg, "%s has %d value%s, needs %d", what, n, n == 1 ? "" : "s", want);
+        return perr(p, "%s", msg);
+    }
+    if (*count >= RC_OBJ_MAX_VERTICES) {
+        snprintf(msg, sizeof msg, "too many %s statements", what);
+        return perr(p, "%s", msg);
+    }
+    if (rc_grow((void **)arr, cap, (size_t)keep * (*count + 1), sizeof(float)) != 0)
+        return perr(p, "%s", "out of memory");
+    memcpy(*arr + (size_t)keep * *count, c, (size_t)keep * sizeof(float));
+    (*count)++;
+    return 0;
+}
+
 /* An optional integer field of a reference (texture or normal index): empty or digits. */
 static int valid_int_field(const char *s, const char *e) {
     if (s < e && (*s == '-' || *s == '+')) s++;
@@ -118,36 +148,55 @@ static int valid_int_field(const char *s, const char *e) {
     return 1;
 }
 
-/* One face reference "i[/t[/n]]" -> 0-based vertex index. */
-static int parse_ref(parser *p, token t, uint32_t *out) {
-    char shown[40], what[160];
-    const char *end = t.s + t.n;
-    const char *slash = memchr(t.s, '/', t.n);
-    const char *ve = slash ? slash : end;
-    if (slash) {
-        const char *slash2 = memchr(slash + 1, '/', (size_t)(end - slash - 1));
-        const char *te = slash2 ? slash2 : end;
-        if (!valid_int_field(slash + 1, te) || (slash2 && !valid_int_field(slash2 + 1, end)))
-            return perr(p, "bad vertex reference '%s'", show(t, shown, sizeof shown));
-    }
-    char buf[32];
-    size_t n = (size_t)(ve - t.s);
-    if (n == 0 || n >= sizeof buf || !valid_int_field(t.s, ve))
-        return perr(p, "bad vertex reference '%s'", show(t, shown, sizeof shown));
-    memcpy(buf, t.s, n);
+/* One integer field of a reference, [s, e), as a 0-based index among `count` of `kind`
+ * defined so far. */
+static int parse_index(parser *p, const char *s, const char *e, size_t count, const char *kind,
+                       const char *kinds, token whole, uint32_t *out) {
+    char shown[40], what[160], buf[32];
+    size_t n = (size_t)(e - s);
+    if (n == 0 || n >= sizeof buf || !valid_int_field(s, e))
+        return perr(p, "bad vertex reference '%s'", show(whole, shown, sizeof shown));
+    memcpy(buf, s, n);
     buf[n] = '\0';
     errno = 0;
     long long i = strtoll(buf, NULL, 10);
-    long long nv = (long long)p->m->num_vertices;
+    long long nv = (long long)count;
     if (errno == ERANGE) i = i < 0 ? -nv - 1 : nv + 1;
-    if (i == 0) return perr(p, "%s", "vertex index 0 is invalid (OBJ indices start at 1)");
+    if (i == 0) {
+        snprintf(what, sizeof what, "%s index 0 is invalid (OBJ indices start at 1)", kind);
+        return perr(p, "%s", what);
+    }
     long long k = i > 0 ? i - 1 : nv + i;
     if (k < 0 || k >= nv) {
-        snprintf(what, sizeof what, "vertex index %s out of range (%lld vertices defined so far)",
-                 buf, nv);
+        snprintf(what, sizeof what, "%s index %s out of range (%lld %s defined so far)", kind, buf,
+                 nv, kinds);
         return perr(p, "%s", what);
     }
     *out = (uint32_t)k;
+    return 0;
+}
+
+/* One face reference "i[/t[/n]]" -> 0-based vertex, texture coordinate and normal indices
+ * (RC_OBJ_NONE where the reference names none). */
+static int parse_ref(parser *p, token t, uint32_t *out, uint32_t *out_t, uint32_t *out_n) {
+    char shown[40];
+    const char *end = t.s + t.n;
+    const char *slash = memchr(t.s, '/', t.n);
+    const char *slash2 = slash ? memchr(slash + 1, '/', (size_t)(end - slash - 1)) : NULL;
+    const char *te = slash2 ? slash2 : end;
+    *out_t = *out_n = RC_OBJ_NONE;
+    if (slash && (!valid_int_field(slash + 1, te) || (slash2 && !valid_int_field(slash2 + 1, end))))
+        return perr(p, "bad vertex reference '%s'", show(t, shown, sizeof shown));
+    if (parse_index(p, t.s, slash ? slash : end, p->m->num_vertices, "vertex", "vertices", t,
+                    out) != 0)
+        return -1;
+    if (slash && te > slash + 1 &&
+        parse_index(p, slash + 1, te, p->m->num_texcoords, "texture coordinate",
+                    "texture coordinates", t, out_t) != 0)
+        return -1;
+    if (slash2 && end > slash2 + 1 &&
+        parse_index(p, slash2 + 1, end, p->m->num_normals, "normal", "normals", t, out_n) != 0)
+        return -1;
     return 0;
 }
 
@@ -164,16 +213,46 @@ static int degenerate(const float *v, uint32_t a, uint32_t b, uint32_t c) {
     return cx == 0.0f && cy == 0.0f && cz == 0.0f;
 }
 
-static int add_triangle(parser *p, uint32_t a, uint32_t b, uint32_t c) {
+/* Corner data `val` (3 indices, RC_OBJ_NONE where none) of triangle `t` into *arr, which is
+ * made (every earlier corner RC_OBJ_NONE) when the first corner with data comes. */
+static int add_corners(parser *p, uint32_t **arr, size_t *cap, size_t t, const uint32_t val[3]) {
+    int any = val[0] != RC_OBJ_NONE || val[1] != RC_OBJ_NONE || val[2] != RC_OBJ_NONE;
+    if (!*arr && !any) return 0;
+    size_t have = *arr ? *cap : 0;
+    if (rc_grow((void **)arr, cap, 3 * (t + 1), sizeof(uint32_t)) != 0)
+        return perr(p, "%s", "out of memory");
+    if (have == 0)
+        for (size_t i = 0; i < 3 * t; i++) (*arr)[i] = RC_OBJ_NONE;
+    memcpy(*arr + 3 * t, val, 3 * sizeof(uint32_t));
+    return 0;
+}
+
+/* Triangle (corners i, j, k of the current face). */
+static int add_triangle(parser *p, size_t i, size_t j, size_t k) {
     rc_mesh *m = p->m;
+    uint32_t a = p->face[i], b = p->face[j], c = p->face[k];
     if (degenerate(m->v, a, b, c)) {
         m->num_degenerate++;
         return 0;
     }
     if (m->num_triangles >= RC_OBJ_MAX_TRIANGLES) return perr(p, "%s", "too many triangles");
-    if (rc_grow((void **)&m->tri, &p->cap_t, 3 * (m->num_triangles + 1), sizeof(uint32_t)) != 0)
+    size_t n = m->num_triangles;
+    if (rc_grow((void **)&m->tri, &p->cap_t, 3 * (n + 1), sizeof(uint32_t)) != 0)
         return perr(p, "%s", "out of memory");
-    uint32_t *t = &m->tri[3 * m->num_triangles];
+    /* every corner array as long as the triangles, once it exists */
+    const uint32_t tt[3] = {p->face_t[i], p->face_t[j], p->face_t[k]},
+                   tn[3] = {p->face_n[i], p->face_n[j], p->face_n[k]},
+                   none[3] = {RC_OBJ_NONE, RC_OBJ_NONE, RC_OBJ_NONE};
+    if (add_corners(p, &m->tri_t, &p->cap_tt, n, tt) != 0 ||
+        add_corners(p, &m->tri_n, &p->cap_tn, n, tn) != 0)
+        return -1;
+    if (m->tri_t && tt[0] == RC_OBJ_NONE && tt[1] == RC_OBJ_NONE && tt[2] == RC_OBJ_NONE &&
+        add_corners(p, &m->tri_t, &p->cap_tt, n, none) != 0)
+        return -1;
+    if (m->tri_n && tn[0] == RC_OBJ_NONE && tn[1] == RC_OBJ_NONE && tn[2] == RC_OBJ_NONE &&
+        add_corners(p, &m->tri_n, &p->cap_tn, n, none) != 0)
+        return -1;
+    uint32_t *t = &m->tri[3 * n];
     t[0] = a;
     t[1] = b;
     t[2] = c;
@@ -185,9 +264,11 @@ static int parse_face(parser *p, const char *pos, const char *end) {
     size_t n = 0;
     token t;
     while (next_token(&pos, end, &t)) {
-        if (rc_grow((void **)&p->face, &p->cap_face, n + 1, sizeof(uint32_t)) != 0)
+        if (rc_grow((void **)&p->face, &p->cap_face, n + 1, sizeof(uint32_t)) != 0 ||
+            rc_grow((void **)&p->face_t, &p->cap_face_t, n + 1, sizeof(uint32_t)) != 0 ||
+            rc_grow((void **)&p->face_n, &p->cap_face_n, n + 1, sizeof(uint32_t)) != 0)
             return perr(p, "%s", "out of memory");
-        if (parse_ref(p, t, &p->face[n]) != 0) return -1;
+        if (parse_ref(p, t, &p->face[n], &p->face_t[n], &p->face_n[n]) != 0) return -1;
         n++;
     }
     if (n < 3) {
@@ -197,7 +278,7 @@ static int parse_face(parser *p, const char *pos, const char *end) {
         return perr(p, "%s", what);
     }
     for (size_t i = 1; i + 1 < n; i++)
-        if (add_triangle(p, p->face[0], p->face[i], p->face[i + 1]) != 0) return -1;
+        if (add_triangle(p, 0, i, i + 1) != 0) return -1;
     return 0;
 }
 
@@ -208,6 +289,11 @@ static int parse_line(parser *p, const char *s, const char *end) {
     if (!next_token(&s, end, &kw)) return 0;
     if (token_is(kw, "v")) return parse_vertex(p, s, end);
     if (token_is(kw, "f")) return parse_face(p, s, end);
+    if (token_is(kw, "vt"))
+        return parse_attr(p, s, end, "texture coordinate", 1, 3, 2, &p->m->vt, &p->m->num_texcoords,
+                          &p->cap_vt);
+    if (token_is(kw, "vn"))
+        return parse_attr(p, s, end, "normal", 3, 3, 3, &p->m->vn, &p->m->num_normals, &p->cap_vn);
     for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
         if (token_is(kw, k_ignored[i])) return 0;
     char shown[40];
@@ -218,12 +304,20 @@ void rc_mesh_free(rc_mesh *m) {
     if (!m) return;
     free(m->v);
     free(m->tri);
+    free(m->vt);
+    free(m->vn);
+    free(m->tri_t);
+    free(m->tri_n);
     memset(m, 0, sizeof *m);
 }
 
 int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err) {
     memset(out, 0, sizeof *out);
-    parser p = {name, 0, err, out, 0, 0, NULL, 0};
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.name = name;
+    p.err = err;
+    p.m = out;
     const char *s = text, *end = text + len;
     int rc = 0;
     while (s < end && rc == 0) {
@@ -237,6 +331,8 @@ int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, r
         s = nl ? nl + 1 : end;
     }
     free(p.face);
+    free(p.face_t);
+    free(p.face_n);
     if (rc == 0 && out->num_triangles == 0)
         rc = rc_fail(err, "%s: no faces (a mesh needs at least one triangle of non-zero area)",
                      name);

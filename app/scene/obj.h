@@ -1,10 +1,11 @@
 /* obj.h: a Wavefront OBJ reader for triangle meshes that accepts any input without crashing:
  * malformed files are reported as "file:line: what is wrong".
  *
- * Read: `v x y z [w | r g b]` and `f a b c ...` (polygons become triangle fans; references
- * `i`, `i/t`, `i//n`, `i/t/n`, negative = relative to the last vertex). Texture coordinates,
- * normals, groups, smoothing and material statements are accepted and ignored. A face may
- * only use vertices defined above it. Faces of zero area are dropped (counted). */
+ * Read: `v x y z [w | r g b]`, `vt u [v [w]]`, `vn x y z` and `f a b c ...` (polygons become
+ * triangle fans; references `i`, `i/t`, `i//n`, `i/t/n`, negative = relative to the last one
+ * of its kind). Groups, smoothing and material statements are accepted and ignored. A face may
+ * only use vertices, texture coordinates and normals defined above it. Faces of zero area are
+ * dropped (counted). */
 #ifndef RC_OBJ_H
 #define RC_OBJ_H
 
@@ -23,7 +24,15 @@ typedef struct rc_mesh {
     size_t num_vertices;
     size_t num_triangles;
     size_t num_degenerate; /* zero-area triangles dropped */
+    float *vt;             /* 2 * num_texcoords (u, v; a third coordinate is dropped) */
+    float *vn;             /* 3 * num_normals (as written: not normalized) */
+    size_t num_texcoords, num_normals;
+    /* per triangle corner, 3 * num_triangles: the texture coordinate and the normal it names
+       (0-based), or RC_OBJ_NONE; NULL while no face names any */
+    uint32_t *tri_t, *tri_n;
 } rc_mesh;
+
+#define RC_OBJ_NONE 0xffffffffu
 
 /* Largest mesh the reader accepts (the renderer packs primitive indices in 32 bits). */
 #define RC_OBJ_MAX_VERTICES  (1u << 28)

@@ -29,6 +29,11 @@ void rc_scene_free(rc_scene *s) {
     free(s->materials);
     free(s->light_prims);
     free(s->light_cdf);
+    free(s->normals);
+    free(s->uvs);
+    free(s->tri_vtx);
+    free(s->prim_tri);
+    free(s->leaf_tri);
     rc_bvh_free(&s->bvh);
     memset(s, 0, sizeof *s);
 }
@@ -79,6 +84,44 @@ int rc_scene_add_triangle(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t
     if (rc_scene_add_prim(s, &p) != 0) return -1;
     s->num_triangles++;
     return 0;
+}
+
+long rc_scene_add_vertex(rc_scene *s, const float normal[3], const float uv[2]) {
+    size_t i = s->num_vertices;
+    if (i >= UINT32_MAX) return -1;
+    if (rc_grow((void **)&s->normals, &s->cap_normals, i + 1, 3 * sizeof(float)) != 0 ||
+        rc_grow((void **)&s->uvs, &s->cap_uvs, i + 1, 2 * sizeof(float)) != 0)
+        return -1;
+    for (int k = 0; k < 3; k++) s->normals[3 * i + k] = normal ? normal[k] : 0.0f;
+    for (int k = 0; k < 2; k++) s->uvs[2 * i + k] = uv ? uv[k] : 0.0f;
+    if (normal && (normal[0] != 0.0f || normal[1] != 0.0f || normal[2] != 0.0f))
+        s->has_normals = 1;
+    if (uv) s->has_uvs = 1;
+    s->num_vertices = i + 1;
+    return (long)i;
+}
+
+int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t material,
+                              const uint32_t vtx[3]) {
+    for (int k = 0; k < 3; k++)
+        if (vtx[k] >= s->num_vertices) return -1;
+    size_t prim = s->num_prims, t = s->num_tris;
+    if (rc_grow((void **)&s->prim_tri, &s->cap_prim_tri, prim + 1, sizeof(uint32_t)) != 0 ||
+        rc_grow((void **)&s->tri_vtx, &s->cap_tri_vtx, t + 1, 3 * sizeof(uint32_t)) != 0)
+        return -1;
+    if (rc_scene_add_triangle(s, a, b, c, material) != 0) return -1;
+    /* the primitives added since the last one with vertex data have none */
+    for (size_t i = s->num_prim_tri; i < prim; i++) s->prim_tri[i] = RC_NO_TRI;
+    memcpy(s->tri_vtx + 3 * t, vtx, 3 * sizeof(uint32_t));
+    s->prim_tri[prim] = (uint32_t)t;
+    s->num_prim_tri = prim + 1;
+    s->num_tris = t + 1;
+    return 0;
+}
+
+size_t rc_scene_vertex_bytes(const rc_scene *s) {
+    return s->num_vertices * 5 * sizeof(float) + s->num_tris * 3 * sizeof(uint32_t) +
+           (s->prim_tri ? 2 * s->num_prims * sizeof(uint32_t) : 0);
 }
 
 const char *rc_light_sampling_name(int ls) {
@@ -153,6 +196,17 @@ int rc_scene_finish(rc_scene *s, rc_error *err) {
         return rc_fail(err, "out of memory building the BVH of %zu primitives", s->num_prims);
     s->bvh_build_ms = timing_now_ms() - t0;
     if (build_lights(s) != 0) return rc_fail(err, "out of memory for the light table");
+    free(s->leaf_tri);
+    s->leaf_tri = NULL;
+    if (s->num_tris > 0) {
+        uint32_t n = s->bvh.num_prims;
+        s->leaf_tri = malloc((n ? n : 1) * sizeof *s->leaf_tri);
+        if (!s->leaf_tri) return rc_fail(err, "out of memory for the vertex data's index");
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t id = s->bvh.ids[i];
+            s->leaf_tri[i] = id < s->num_prim_tri ? s->prim_tri[id] : RC_NO_TRI;
+        }
+    }
     return 0;
 }
 
@@ -167,5 +221,9 @@ rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t hei
     v.lights.prims = s->light_prims;
     v.lights.cdf = s->light_cdf;
     v.lights.count = s->num_lights;
+    v.mesh.prim_tri = s->leaf_tri;
+    v.mesh.tri_vtx = s->tri_vtx;
+    v.mesh.normals = s->leaf_tri && s->has_normals ? s->normals : NULL;
+    v.mesh.uvs = s->leaf_tri && s->has_uvs ? s->uvs : NULL;
     return v;
 }

@@ -54,6 +54,17 @@ typedef struct rc_scene {
     float *light_cdf;
     uint32_t num_lights;
     double bvh_build_ms; /* time rc_scene_finish spent building it */
+    /* vertex data of triangle meshes (surface.h): per vertex a normal (0 0 0: none) and a uv;
+       per input primitive its entry of tri_vtx or RC_NO_TRI (NULL while no primitive has
+       any); leaf_tri, the same in the BVH's leaf order, made by rc_scene_finish */
+    float *normals, *uvs;
+    size_t num_vertices, cap_normals, cap_uvs;
+    int has_normals, has_uvs;
+    uint32_t *tri_vtx;
+    size_t num_tris, cap_tri_vtx;
+    uint32_t *prim_tri; /* the first num_prim_tri primitives' entries; later ones have none */
+    size_t num_prim_tri, cap_prim_tri;
+    uint32_t *leaf_tri;
 } rc_scene;
 
 /* An empty scene: no primitives, RTIOW sky, a camera at (0 0 1) looking at the origin. */
@@ -66,6 +77,15 @@ int rc_scene_add_prim(rc_scene *s, const rc_prim *p);
 int rc_scene_add_sphere(rc_scene *s, rc_vec3 center, float radius, uint32_t material);
 int rc_scene_add_quad(rc_scene *s, rc_vec3 corner, rc_vec3 u, rc_vec3 v, uint32_t material);
 int rc_scene_add_triangle(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t material);
+/* Append a vertex's data: its normal (NULL or 0 0 0: none) and uv (NULL: 0 0). Returns its
+ * index, or -1 when out of memory. */
+long rc_scene_add_vertex(rc_scene *s, const float normal[3], const float uv[2]);
+/* A triangle with vertex data: its corners a, b, c and the indices of their vertex data
+ * (rc_scene_add_vertex). 0 or -1 (out of memory, or an index out of range). */
+int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t material,
+                              const uint32_t vtx[3]);
+/* Host bytes of the scene's vertex data (for the memory report). */
+size_t rc_scene_vertex_bytes(const rc_scene *s);
 /* Build the BVH and the light table. 0, or -1 with err set. */
 int rc_scene_finish(rc_scene *s, rc_error *err);
 /* What per-ray code reads, for an image of width x height, pointing into the host arrays. */

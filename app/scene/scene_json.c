@@ -357,15 +357,69 @@ static int parse_box(rc_json_ctx *c, const cJSON *o, const char *path) {
     return 0;
 }
 
+/* A normal placed: the inverse transpose of the scale, then the rotation (not normalized:
+ * the surface normalizes what it interpolates). */
+static rc_vec3 place_normal(const placement *pl, rc_vec3 n) {
+    n = rc_v3(n.x / pl->scale.x, n.y / pl->scale.y, n.z / pl->scale.z);
+    return rc_v3(pl->cos_y * n.x + pl->sin_y * n.z, n.y, -pl->sin_y * n.x + pl->cos_y * n.z);
+}
+
+/* The vertex data of corner k of triangle t: its normal (placed) and uv, each where the face
+ * names one. */
+static long add_corner(rc_json_ctx *c, const rc_mesh *mesh, const placement *pl, size_t t, int k) {
+    uint32_t ti = mesh->tri_t ? mesh->tri_t[3 * t + k] : RC_OBJ_NONE;
+    uint32_t ni = mesh->tri_n ? mesh->tri_n[3 * t + k] : RC_OBJ_NONE;
+    float nrm[3], uv[2];
+    if (ni != RC_OBJ_NONE) {
+        const float *n = &mesh->vn[3 * (size_t)ni];
+        rc_vec3 q = place_normal(pl, rc_v3(n[0], n[1], n[2]));
+        nrm[0] = q.x, nrm[1] = q.y, nrm[2] = q.z;
+    }
+    if (ti != RC_OBJ_NONE) {
+        uv[0] = mesh->vt[2 * (size_t)ti];
+        uv[1] = mesh->vt[2 * (size_t)ti + 1];
+    }
+    return rc_scene_add_vertex(c->s, ni != RC_OBJ_NONE ? nrm : NULL, ti != RC_OBJ_NONE ? uv : NULL);
+}
+
+/* Host bytes a triangle's vertex data takes: three corners of a normal and a uv (each corner
+ * its own vertex), its vertex indices and its entries in both orders of the index. */
+#define MESH_TRI_VERTEX_BYTES (3 * 5 * sizeof(float) + 5 * sizeof(uint32_t))
+
 static int add_mesh(rc_json_ctx *c, const rc_mesh *mesh, const placement *pl, uint32_t mat,
                     const char *path) {
+    int attrs = mesh->tri_t || mesh->tri_n;
+    if (attrs && c->s->max_prims) {
+        /* the vertex data counts against the memory limit as primitives' worth of bytes */
+        size_t extra = (mesh->num_triangles * MESH_TRI_VERTEX_BYTES + RC_SCENE_PRIM_BYTES - 1) /
+                       RC_SCENE_PRIM_BYTES;
+        if (c->s->num_prims + mesh->num_triangles + extra > c->s->max_prims)
+            return rc_json_fail(c, path,
+                                "%zu triangles with their normals and texture coordinates would "
+                                "take more than the memory limit of %zu MiB (--max-memory MIB "
+                                "raises it)",
+                                mesh->num_triangles, c->s->max_mib);
+        c->s->max_prims -= extra;
+    }
     for (size_t t = 0; t < mesh->num_triangles; t++) {
         rc_vec3 p[3];
         for (int k = 0; k < 3; k++) {
             const float *v = &mesh->v[3 * mesh->tri[3 * t + k]];
             p[k] = place_point(pl, rc_v3(v[0], v[1], v[2]));
         }
-        if (rc_scene_add_triangle(c->s, p[0], p[1], p[2], mat) != 0) return out_of_memory(c, path);
+        int rc;
+        if (attrs) {
+            uint32_t vtx[3];
+            for (int k = 0; k < 3; k++) {
+                long vi = add_corner(c, mesh, pl, t, k);
+                if (vi < 0) return out_of_memory(c, path);
+                vtx[k] = (uint32_t)vi;
+            }
+            rc = rc_scene_add_triangle_vtx(c->s, p[0], p[1], p[2], mat, vtx);
+        } else {
+            rc = rc_scene_add_triangle(c->s, p[0], p[1], p[2], mat);
+        }
+        if (rc != 0) return out_of_memory(c, path);
     }
     return 0;
 }

@@ -3,6 +3,7 @@
  * events, the film. */
 #include "compact.h"
 #include "cuda_backend.h"
+#include "megakernel.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
     c->view.bvh.nodes = (const rc_bvh_node *)c->d_nodes;
     c->view.bvh.prims = (const rc_prim *)c->d_prims;
     c->view.materials = (const rc_material *)c->d_materials;
+    if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_mesh(scene, c->d_mesh, &c->view.mesh);
     return e;
 }
 
@@ -164,6 +166,7 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
     for (int i = 0; i < CUDA_BUFS; i++) cudaFree(*b[i].ptr);
     void *scene[] = {c->d_nodes, c->d_prims, c->d_materials, c->d_light_prims, c->d_light_cdf};
     for (size_t i = 0; i < sizeof scene / sizeof *scene; i++) cudaFree(scene[i]);
+    for (int i = 0; i < 4; i++) cudaFree(c->d_mesh[i]);
     cudaFreeHost(c->h_counts);
     for (int i = 0; i < 2 * RC_CUDA_MAX_TIMED; i++)
         if (c->events[i]) cudaEventDestroy((cudaEvent_t)c->events[i]);

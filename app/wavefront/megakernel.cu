@@ -128,6 +128,8 @@ __global__ void rc_megakernel_resolve(const unsigned long long *film, uint32_t p
 
 typedef struct mk_buffers {
     void *nodes, *prims, *materials, *finished, *rgb, *rays, *light_prims, *light_cdf, *film, *next;
+    void *mesh[4];     /* the vertex data (rc_cuda_upload_mesh) */
+    rc_mesh_view view; /* of mesh[] */
     cudaEvent_t ev[2];
 } mk_buffers;
 
@@ -149,6 +151,7 @@ static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np, int
         e = mk_upload(&b->materials, scene->materials, scene->num_materials * sizeof(rc_material));
     if (e == cudaSuccess) e = mk_upload(&b->light_prims, scene->light_prims, lb);
     if (e == cudaSuccess) e = mk_upload(&b->light_cdf, scene->light_cdf, lb);
+    if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_mesh(scene, b->mesh, &b->view);
     if (e == cudaSuccess) e = cudaMalloc(&b->finished, np * sizeof(rc_vec3));
     if (e == cudaSuccess) e = cudaMalloc(&b->rgb, np * sizeof(rc_vec3));
     if (e == cudaSuccess) e = cudaMalloc(&b->rays, sizeof(unsigned long long));
@@ -163,6 +166,7 @@ static void mk_free(mk_buffers *b) {
     void *bufs[] = {b->nodes, b->prims,       b->materials, b->finished, b->rgb,
                     b->rays,  b->light_prims, b->light_cdf, b->film,     b->next};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
+    for (int i = 0; i < 4; i++) cudaFree(b->mesh[i]);
     for (int i = 0; i < 2; i++)
         if (b->ev[i]) cudaEventDestroy(b->ev[i]);
 }
@@ -258,6 +262,7 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     v.materials = (const rc_material *)b.materials;
     v.lights.prims = (const uint32_t *)b.light_prims;
     v.lights.cdf = (const float *)b.light_cdf;
+    v.mesh = b.view;
     uint32_t nee = st->light_sampling == RC_LIGHTS_NEE && scene->num_lights > 0;
     /* num_pixels 0: a thread's own accumulator takes each sample's light (path.h) */
     rc_shade_params sp = {st->first_sample, st->max_depth, RC_RR_DEPTH, 0u, nee, st->seed};

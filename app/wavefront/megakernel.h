@@ -47,6 +47,10 @@ int rc_megakernel_parse(const char *s, rc_megakernel_kind *out);
 int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
                          uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
                          rc_error *err);
+/* cuda_device.cu: the scene's vertex data (surface.h) uploaded into four device buffers d[]
+ * (NULL where there is none; cudaFree each), their view in *v. 0, or a cudaError_t. Shared by
+ * the wavefront loop's upload and the megakernels'. */
+int rc_cuda_upload_mesh(const rc_scene *s, void *d[4], rc_mesh_view *v);
 /* megakernel_objects.cu: one run of the object-style kernel, its GPU time in *ms. */
 int rc_megakernel_objects_render(const rc_scene *scene, const rc_settings *st, uint32_t spp,
                                  float *rgb, double *ms, uint64_t *rays, rc_error *err);
