@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit codes: 0 ok, 1 a failure while running, 2 bad usage or bad input files. */
+/* Exit codes: 0 ok, 1 a failure while running (this includes --backend cuda where the build
+ * has no CUDA backend or no CUDA device is usable: valid input this build or machine cannot
+ * run, as in compact), 2 bad usage or bad input files. */
 #define RC_EXIT_FAIL  1
 #define RC_EXIT_USAGE 2
 
@@ -25,6 +27,17 @@ int cli_bench_parse(int argc, char **argv);
     "  --set KEY=VALUE       a tuning knob: speed only, the same image (repeatable);\n"            \
     "                        --help-tuning lists the keys\n"                                       \
     "  --help-tuning         the tuning knobs, their values and defaults\n"
+
+/* The --help lines of --backend and of the exit status, which render, bench and view share. */
+#define CLI_HELP_BACKEND                                                                           \
+    "  --backend cpu|cuda    default: cuda when a device is usable, else cpu (and a\n"             \
+    "                        notice says why); cuda where this build has no CUDA\n"                \
+    "                        backend or no device is usable: one line, exit 1\n"
+#define CLI_HELP_EXIT                                                                              \
+    "\n"                                                                                           \
+    "Exit status: 0 ok; 1 a failure while running, or a valid request this build or\n"             \
+    "machine cannot run (--backend cuda without CUDA or a device); 2 bad options or bad\n"         \
+    "input, refused in one line before anything runs.\n"
 
 /* The --help lines of the schedule options that render and bench share. */
 #define CLI_HELP_SCHEDULE                                                                          \
@@ -71,7 +84,10 @@ typedef struct cli_args {
     int i;           /* the option being looked at */
     const char *opt; /* its name, once matched */
     const char *value;
+    const char *as; /* what messages name the option by, when not opt: "--set tile=33" */
 } cli_args;
+/* The option as messages name it: a->as, else a->opt. */
+const char *cli_opt_name(const cli_args *a);
 
 /* 1 if argv[i] is option `name`; takes its value when `want_value` (else usage error). */
 int cli_is(cli_args *a, const char *name, int want_value);
@@ -94,9 +110,28 @@ void cli_help_tuning(FILE *f, const char *cmd);
 int cli_shared_option(cli_args *a, cli_common *c, void (*usage)(FILE *));
 /* Print "raycompact CMD: message" to stderr; returns RC_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) ECHO_PRINTF(2, 3);
+/* The same line for a failure while running; returns RC_EXIT_FAIL. */
+int cli_run_error(const char *cmd, const char *fmt, ...) ECHO_PRINTF(2, 3);
+/* A comma-separated list of option `opt` (bench's --algos, --modes, --frame-loop,
+ * --megakernel): no empty item and none given twice (num_list_check), else the one-line usage
+ * error naming it (returns RC_EXIT_USAGE). */
+int cli_list_check(const char *cmd, const char *opt, const char *value);
 
-/* The backend: the one given, else CUDA when a device is usable, else the CPU with a notice. */
+/* The backend: the one given, else CUDA when a device is usable, else the CPU. `--backend
+ * cuda` where this build has no CUDA backend, or where no CUDA device is usable, is a one-line
+ * error and RC_EXIT_FAIL (a valid request this build or machine cannot run; compact answers it
+ * with the same code); a bad name is RC_EXIT_USAGE. Falling back to the CPU prints nothing
+ * here: cli_backend_notice says it once the command has accepted all of its input, so that bad
+ * input stays one line. */
 int cli_pick_backend(const char *cmd, const char *given, rc_backend *out);
+/* Why cli_pick_backend fell back to the CPU ("this build has no CUDA backend", "CUDA
+ * unavailable (...)"), or NULL if it did not. */
+const char *cli_backend_fallback(void);
+/* "raycompact: WHY, rendering on the CPU" on stderr after a fallback (once); else nothing. */
+void cli_backend_notice(void);
+/* rc_settings_check: the one-line usage error rc_renderer_create would give (RC_EXIT_USAGE),
+ * before anything is said or allocated. */
+int cli_check_settings(const char *cmd, const rc_settings *st);
 /* Load the scene (one-line error on failure) and fill settings from it and the options. */
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st);
 /* Parse one --frame-loop name; prints the error and returns RC_EXIT_USAGE. */

@@ -36,8 +36,7 @@ static void usage(FILE *f) {
             "  --samples-per-frame N|auto\n"
             "                        samples per pixel one frame renders (default 1; auto: on\n"
             "                        CUDA as many as fit %u paths; also "
-            "--samples-per-wave)\n" CLI_HELP_SCHEDULE
-            "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
+            "--samples-per-wave)\n" CLI_HELP_SCHEDULE CLI_HELP_BACKEND
             "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
             "                        captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (the counts read back after every\n"
@@ -68,7 +67,7 @@ static void usage(FILE *f) {
             "  --json FILE           write the results as JSON\n"
             "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
             "                        own GPU (default: the runs are shared out over the ranks)\n"
-            "  --help                this text\n",
+            "  --help                this text\n" CLI_HELP_EXIT,
             rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
@@ -76,7 +75,7 @@ static void usage(FILE *f) {
 #define BENCH_MAX_WARMUP_EXTRA 4 /* warm-up frames added while the last one captured a graph */
 
 static int parse(int argc, char **argv, bench_opts *o) {
-    cli_args a = {"bench", argc, argv, 1, NULL, NULL};
+    cli_args a = {"bench", argc, argv, 1, NULL, NULL, NULL};
     o->frames = 4;
     o->phase_timing = -1;
     o->warmup = 1;
@@ -121,7 +120,8 @@ int cli_bench_parse(int argc, char **argv) {
 }
 
 /* The items of a comma-separated list, counted on the option's own value (the buffers that
- * split_list cuts are of a fixed size), empty ones skipped as split_list skips them. */
+ * split_list cuts are of a fixed size), so that a list over its limit is named as such; empty
+ * items are not counted here (cli_list_check refuses them after the count). */
 static int count_items(const char *s) {
     int n = 0;
     while (*s) {
@@ -302,37 +302,46 @@ static void free_gathered(bench_gathered *g) {
     free(g->times);
 }
 
-/* The baselines for the samples every run renders: frames x samples per wave, from sample 0.
- */
-static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
-                           bench_baselines *mk) {
-    char buf[64];
-    const char *items[RC_MEGAKERNEL_COUNT];
+/* --megakernel's list into mk (the kinds, mk->n = 0 until a baseline is rendered), checked
+ * before anything runs: the names, each once, and the CUDA backend; the count, or an exit
+ * code (as a negative number). */
+static int megakernel_list(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
+                           bench_baselines *mk, const char **items, char *buf, size_t cap) {
     int spheres = 1; /* `all` takes objects where the scene is spheres only */
     for (uint32_t i = 0; i < scene->bvh.num_prims; i++)
         spheres &= rc_prim_type(&scene->bvh.prims[i]) == RC_PRIM_SPHERE;
-    snprintf(buf, sizeof buf, "%s",
+    snprintf(buf, cap, "%s",
              strcmp(o->megakernel, "all") != 0 ? o->megakernel
              : spheres                         ? "bvh,persistent,flat,objects"
                                                : "bvh,persistent,flat");
-    int n = strlen(o->megakernel) < sizeof buf ? split_list(buf, items, RC_MEGAKERNEL_COUNT) : -1;
+    int n = strlen(o->megakernel) < cap && count_items(buf) <= RC_MEGAKERNEL_COUNT
+                ? cli_list_check("bench", "--megakernel", buf)
+                : -1;
+    if (n > 0) return -n; /* an empty or repeated item: said */
+    if (n == 0) n = split_list(buf, items, RC_MEGAKERNEL_COUNT);
     if (n <= 0)
-        return cli_usage_error("bench",
-                               "--megakernel: expected all or a comma-separated list of "
-                               "at most %d of: bvh, persistent, flat, objects",
-                               RC_MEGAKERNEL_COUNT);
-    for (int i = 0; i < n; i++) {
-        bench_baseline *b = &mk->b[i];
-        if (rc_megakernel_parse(items[i], &b->kind) != 0)
-            return cli_usage_error(
+        return -cli_usage_error("bench",
+                                "--megakernel: expected all or a comma-separated list of "
+                                "at most %d of: bvh, persistent, flat, objects",
+                                RC_MEGAKERNEL_COUNT);
+    for (int i = 0; i < n; i++)
+        if (rc_megakernel_parse(items[i], &mk->b[i].kind) != 0)
+            return -cli_usage_error(
                 "bench", "--megakernel: '%s' is not one of: bvh, persistent, flat, objects",
                 items[i]);
-        for (int j = 0; j < i; j++)
-            if (mk->b[j].kind == b->kind)
-                return cli_usage_error("bench", "--megakernel: '%s' is listed twice", items[i]);
+    if (st->backend != RC_BACKEND_CUDA) {
+        const char *why = cli_backend_fallback();
+        /* no --backend, and no CUDA to run on: as --backend cuda would be, a failure (1) */
+        if (why) return -cli_run_error("bench", "--megakernel needs the CUDA backend: %s", why);
+        return -cli_usage_error("bench", "--megakernel needs the CUDA backend");
     }
-    if (st->backend != RC_BACKEND_CUDA)
-        return cli_usage_error("bench", "--megakernel needs the CUDA backend");
+    return n;
+}
+
+/* The baselines for the samples every run renders: frames x samples per wave, from sample 0.
+ */
+static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
+                           bench_baselines *mk, const char **items, int n) {
     for (int i = 0; i < n; i++) {
         bench_baseline *b = &mk->b[i];
         b->samples = o->frames * st->samples_per_wave;
@@ -383,6 +392,11 @@ static int lists(bench_opts *o, rc_backend b, char *abuf, char *mbuf, const char
         return cli_usage_error("bench", "--modes: at most 2 of indices, payload (got %d)", got);
     if ((got = o->algos ? count_items(o->algos) : 0) > MAX_RUNS / 2)
         return cli_usage_error("bench", "--algos: at most %d names (got %d)", MAX_RUNS / 2, got);
+    /* then no item empty or given twice: a name twice would time the same run twice */
+    if ((o->common.frame_loop && cli_list_check("bench", "--frame-loop", o->common.frame_loop)) ||
+        (o->modes && cli_list_check("bench", "--modes", o->modes)) ||
+        (o->algos && strcmp(o->algos, "all") != 0 && cli_list_check("bench", "--algos", o->algos)))
+        return RC_EXIT_USAGE;
     if ((*nl = split_list(lbuf, litems, 3)) <= 0)
         return cli_usage_error("bench", "--frame-loop: expected graph, stream, host or a list");
     for (int i = 0; i < *nl; i++)
@@ -420,6 +434,13 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     int na = 0, nm = 0, nl = 0, rc;
     if ((rc = lists(o, st->backend, abuf, mbuf, algos, &na, modes, &nm, lbuf, loops, &nl)) != 0)
         return rc;
+    bench_baselines mk;
+    memset(&mk, 0, sizeof mk);
+    char kbuf[64];
+    const char *kinds[RC_MEGAKERNEL_COUNT];
+    int nk = o->megakernel ? megakernel_list(o, scene, st, &mk, kinds, kbuf, sizeof kbuf) : 0;
+    if (nk < 0) return -nk;
+    cli_backend_notice(); /* every option is accepted: bad input stays one line */
     int all = !o->algos || strcmp(o->algos, "all") == 0;
     bench_run *runs = calloc((size_t)(na * nm * nl), sizeof *runs);
     float *rgb = malloc((size_t)st->width * st->height * 3 * sizeof *rgb);
@@ -429,12 +450,10 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         fprintf(stderr, "raycompact bench: out of memory\n");
         return RC_EXIT_FAIL;
     }
-    bench_baselines mk;
-    memset(&mk, 0, sizeof mk);
     /* Shared out, the baselines run on rank 0, beside the first run they are compared with.
      */
-    if (o->megakernel && (o->per_rank || cli_mpi_rank() == 0) &&
-        (rc = run_megakernels(o, scene, st, &mk)) != 0) {
+    if (nk > 0 && (o->per_rank || cli_mpi_rank() == 0) &&
+        (rc = run_megakernels(o, scene, st, &mk, kinds, nk)) != 0) {
         free(runs);
         free(rgb);
         free_megakernels(&mk);
@@ -533,6 +552,7 @@ int cmd_bench(int argc, char **argv) {
     bench_report_phases(st.tune.phase_timing);
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
     st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);
+    if (rc == 0) rc = cli_check_settings("bench", &st); /* its algorithm: the lists' check */
     if (rc == 0) rc = cli_check_memory("bench", &o.common, &scene, &st);
     cli_timing_lap(CLI_PHASE_SETUP);
     if (rc == 0) rc = bench(&o, &scene, &st);

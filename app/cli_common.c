@@ -12,14 +12,44 @@
 #include <string.h>
 #include <unistd.h>
 
-int cli_usage_error(const char *cmd, const char *fmt, ...) {
+static void cli_verror(const char *cmd, const char *fmt, va_list ap) {
     char msg[1024];
+    echo_vformat(msg, sizeof msg, fmt, ap); /* arguments are echoed escaped, on one line */
+    fprintf(stderr, "raycompact %s: %s\n", cmd, msg);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    echo_vformat(msg, sizeof msg, fmt, ap); /* arguments are echoed escaped, on one line */
+    cli_verror(cmd, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "raycompact %s: %s\n", cmd, msg);
     return RC_EXIT_USAGE;
+}
+
+int cli_run_error(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cli_verror(cmd, fmt, ap);
+    va_end(ap);
+    return RC_EXIT_FAIL;
+}
+
+int cli_list_check(const char *cmd, const char *opt, const char *value) {
+    size_t at, len;
+    switch (num_list_check(value, &at, &len)) {
+    case NUM_LIST_EMPTY:
+        if (!*value) return cli_usage_error(cmd, "%s: the list is empty", opt);
+        return cli_usage_error(cmd,
+                               "%s: '%s' has an empty item (a comma at the start or the end, or "
+                               "two in a row)",
+                               opt, value);
+    case NUM_LIST_REPEAT: {
+        char item[256];
+        snprintf(item, sizeof item, "%.*s", (int)len, value + at);
+        return cli_usage_error(cmd, "%s: '%s' is listed twice", opt, item);
+    }
+    }
+    return 0;
 }
 
 int cli_check_name(const char *cmd, const char *opt, const char *path) {
@@ -68,11 +98,16 @@ int cli_is(cli_args *a, const char *name, int want_value) {
     return 1;
 }
 
+const char *cli_opt_name(const cli_args *a) {
+    return a->as ? a->as : a->opt;
+}
+
 int cli_uint(cli_args *a, uint32_t lo, uint32_t hi, uint32_t *out) {
     const char *s = a->value;
     uint64_t v;
     if (num_parse_range(s, lo, hi, &v) != 0) {
-        cli_usage_error(a->cmd, "%s: '%s' is not an integer in [%u, %u]", a->opt, s, lo, hi);
+        cli_usage_error(a->cmd, "%s: '%s' is not an integer in [%u, %u]", cli_opt_name(a), s, lo,
+                        hi);
         return -1;
     }
     *out = (uint32_t)v;
@@ -122,7 +157,8 @@ void cli_help_tuning(FILE *f, const char *cmd) {
     }
 }
 
-/* --set KEY=VALUE: the knob's own option, parsed as if given as --KEY=VALUE. */
+/* --set KEY=VALUE: the knob's own option, parsed as if given as --KEY=VALUE; its errors name
+ * what was given ("--set tile=33: ..."), not the option it stands for. */
 static int set_knob(cli_args *a, cli_common *c) {
     const char *eq = strchr(a->value, '=');
     size_t len = eq ? (size_t)(eq - a->value) : strlen(a->value);
@@ -132,7 +168,9 @@ static int set_knob(cli_args *a, cli_common *c) {
         char opt[64];
         snprintf(opt, sizeof opt, "--%s", knobs[i].key);
         char *argv[2] = {opt, (char *)(eq + 1)};
-        cli_args two = {a->cmd, 2, argv, 0, NULL, NULL};
+        char as[320];
+        snprintf(as, sizeof as, "--set %s", a->value);
+        cli_args two = {a->cmd, 2, argv, 0, NULL, NULL, as};
         int r = cli_common_option(&two, c);
         return r < 0 ? -1 : 1;
     }
@@ -174,7 +212,7 @@ int cli_common_option(cli_args *a, cli_common *c) {
         if (r > 0) {
             if (cli_uint(a, SC_TILE_MIN, SC_TILE_MAX, &v) != 0) return -1;
             if (v & (v - 1)) {
-                cli_usage_error(a->cmd, "--tile: %u is not a power of two", v);
+                cli_usage_error(a->cmd, "%s: %u is not a power of two", cli_opt_name(a), v);
                 return -1;
             }
             c->tile = v;
@@ -186,6 +224,8 @@ int cli_common_option(cli_args *a, cli_common *c) {
     } else if ((r = cli_is(a, "--frame-loop", 1)) != 0) {
         if (r > 0) c->frame_loop = a->value;
     } else if ((r = cli_is(a, "--spread", 1)) != 0) {
+        int on; /* checked here, so that the message names the option as given */
+        if (r > 0 && cli_on_off(a->cmd, cli_opt_name(a), a->value, &on) != 0) return -1;
         if (r > 0) c->spread = a->value;
     } else if ((r = cli_is(a, "--light-sampling", 1)) != 0) {
         if (r > 0) c->light_sampling = a->value;
@@ -222,7 +262,7 @@ int cli_common_option(cli_args *a, cli_common *c) {
         return 0;
     }
     if (r < 0) {
-        cli_usage_error(a->cmd, "%s needs a value", a->opt);
+        cli_usage_error(a->cmd, "%s needs a value", cli_opt_name(a));
         return -1;
     }
     return 1;
@@ -249,24 +289,31 @@ static const char *cuda_detail(sc_status s) {
     return buf;
 }
 
+/* Why the CPU renders in the CUDA backend's place (no --backend given, and no CUDA backend
+ * or device to use), kept for the notice; "" when it does not. */
+static char fallback[320];
+
 int cli_pick_backend(const char *cmd, const char *given, rc_backend *out) {
     sc_context *ctx = NULL;
+    fallback[0] = '\0';
     if (given) {
         if (rc_backend_parse(given, out) != 0)
             return cli_usage_error(cmd, "--backend: '%s' is not one of: cpu, cuda", given);
         if (*out == RC_BACKEND_CPU) return 0;
+        /* A valid option this build or machine cannot run: exit 1, as compact's is */
         if (!rc_have_cuda_backend())
-            return cli_usage_error(cmd, "--backend cuda: this build has no CUDA backend");
+            return cli_run_error(cmd, "--backend cuda: this build has no CUDA backend (valid "
+                                      "here: --backend cpu)");
         sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
         sc_context_destroy(ctx);
         if (s != SC_OK)
-            return cli_usage_error(cmd, "--backend cuda: %s%s", sc_status_string(s),
-                                   cuda_detail(s));
+            return cli_run_error(cmd, "--backend cuda: %s%s (--backend cpu runs without one)",
+                                 sc_status_string(s), cuda_detail(s));
         return 0;
     }
     *out = RC_BACKEND_CPU;
     if (!rc_have_cuda_backend()) {
-        fprintf(stderr, "raycompact: this build has no CUDA backend, rendering on the CPU\n");
+        snprintf(fallback, sizeof fallback, "this build has no CUDA backend");
         return 0;
     }
     sc_status s = sc_context_create(SC_BACKEND_CUDA, &ctx);
@@ -275,8 +322,23 @@ int cli_pick_backend(const char *cmd, const char *given, rc_backend *out) {
         *out = RC_BACKEND_CUDA;
         return 0;
     }
-    fprintf(stderr, "raycompact: CUDA unavailable (%s%s), rendering on the CPU\n",
-            sc_status_string(s), cuda_detail(s));
+    snprintf(fallback, sizeof fallback, "CUDA unavailable (%s%s)", sc_status_string(s),
+             cuda_detail(s));
+    return 0;
+}
+
+const char *cli_backend_fallback(void) {
+    return fallback[0] ? fallback : NULL;
+}
+
+void cli_backend_notice(void) {
+    if (fallback[0]) fprintf(stderr, "raycompact: %s, rendering on the CPU\n", fallback);
+    fallback[0] = '\0';
+}
+
+int cli_check_settings(const char *cmd, const rc_settings *st) {
+    rc_error err;
+    if (rc_settings_check(st, &err) != 0) return cli_usage_error(cmd, "%s", err.msg);
     return 0;
 }
 

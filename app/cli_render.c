@@ -38,8 +38,8 @@ static void usage(FILE *f) {
             "                        picks per bounce, from the density; see README);\n"
             "                        one of: %s\n"
             "  --mode M              indices: compact the queue of path indices (4 bytes);\n"
-            "                        payload: compact the path records (%zu bytes)\n"
-            "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
+            "                        payload: compact the path records (%zu "
+            "bytes)\n" CLI_HELP_BACKEND
             "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
             "                        is captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (counts read back after every "
@@ -55,7 +55,7 @@ static void usage(FILE *f) {
             "                        the events that time the phases slow a frame down;\n"
             "                        without --stats none are recorded), then a row per MPI\n"
             "                        rank: where its wall time went (docs/renderer.md)\n"
-            "  --help                this text\n",
+            "  --help                this text\n" CLI_HELP_EXIT,
             CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), RC_MAX_SEED,
             RC_DEFAULT_MAX_MEMORY_MIB);
 }
@@ -68,7 +68,7 @@ typedef struct render_opts {
 } render_opts;
 
 static int parse(int argc, char **argv, render_opts *o) {
-    cli_args a = {"render", argc, argv, 1, NULL, NULL};
+    cli_args a = {"render", argc, argv, 1, NULL, NULL, NULL};
     for (; a.i < argc; a.i++) {
         int r = cli_shared_option(&a, &o->common, usage);
         if (r != 0 && r != 1) return r == CLI_HELP_SHOWN ? -1 : RC_EXIT_USAGE;
@@ -260,7 +260,9 @@ int cmd_render(int argc, char **argv) {
     if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);
     uint32_t spp = o.spp ? o.spp : scene.defaults.spp;
     st.samples_per_wave = cli_wave(&o.common, &st, spp);
+    if (rc == 0) rc = cli_check_settings("render", &st);
     if (rc == 0) rc = cli_check_memory("render", &o.common, &scene, &st);
+    if (rc == 0) cli_backend_notice(); /* everything is accepted: bad input stays one line */
     cli_timing_lap(CLI_PHASE_SETUP);
     if (rc == 0) rc = render(&o, &scene, &st, spp);
     rc_scene_free(&scene);

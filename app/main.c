@@ -25,10 +25,15 @@ static void usage(FILE *f) {
         "  bench --scene FILE                   time every algorithm and mode, per bounce\n"
         "\n"
         "Run 'raycompact <command> --help' for a command's options. Started by mpirun or\n"
-        "srun (a build with MPI), render and bench run over the ranks, one per GPU (README).\n");
+        "srun (a build with MPI), render and bench run over the ranks, one per GPU (README).\n"
+        "\n"
+        "Exit status: 0 ok; 1 a failure while running, or a valid request this build or\n"
+        "machine cannot run (--backend cuda without CUDA or a device, view without the\n"
+        "viewer); 2 bad usage or bad input, refused in one line before anything runs.\n");
 }
 
-/* The viewer is built when SDL2 and libepoxy are found. */
+/* The viewer is built when SDL2 and libepoxy are found. Without it `view` is a valid command
+ * this build cannot run: exit 1, as --backend cuda in a build without CUDA. */
 static int view(int argc, char **argv) {
 #ifdef RC_HAVE_VIEWER
     return cmd_view(argc, argv);
@@ -36,7 +41,7 @@ static int view(int argc, char **argv) {
     (void)argc;
     (void)argv;
     fprintf(stderr, "raycompact view: this build has no viewer (it needs SDL2 and libepoxy)\n");
-    return RC_EXIT_USAGE;
+    return RC_EXIT_FAIL;
 #endif
 }
 

@@ -35,8 +35,8 @@ static void usage(FILE *f) {
             "  --algo NAME           compaction after each bounce (default auto: the library\n"
             "                        picks per bounce, from the density; see README);\n"
             "                        one of: %s\n"
-            "  --mode M              indices (4-byte path indices) or payload (%zu-byte records)\n"
-            "  --backend cpu|cuda    default: cuda when a device is usable, else cpu\n"
+            "  --mode M              indices (4-byte path indices) or payload (%zu-byte "
+            "records)\n" CLI_HELP_BACKEND
             "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
             "                        is captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (counts read back after every "
@@ -53,7 +53,7 @@ static void usage(FILE *f) {
             "                        interop works\n"
             "  --script FILE         scripted input: wait, key, drag, resize, screenshot, quit\n"
             "                        lines\n"
-            "  --help                this text\n",
+            "  --help                this text\n" CLI_HELP_EXIT,
             RC_FRAME_MS_MIN, RC_FRAME_MS_MAX, RC_FRAME_MS_DEFAULT, RC_VIEW_WAVE_PATHS_CUDA,
             RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), RC_VIEW_DEFAULT_W,
             RC_VIEW_DEFAULT_H);
@@ -101,7 +101,7 @@ static int view_option(cli_args *a, rc_view_opts *o) {
 
 /* 0 to go on, -1 after --help, else an exit code. */
 static int parse(int argc, char **argv, rc_view_opts *o) {
-    cli_args a = {"view", argc, argv, 1, NULL, NULL};
+    cli_args a = {"view", argc, argv, 1, NULL, NULL, NULL};
     o->win_w = RC_VIEW_DEFAULT_W;
     o->win_h = RC_VIEW_DEFAULT_H;
     for (; a.i < argc; a.i++) {
@@ -162,9 +162,18 @@ static int load(rc_viewer *v, const rc_view_opts *o) {
     return cli_pick_backend("view", o->common.backend, &v->st.backend);
 }
 
+/* The first renderer's settings as build() (session.c) will make it, checked before the
+ * window opens: bad input is one line and exit 2 with or without a display. */
+static int check(const rc_viewer *v) {
+    rc_settings st = v->st;
+    st.samples_per_wave = rc_budget_wave(st.width, st.height, 0, v->wave_given);
+    return cli_check_settings("view", &st);
+}
+
+/* The window, once the options and the scene are accepted. */
 static int start(rc_viewer *v, const rc_view_opts *o) {
-    int rc = load(v, o);
-    if (rc == 0) rc = rc_view_session_init(v, o);
+    int rc = check_display();
+    if (rc == 0) cli_backend_notice(); /* after every refusal of bad input */
     if (rc == 0) rc = open_window(v, o);
     if (rc != 0) return rc;
     rc_error err;
@@ -206,7 +215,9 @@ int cmd_view(int argc, char **argv) {
         return cli_usage_error("view", "%s", err.msg);
     }
     v->show_overlay = 1;
-    rc = check_display();
+    rc = load(v, &o);
+    if (rc == 0) rc = rc_view_session_init(v, &o);
+    if (rc == 0) rc = check(v);
     if (rc == 0) rc = start(v, &o);
     if (rc == 0) rc = rc_view_run(v);
     stop(v);

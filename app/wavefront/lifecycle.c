@@ -93,6 +93,11 @@ static int check_settings(const rc_settings *st, rc_error *err) {
     return 0;
 }
 
+int rc_settings_check(const rc_settings *st, rc_error *err) {
+    if (check_settings(st, err) != 0) return -1;
+    return rc_compact_check(st->algo, st->backend, err);
+}
+
 int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer **out,
                        rc_error *err) {
     *out = NULL;

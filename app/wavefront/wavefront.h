@@ -172,6 +172,11 @@ typedef struct rc_frame_stats {
 
 typedef struct rc_renderer rc_renderer;
 
+/* What rc_renderer_create checks before it allocates anything: the settings' ranges (image
+ * size, paths per stream, depth, seed, pool) and that the algorithm runs on the backend. 0, or
+ * -1 with the error rc_renderer_create would give, so that a command refuses bad input before
+ * it says or starts anything. */
+int rc_settings_check(const rc_settings *st, rc_error *err);
 /* Allocate the stream for width x height x samples_per_wave paths and set up the compaction.
  * Errors: an unknown algorithm or mode for the backend, no CUDA device, out of memory. */
 int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer **out,

@@ -24,14 +24,15 @@ static void bench_usage(FILE *f) {
         "       compact bench --partition K [--backend cpu|cuda] [--n LIST] [--elem LIST]\n"
         "                     [--runs N] [--warmup N] [--seed S] [--quiet]\n"
         "\n"
-        "Times algorithms through the public API, one configuration or the cartesian product\n"
-        "of the lists (LIST is comma-separated), against baselines measured in the same run:\n"
-        "copy (the bandwidth limit), cub, thrust-remove-if, scatter-limit (what a removal\n"
-        "list must write) and thrust-remove-list (Redzone's competitors). Every result is\n"
-        "checked against the serial reference; then warmup + runs runs, each on the next of\n"
-        "several input sets (over twice the last-level cache), in-place ones refilled and\n"
-        "the cache flushed outside the timed region; the phase breakdown is the median of %d\n"
-        "passes. How the times are taken and what the JSON holds: docs/bench.md.\n"
+        "Times algorithms through the public API, one configuration or the cartesian product of\n"
+        "the lists (LIST is comma-separated, each item once, none empty), against baselines\n"
+        "measured in the same run: copy (the bandwidth limit), cub, thrust-remove-if,\n"
+        "scatter-limit (what a removal list must write) and thrust-remove-list (Redzone's\n"
+        "competitors). Every result is checked against the serial reference; then warmup + runs\n"
+        "runs, each on the next of several input sets (over twice the last-level cache),\n"
+        "in-place ones refilled and the cache flushed outside the timed region; the phase\n"
+        "breakdown is the median of %d passes. How the times are taken and what the JSON holds:\n"
+        "docs/bench.md.\n"
         "\n"
         "  --backend B     cpu | cuda (default: cuda where a CUDA device is usable, else cpu)\n"
         "  --algos A       all (default) or names from 'compact list'; auto runs twice:\n"
@@ -72,8 +73,10 @@ static void bench_usage(FILE *f) {
         "\n"
         "GB/s = (n*elem_size read + n flag bytes read + kept*elem_size written) / median\n"
         "time; x CUB = CUB's median / the row's; %% copy = 100 * the copy's median / the row's.\n"
-        "Exit status: 0 ok; 1 no device, out of memory, a failed call or an unwritten\n"
-        "file; 2 bad options; 3 a result differed from the serial reference.\n"
+        "Exit status: 0 ok; 1 --backend cuda where this build has no CUDA backend or no\n"
+        "device is usable, out of memory, a failed call or an unwritten file; 2 bad options\n"
+        "(a list with an empty item or an item twice among them); 3 a result differed from\n"
+        "the serial reference. Each error is one line.\n"
         "\n"
         "examples:\n"
         "  compact bench --algos cub,single-pass --n 2^24\n"
@@ -106,11 +109,13 @@ static void tune_usage(FILE *f) {
                "  --from FILE  measure nothing: derive the table from the measurements an earlier\n"
                "               'compact tune --json FILE' kept (its grid, its backend and device)\n"
                "\n"
+               "Exit status as compact bench's: 0 ok; 1 --backend cuda where this build has no\n"
+               "CUDA backend or no device is usable, or a failure while running; 2 bad options.\n"
+               "\n"
                "example: compact tune --out sm_90.json   (auto's table for this GPU, measured)\n");
 }
 
-/* "compact bench" or "compact tune": what the messages of the option parser start with. */
-static const char *prog = "compact bench";
+const char *bench_prog = "compact bench"; /* bench.h */
 
 /* ---- option parsing ---- */
 
@@ -136,14 +141,15 @@ int cli_parse_scan(const char *s, sc_scan *out) {
 }
 
 static int bad_value(const char *opt, const char *value, const char *valid) {
-    echo_line(stderr, "%s: bad %s '%s' (valid: %s)", prog, opt, value, valid);
+    echo_line(stderr, "%s: bad %s '%s' (valid: %s)", bench_prog, opt, value, valid);
     return -1;
 }
 
 /* A list longer than its buffer: the limit is named, the list is not echoed (it may be longer
  * than a message). */
 static int too_long(const char *opt, size_t len, size_t cap) {
-    fprintf(stderr, "%s: %s: the list is %zu bytes long; at most %zu\n", prog, opt, len, cap - 1);
+    fprintf(stderr, "%s: %s: the list is %zu bytes long; at most %zu\n", bench_prog, opt, len,
+            cap - 1);
     return -1;
 }
 
@@ -175,7 +181,7 @@ static int parse_item(bench_opts *o, const char *opt, const char *v, int i) {
         char why[600];
         if (i >= BENCH_MAX_PATTERNS) return bad_value(opt, v, "at most 16 patterns");
         if (bench_pattern_parse(v, &o->pattern[i], why, sizeof why)) {
-            echo_line(stderr, "%s: bad --pattern '%s': %s", prog, v, why);
+            echo_line(stderr, "%s: bad --pattern '%s': %s", bench_prog, v, why);
             return -1;
         }
     }
@@ -208,21 +214,77 @@ static int parse_range(bench_opts *o, const char *v, int *count) {
     return 0;
 }
 
-/* A comma-separated list; a repeated option replaces the earlier one. */
+/* A list with an empty item or an item written twice: one line that names it; -1. */
+static int list_faults(const char *opt, const char *value) {
+    size_t at, len;
+    switch (num_list_check(value, &at, &len)) {
+    case NUM_LIST_EMPTY:
+        if (!*value) {
+            fprintf(stderr, "%s: %s: the list is empty\n", bench_prog, opt);
+            return -1;
+        }
+        echo_line(stderr,
+                  "%s: %s: '%s' has an empty item (a comma at the start or the end, or "
+                  "two in a row)",
+                  bench_prog, opt, value);
+        return -1;
+    case NUM_LIST_REPEAT:
+        echo_line(stderr, "%s: %s: '%.*s' is listed twice", bench_prog, opt, (int)len, value + at);
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 if slots i and j of the option's array hold the same value (written apart: "2^10" and
+ * "1024", "hs" and "hillis-steele", "50%" and 0.5 or a range's step). */
+static int same_item(const bench_opts *o, const char *opt, int i, int j) {
+    if (!strcmp(opt, "--n")) return o->n[i] == o->n[j];
+    if (!strcmp(opt, "--removed")) return o->removed[i] == o->removed[j];
+    if (!strcmp(opt, "--elem")) return o->elem[i] == o->elem[j];
+    if (!strcmp(opt, "--tile")) return o->tile[i] == o->tile[j];
+    if (!strcmp(opt, "--scan")) return o->scan[i] == o->scan[j];
+    if (!strcmp(opt, "--order")) return o->order[i] == o->order[j];
+    const bench_pattern *a = &o->pattern[i], *b = &o->pattern[j];
+    return a->kind == b->kind && a->param == b->param && a->invert == b->invert &&
+           !strcmp(a->path, b->path);
+}
+
+/* The first of slots [from, count) whose value an earlier slot holds, named by `tok` (the item
+ * that gave it), or by its value where a range gave several; -1. */
+static int repeated_value(const bench_opts *o, const char *opt, const char *tok, int from,
+                          int count) {
+    for (int i = from; i < count; i++)
+        for (int j = 0; j < i; j++) {
+            if (!same_item(o, opt, i, j)) continue;
+            if (count - from > 1) /* a range: the value it repeats */
+                echo_line(stderr, "%s: %s: the range '%s' gives %g a second time", bench_prog, opt,
+                          tok, o->removed[i]);
+            else
+                echo_line(stderr, "%s: %s: '%s' repeats the value of an earlier item", bench_prog,
+                          opt, tok);
+            return -1;
+        }
+    return 0;
+}
+
+/* A comma-separated list, each item given once; a repeated option replaces the earlier one. */
 static int parse_list(bench_opts *o, const char *opt, const char *value, int *count) {
     char buf[1024];
     if (strlen(value) >= sizeof buf) return too_long(opt, strlen(value), sizeof buf);
+    if (list_faults(opt, value)) return -1;
     strcpy(buf, value);
     *count = 0;
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int from = *count;
         if (!strcmp(opt, "--removed") && strchr(tok, ':')) {
             if (parse_range(o, tok, count)) return -1;
-            continue;
+        } else {
+            if (*count == BENCH_MAX_LIST) return bad_value(opt, value, "at most 64 values");
+            if (parse_item(o, opt, tok, *count)) return -1;
+            (*count)++;
         }
-        if (*count == BENCH_MAX_LIST) return bad_value(opt, value, "at most 64 values");
-        if (parse_item(o, opt, tok, *count)) return -1;
-        (*count)++;
+        if (repeated_value(o, opt, tok, from, *count)) return -1;
     }
     if (*count == 0) return bad_value(opt, value, "a comma-separated list");
     return 0;
@@ -236,6 +298,7 @@ static int parse_algos(bench_opts *o, const char *value) {
     }
     char buf[1024];
     if (strlen(value) >= sizeof buf) return too_long("--algos", strlen(value), sizeof buf);
+    if (list_faults("--algos", value)) return -1;
     strcpy(buf, value);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         const sc_algorithm_info *info = sc_algorithm_find(tok);
@@ -243,9 +306,7 @@ static int parse_algos(bench_opts *o, const char *value) {
             cli_unknown_algorithm(tok);
             return -1;
         }
-        int dup = 0;
-        for (int i = 0; i < o->num_algos; i++) dup |= o->algos[i] == (int)info->id;
-        if (!dup) o->algos[o->num_algos++] = (int)info->id;
+        o->algos[o->num_algos++] = (int)info->id; /* each once: list_faults */
     }
     if (o->num_algos == 0) return bad_value("--algos", value, "all, or a comma-separated list");
     return 0;
@@ -313,7 +374,7 @@ static int unknown_option(const char *a) {
     for (size_t i = 0; i < NUM_OPTIONS && n < sizeof valid; i++)
         n +=
             (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", i ? ", " : "", k_options[i].name);
-    echo_line(stderr, "%s: unknown option '%s' (valid: %s)", prog, a, valid);
+    echo_line(stderr, "%s: unknown option '%s' (valid: %s)", bench_prog, a, valid);
     return -1;
 }
 
@@ -398,16 +459,16 @@ static int parse_option(bench_opts *o, const char *a, const char *v) {
 /* "PROG: WHAT; OPTION does not go with it", then " (VALID)" where VALID is given; -1. */
 static int not_with_it(const char *what, const char *option, const char *valid) {
     if (valid)
-        echo_line(stderr, "%s: %s; %s does not go with it (%s)", prog, what, option, valid);
+        echo_line(stderr, "%s: %s; %s does not go with it (%s)", bench_prog, what, option, valid);
     else
-        echo_line(stderr, "%s: %s; %s does not go with it", prog, what, option);
+        echo_line(stderr, "%s: %s; %s does not go with it", bench_prog, what, option);
     return -1;
 }
 
 /* --report runs its own sweeps: options that choose a sweep do not go with it. */
 static int check_report(const bench_opts *o, const char *sweep_option) {
     if (o->quick && !o->report) {
-        echo_line(stderr, "%s: --quick goes with --report DIR", prog);
+        echo_line(stderr, "%s: --quick goes with --report DIR", bench_prog);
         return -1;
     }
     if (o->report && sweep_option)
@@ -427,7 +488,7 @@ static int check_tune(const bench_opts *o) {
     if (o->tune && other) return not_with_it("it writes a policy table (--out FILE)", other, NULL);
     const char *own = o->tune_out ? "--out" : o->tune_from ? "--from" : NULL;
     if (own && !o->tune) {
-        fprintf(stderr, "%s: %s goes with compact tune\n", prog, own);
+        fprintf(stderr, "%s: %s goes with compact tune\n", bench_prog, own);
         return -1;
     }
     return 0;
@@ -454,7 +515,7 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
     const char *sweep_option = NULL, *not_partition = NULL;
     set_defaults(o);
     o->tune = argc > 0 && !strcmp(argv[0], "tune");
-    prog = o->tune ? "compact tune" : "compact bench";
+    bench_prog = o->tune ? "compact tune" : "compact bench";
     int backend_given = 0;
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--backend")) {
@@ -490,21 +551,21 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
             fprintf(stderr,
                     "%s: --tune is its own command: compact tune [--from FILE] (see "
                     "compact tune --help)\n",
-                    prog);
+                    bench_prog);
             return -1;
         }
         if (opt && (opt->where & O_SWEEP) && !sweep_option) sweep_option = a;
         if (a[0] == '-' && i + 1 >= argc && !opt) return unknown_option(a);
         if (i + 1 >= argc || a[0] != '-' || a[1] != '-') {
-            echo_line(stderr, "%s: %s '%s' (see %s --help)", prog,
-                      a[0] == '-' ? "option needs a value:" : "unexpected argument", a, prog);
+            echo_line(stderr, "%s: %s '%s' (see %s --help)", bench_prog,
+                      a[0] == '-' ? "option needs a value:" : "unexpected argument", a, bench_prog);
             return -1;
         }
         if (parse_option(o, a, argv[++i])) return -1;
     }
     if (check_tune(o)) return -1;
     if (o->partition && not_partition) {
-        fprintf(stderr, "%s: '%s' does not go with --partition\n", prog, not_partition);
+        fprintf(stderr, "%s: '%s' does not go with --partition\n", bench_prog, not_partition);
         return -1;
     }
     if (check_report(o, sweep_option)) return -1;
@@ -512,11 +573,11 @@ int bench_parse_args(bench_opts *o, int argc, char **argv) {
         return not_with_it("--from FILE takes the grid and the times from FILE", sweep_option,
                            "valid: --out, --quiet");
     if (bench_graph_calls && (o->backend != SC_BACKEND_CUDA || o->report)) {
-        fprintf(stderr, "%s: --graph needs --backend cuda and no --report\n", prog);
+        fprintf(stderr, "%s: --graph needs --backend cuda and no --report\n", bench_prog);
         return -1;
     }
     if (bench_warm && (o->report || o->tune)) {
-        fprintf(stderr, "%s: --warm does not go with %s (it measures cold input)\n", prog,
+        fprintf(stderr, "%s: --warm does not go with %s (it measures cold input)\n", bench_prog,
                 o->report ? "--report" : "compact tune");
         return -1;
     }
@@ -537,7 +598,7 @@ static int check_outputs(const bench_opts *o) {
     char why[3 * OUT_PATH_MAX];
     for (int i = 0; i < 3; i++)
         if (paths[i] && out_path_check(paths[i], why, sizeof why) != 0) {
-            echo_line(stderr, "%s: %s: %s", prog, opts[i], why);
+            echo_line(stderr, "%s: %s: %s", bench_prog, opts[i], why);
             return -1;
         }
     return 0;

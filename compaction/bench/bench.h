@@ -122,6 +122,11 @@ extern const bench_ops bench_gpu_ops;
 #endif
 /* The backend's operations; NULL when this build has none for it. */
 const bench_ops *bench_ops_for(sc_backend backend);
+/* The backend's operations with its state opened, or NULL after one line on stderr: this build
+ * has no CUDA backend, no usable CUDA device, or the status that refused it (each of them exit
+ * status BENCH_EXIT_ERROR). Says so, on success, when the CPU runs in the CUDA backend's place
+ * (bench_cpu_fallback). */
+const bench_ops *bench_backend_open(sc_backend backend, bench_backend **b, bench_device *dev);
 
 /* ---- the options of one run; every list is swept (cartesian product) ---- */
 #define BENCH_MAX_LIST     64
@@ -256,6 +261,8 @@ extern int bench_graph_calls;
 extern int bench_warm;
 /* 1 when --backend was not given and no CUDA device is usable: the CPU backend runs instead. */
 extern int bench_cpu_fallback;
+/* "compact bench" or "compact tune" (bench_parse_args): what the command's messages start with. */
+extern const char *bench_prog;
 /* --settle-ms: CUDA keeps every SM busy this long before each measurement (0: off). */
 #define BENCH_SETTLE_MS 5.0
 extern double bench_settle_ms;

@@ -145,15 +145,10 @@ done:
 }
 
 int bench_partition(const bench_opts *o) {
-    const bench_ops *ops = bench_ops_for(o->backend);
     bench_backend *b = NULL;
     bench_device dev;
-    sc_status st = ops ? ops->open(&b, &dev) : SC_ERR_UNSUPPORTED;
-    if (st != SC_OK) {
-        fprintf(stderr, "compact bench: the %s backend cannot run here: %s\n",
-                sc_backend_name(o->backend), sc_status_string(st));
-        return BENCH_EXIT_ERROR;
-    }
+    const bench_ops *ops = bench_backend_open(o->backend, &b, &dev);
+    if (!ops) return BENCH_EXIT_ERROR;
     /* the compactions first (the first one is what 'x compact' divides by), then every
      * partition algorithm */
     sc_algorithm algos[SC_ALGO_COUNT + 2];

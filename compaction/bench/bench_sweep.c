@@ -441,6 +441,28 @@ static void utc_date(char *buf, size_t cap) {
         snprintf(buf, cap, "unknown");
 }
 
+const bench_ops *bench_backend_open(sc_backend backend, bench_backend **b, bench_device *dev) {
+    const bench_ops *ops = bench_ops_for(backend);
+    sc_status s = ops ? ops->open(b, dev) : SC_ERR_UNSUPPORTED;
+    if (s == SC_OK && bench_cpu_fallback)
+        fprintf(stderr, "%s: no usable CUDA device: running the CPU backend\n", bench_prog);
+    /* Only --backend cuda gets here without CUDA (else the CPU runs in its place) */
+    if (!ops)
+        fprintf(stderr,
+                "%s: --backend cuda: this build has no CUDA backend (valid here: --backend "
+                "cpu)\n",
+                bench_prog);
+    else if (s == SC_ERR_NO_DEVICE)
+        fprintf(stderr,
+                "%s: --backend cuda: no usable CUDA device (--backend cpu runs without "
+                "one)\n",
+                bench_prog);
+    else if (s != SC_OK)
+        fprintf(stderr, "%s: cannot open the %s backend: %s\n", bench_prog,
+                sc_backend_name(backend), sc_status_string(s));
+    return s == SC_OK ? ops : NULL;
+}
+
 bench_session *bench_session_open(sc_backend backend, int quiet, double max_seconds) {
     sweep *sw = calloc(1, sizeof *sw);
     if (!sw) {
@@ -456,19 +478,8 @@ bench_session *bench_session_open(sc_backend backend, int quiet, double max_seco
     sw->report.graph = bench_graph_calls > 0;
     sw->report.warm = bench_warm;
     utc_date(sw->report.date, sizeof sw->report.date);
-    sw->ops = bench_ops_for(backend);
-    sc_status s = sw->ops ? sw->ops->open(&sw->b, &sw->report.device) : SC_ERR_UNSUPPORTED;
-    if (s == SC_OK && bench_cpu_fallback)
-        fprintf(stderr, "compact bench: no usable CUDA device: running the CPU backend\n");
-    if (!sw->ops)
-        fprintf(stderr, "compact bench: this build has no CUDA backend (valid here: --backend "
-                        "cpu)\n");
-    else if (s == SC_ERR_NO_DEVICE)
-        fprintf(stderr, "compact bench: no usable CUDA device (--backend cpu runs without one)\n");
-    else if (s != SC_OK)
-        fprintf(stderr, "compact bench: cannot open the %s backend: %s\n", backend_name(sw),
-                sc_status_string(s));
-    if (s != SC_OK) {
+    sw->ops = bench_backend_open(backend, &sw->b, &sw->report.device);
+    if (!sw->ops) {
         free(sw);
         return NULL;
     }

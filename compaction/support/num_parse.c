@@ -115,3 +115,21 @@ int num_parse_fraction(const char *s, double *out) {
     *out = v;
     return 0;
 }
+
+int num_list_check(const char *s, size_t *at, size_t *len) {
+    size_t pos = 0;
+    for (;;) {
+        size_t n = strcspn(s + pos, ",");
+        *at = pos;
+        *len = n;
+        if (n == 0) return NUM_LIST_EMPTY;
+        /* the earlier items, each against this one */
+        for (size_t p = 0; p < pos;) {
+            size_t m = strcspn(s + p, ",");
+            if (m == n && memcmp(s + p, s + pos, n) == 0) return NUM_LIST_REPEAT;
+            p += m + 1;
+        }
+        if (s[pos + n] == '\0') return NUM_LIST_OK;
+        pos += n + 1;
+    }
+}

@@ -31,6 +31,15 @@ int num_parse_double(const char *s, double *out);
 /* A fraction in [0, 1] ("0.3"), or a percentage in [0%, 100%] ("30%"), as a fraction. */
 int num_parse_fraction(const char *s, double *out);
 
+/* A comma-separated list as both tools take it ("rlz,horn", "0.1,30%"): every item non-empty
+ * (no comma at the start or the end, none doubled, and "" is one empty item) and none equal,
+ * character for character, to an earlier one. Returns NUM_LIST_OK, or the first fault found
+ * from the left with *at and *len the offset and length of the item at fault: the empty one,
+ * or the repeat (the later of the two). Values that are equal but spelt differently ("2^10",
+ * "1024") are the caller's to compare. */
+enum { NUM_LIST_OK = 0, NUM_LIST_EMPTY = 1, NUM_LIST_REPEAT = 2 };
+int num_list_check(const char *s, size_t *at, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -95,9 +95,34 @@ static void escaping(void) {
     CHECK(!strcmp(echo_escape(twice, sizeof twice, out), out), "idempotent: %s", twice);
 }
 
+/* Comma lists: no empty item, no item twice (as text); the first fault from the left. */
+static void lists(void) {
+    static const struct {
+        const char *s;
+        int want;
+        size_t at, len;
+    } t[] = {{"rlz", NUM_LIST_OK, 0, 3},         {"rlz,horn,serial", NUM_LIST_OK, 9, 6},
+             {"2^10,1024", NUM_LIST_OK, 5, 4}, /* equal values, spelt apart: the caller's */
+             {"rlz,rl", NUM_LIST_OK, 4, 2},      {"", NUM_LIST_EMPTY, 0, 0},
+             {",", NUM_LIST_EMPTY, 0, 0},        {"10%,", NUM_LIST_EMPTY, 4, 0},
+             {",rlz", NUM_LIST_EMPTY, 0, 0},     {"rlz,,horn", NUM_LIST_EMPTY, 4, 0},
+             {"rlz,rlz", NUM_LIST_REPEAT, 4, 3}, {"rlz,horn,serial,horn", NUM_LIST_REPEAT, 16, 4},
+             {"a,b,a,", NUM_LIST_REPEAT, 4, 1}, /* the repeat comes before the empty end */
+             {"a,,a", NUM_LIST_EMPTY, 2, 0}};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        size_t at = 99, len = 99;
+        int got = num_list_check(t[i].s, &at, &len);
+        CHECK(got == t[i].want, "num_list_check('%s') = %d, want %d", t[i].s, got, t[i].want);
+        CHECK(got == NUM_LIST_OK || (at == t[i].at && len == t[i].len),
+              "num_list_check('%s'): item at %zu of %zu bytes, want %zu of %zu", t[i].s, at, len,
+              t[i].at, t[i].len);
+    }
+}
+
 int main(void) {
     integers();
     reals();
+    lists();
     escaping();
     if (test_failures) fprintf(stderr, "%d failures\n", test_failures);
     return test_failures != 0;

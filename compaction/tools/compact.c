@@ -19,7 +19,12 @@ static void usage(FILE *f) {
                "  tune ...           measure a grid and write auto's policy table\n"
                "  policy ...         show or check auto's policy tables\n"
                "\n"
-               "Run 'compact <command> --help' for a command's options.\n");
+               "Run 'compact <command> --help' for a command's options.\n"
+               "\n"
+               "Exit status: 0 ok; 1 a failure while running (--backend cuda where this build\n"
+               "has no CUDA backend or no device is usable among them, as in raycompact); 2 bad\n"
+               "usage or bad input, in one line; 3 (bench) a result differed from the serial\n"
+               "reference.\n");
 }
 
 /* `compact bench` and `compact tune`: the harness in compaction/bench does the work. */

@@ -36,8 +36,18 @@ static void policy_usage(FILE *f) {
             "                 build, else cpu)\n");
 }
 
-/* A comma-separated list of sizes (fractions: `fraction` set) into a malloc'ed array. */
+/* A comma-separated list of sizes (fractions: `fraction` set) into a malloc'ed array. No item
+ * may be empty; a value may repeat (the grid's rows and columns are queries, answered in the
+ * order given, not runs to time). */
 static int parse_list(const char *opt, const char *v, int fraction, double **out, size_t *count) {
+    size_t len = strlen(v);
+    if (!len || v[0] == ',' || v[len - 1] == ',' || strstr(v, ",,")) {
+        echo_line(stderr,
+                  "compact policy: %s: '%s' has an empty item (a comma at the start or the end, "
+                  "or two in a row)",
+                  opt, v);
+        return -1;
+    }
     size_t cap = 1;
     for (const char *c = v; *c; c++) cap += *c == ',';
     double *x = malloc(cap * sizeof *x);
