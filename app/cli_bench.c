@@ -50,8 +50,8 @@ static void usage(FILE *f) {
             "                        CUDA frames carry no events and only the frame time is\n"
             "                        reported (the events cost a one-sample frame 3-22 %%)\n"
             "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
-            "  --bounces             after the summary, each run's table per bounce (rays,\n"
-            "                        alive, kept, each phase's time, auto's choice)\n"
+            "  --bounces             after the summary, each run's tables per bounce (rays,\n"
+            "                        alive, kept, auto's choice; each phase's time)\n"
             "  --megakernel LIST     also time megakernel baselines for the same samples (one\n"
             "                        CUDA kernel runs every path whole, no ray stream) and\n"
             "                        report each run's speed-up over them; LIST: comma-separated,\n"
@@ -68,7 +68,7 @@ static void usage(FILE *f) {
             "  --per-rank            under MPI (mpirun -n N): every rank times every run on its\n"
             "                        own GPU (default: the runs are shared out over the ranks)\n"
             "  --help                this text\n" CLI_HELP_EXIT,
-            rc_compact_all_names(), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
+            rc_compact_names_help(64), CLI_AUTO_WAVE_PATHS, RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
 #define MAX_RUNS               64
@@ -213,7 +213,10 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
     if (rc == 0) rc = rc_renderer_image(r, rgb, &err);
     if (rc == 0) {
         out->image_hash = fnv1a(rgb, 3 * pixels);
-        out->median_ms = timing_summary(ms, (int)o->frames).median;
+        timing_stats ts = timing_summary(ms, (int)o->frames);
+        out->median_ms = ts.median;
+        out->min_ms = ts.min;
+        out->max_ms = ts.max;
         for (int i = 0; i < mk->n; i++) {
             bench_baseline *b = &mk->b[i];
             if (b->compared) continue;
@@ -354,7 +357,8 @@ static int run_megakernels(const bench_opts *o, const rc_scene *scene, const rc_
         }
         fprintf(stderr, "raycompact bench: %s megakernel, %u samples per pixel...\n", items[i],
                 b->samples);
-        if (rc_megakernel_render(scene, st, b->kind, b->samples, 3, b->rgb, &b->res, &err) != 0) {
+        if (rc_megakernel_render(scene, st, b->kind, b->samples, BENCH_MEGAKERNEL_RUNS, b->rgb,
+                                 &b->res, &err) != 0) {
             fprintf(stderr, "raycompact bench: %s\n", err.msg);
             return RC_EXIT_FAIL;
         }
@@ -465,20 +469,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     cli_timing_lap(CLI_PHASE_SETUP);
     int root = cli_mpi_rank() == 0;
     if (rc == 0 && root) {
-        char sched[96] = "waves";
-        if (st->schedule == RC_SCHEDULE_REGEN && st->tune.pool)
-            snprintf(sched, sizeof sched, "regen, pool %u", st->tune.pool);
-        else if (st->schedule == RC_SCHEDULE_REGEN) /* auto: one pool compacted, one in place */
-            snprintf(sched, sizeof sched, "regen, pool %u (none, in place: %u)",
-                     rc_default_pool(st->backend, "auto"),
-                     rc_default_pool(st->backend, RC_COMPACT_NONE_NAME));
-        printf("%s: %ux%u, %u frames (+%u warmup) of %u samples per pixel (%s), max depth %u, %s "
-               "backend, light sampling %s%s%s\n",
-               o->common.scene, st->width, st->height, o->frames, o->warmup, st->samples_per_wave,
-               sched, st->max_depth, rc_backend_name(st->backend),
-               rc_light_sampling_name(st->light_sampling),
-               st->sort_materials ? ", sorted by material" : "",
-               st->tune.phase_timing ? "" : ", phases not timed (--phase-timing off)");
+        print_heading(stdout, o, st);
         if (all) print_left_out(st->backend);
         fflush(stdout);
     }
@@ -520,12 +511,9 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         fprintf(stderr, "raycompact bench: %s\n", root && !g.times ? "out of memory" : err.msg);
         rc = cli_mpi_fail(RC_EXIT_FAIL);
     }
-    if (rc == 0 && root) print_summary(runs, n, &mk, st->width * st->height);
-    if (rc == 0 && root && o->bounces) {
-        print_bounce_header();
-        for (int i = 0; i < n; i++)
-            if (!runs[i].skipped) print_bounces(&runs[i]);
-    }
+    if (rc == 0 && root) print_summary(stdout, runs, n, &mk, st->width * st->height);
+    for (int i = 0; rc == 0 && root && o->bounces && i < n; i++)
+        if (!runs[i].skipped) print_bounces(stdout, &runs[i]);
     if (rc == 0 && root) print_ranks(o, n, &g, st->width * st->height);
     cli_timing_lap(CLI_PHASE_WRITE);
     if (rc == 0 && root) g.times[0] = cli_timing_mine(); /* the JSON's own writing is not in it */

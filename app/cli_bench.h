@@ -33,6 +33,9 @@ typedef struct bench_baseline {
     double rmse;   /* block RMSE against the first run's image (8x8 blocks, clamped) */
 } bench_baseline;
 
+/* Timed runs of each megakernel baseline (after one untimed warm-up of one sample). */
+#define BENCH_MEGAKERNEL_RUNS 3
+
 typedef struct bench_baselines {
     int n;
     bench_baseline b[RC_MEGAKERNEL_COUNT];
@@ -45,7 +48,8 @@ typedef struct bench_run {
     const char *skipped; /* why it did not run, or NULL */
     char reason[sizeof(((rc_error *)0)->msg)];
     rc_stats_total tot;
-    double median_ms; /* median wall time of one frame */
+    double median_ms;      /* median wall time of one frame */
+    double min_ms, max_ms; /* the fastest and the slowest timed frame (the noise rule) */
     uint64_t image_hash;
 } bench_run;
 
@@ -70,11 +74,16 @@ typedef struct bench_gathered {
 
 /* --phase-timing off: the tables show "-" and the JSON null for phase times. */
 void bench_report_phases(int timed);
-/* The summary table of the runs, the megakernels' lines under it. */
-void print_summary(const bench_run *runs, int n, const bench_baselines *mk, uint32_t pixels);
-/* --bounces: the per-bounce tables' header, and one run's rows. */
-void print_bounce_header(void);
-void print_bounces(const bench_run *rn);
+/* Every table fits in 100 columns. The first lines: the scene, the image, the frames and the
+ * settings they were rendered with. */
+void print_heading(FILE *f, const bench_opts *o, const rc_settings *st);
+/* The summary table of the runs ("-" for a ratio whose baseline did not run; a "noisy: ..."
+ * line under a run whose timed frames disagree, timing.h), then with megakernels each run's
+ * speed-up over each and the table of the baselines. */
+void print_summary(FILE *f, const bench_run *runs, int n, const bench_baselines *mk,
+                   uint32_t pixels);
+/* --bounces: one run's per-bounce tables (stats.h), a frame's mean at each bounce. */
+void print_bounces(FILE *f, const bench_run *rn);
 /* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
 void print_ranks(const bench_opts *o, int n, const bench_gathered *g, uint32_t pixels);
 /* --json FILE: the settings, every run, the baselines and the ranks; an exit code. */

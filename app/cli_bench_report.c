@@ -2,7 +2,9 @@
  * per-bounce tables, the ranks of an MPI job, and the JSON (cli_bench.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli_bench.h"
+#include "echo.h"
 #include "out_path.h"
+#include "timing.h"
 #include "wavefront/compact.h"
 
 #include <cjson/cJSON.h>
@@ -22,63 +24,102 @@ void bench_report_phases(int timed) {
     bench_phases = timed;
 }
 
+/* Every line of the tables fits in this many columns. */
+#define BENCH_COLUMNS 100
+
 /* A time column (ms, or a share in %), or "-" where the phases were not timed. */
-static void ms_col(double v, int width) {
+static void ms_col(FILE *f, double v, int width) {
     if (bench_phases)
-        printf(" %*.3f", width, v);
+        fprintf(f, " %*.3f", width, v);
     else
-        printf(" %*s", width, "-");
+        fprintf(f, " %*s", width, "-");
 }
-static void share_col(double pct, int width) {
+static void share_col(FILE *f, double pct, int width) {
     if (bench_phases)
-        printf(" %*.1f%%", width - 1, pct);
+        fprintf(f, " %*.1f%%", width - 1, pct);
     else
-        printf(" %*s", width, "-");
+        fprintf(f, " %*s", width, "-");
+}
+/* A ratio to a baseline ("%.2f" and `suffix`), or "-" where there is none (ratio <= 0). */
+static void ratio_col(FILE *f, double ratio, int width, const char *suffix) {
+    char buf[32] = "-";
+    if (ratio > 0) snprintf(buf, sizeof buf, "%.2f%s", ratio, suffix);
+    fprintf(f, " %*s", width, buf);
 }
 
-/* The header of the per-bounce tables (--bounces). */
-void print_bounce_header(void) {
-    printf("\n%-14s %-8s %-6s %6s %10s %10s %10s %8s %9s %9s %9s %7s %10s %10s %9s %9s %9s "
-           "%s\n",
-           "algorithm", "mode", "loop", "bounce", "rays in", "alive", "kept", "removed", "extend",
-           "shade", "compact", "share", "shadow in", "shadow kept", "shadow", "sort", "tail",
-           "chosen");
-}
-
-void print_bounces(const bench_run *rn) {
-    const rc_stats_total *t = &rn->tot;
-    double fr = t->frames ? (double)t->frames : 1.0;
-    for (uint32_t b = 0; b < t->bounces; b++) {
-        const rc_bounce_total *o = &t->bounce[b];
-        double sum = o->extend_ms + o->shade_ms + o->compact_ms;
-        printf("%-14s %-8s %-6s %6u %10.0f %10.0f %10.0f %7.1f%%", rn->algo, rc_mode_name(rn->mode),
-               rc_frame_loop_name(rn->loop), b, (double)o->stream / fr, (double)o->alive / fr,
-               (double)o->kept / fr,
-               o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0);
-        ms_col(o->extend_ms / fr, 9);
-        ms_col(o->shade_ms / fr, 9);
-        ms_col(o->compact_ms / fr, 9);
-        share_col(sum > 0 ? 100.0 * o->compact_ms / sum : 0.0, 7);
-        printf(" %10.0f %10.0f", (double)o->shadow_in / fr, (double)o->shadow_kept / fr);
-        ms_col(o->shadow_ms / fr, 9);
-        ms_col(o->sort_ms / fr, 9);
-        ms_col(o->tail_ms / fr, 9);
-        printf(" %s\n", rc_stats_algo(o));
+/* `pieces` joined by ", ", a line broken after the comma before a piece that would pass the
+ * table's width. */
+static void print_pieces(FILE *f, const char *const *pieces, int n) {
+    size_t col = 0;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(pieces[i]);
+        if (i > 0 && col + 2 + len + 1 > BENCH_COLUMNS) {
+            fprintf(f, ",\n");
+            col = 0;
+        } else if (i > 0) {
+            fprintf(f, ", ");
+            col += 2;
+        }
+        fprintf(f, "%s", pieces[i]);
+        col += len;
     }
+    fprintf(f, "\n");
 }
 
-/* The runs' speed against `none` in the same mode (frames/s ratio), or 0 without one. */
+void print_heading(FILE *f, const bench_opts *o, const rc_settings *st) {
+    char sched[96] = "waves", size[320], frames[192], depth[32], backend[32], lights[48];
+    if (st->schedule == RC_SCHEDULE_REGEN && st->tune.pool)
+        snprintf(sched, sizeof sched, "regen, pool %u", st->tune.pool);
+    else if (st->schedule == RC_SCHEDULE_REGEN) /* auto: one pool compacted, one in place */
+        snprintf(sched, sizeof sched, "regen, pool %u (none, in place: %u)",
+                 rc_default_pool(st->backend, "auto"),
+                 rc_default_pool(st->backend, RC_COMPACT_NONE_NAME));
+    snprintf(size, sizeof size, "%s: %ux%u", o->common.scene, st->width, st->height);
+    snprintf(frames, sizeof frames, "%u frames (+%u warmup) of %u samples per pixel (%s)",
+             o->frames, o->warmup, st->samples_per_wave, sched);
+    snprintf(depth, sizeof depth, "max depth %u", st->max_depth);
+    snprintf(backend, sizeof backend, "%s backend", rc_backend_name(st->backend));
+    snprintf(lights, sizeof lights, "light sampling %s",
+             rc_light_sampling_name(st->light_sampling));
+    const char *pieces[7] = {size, frames, depth, backend, lights};
+    int n = 5;
+    if (st->sort_materials) pieces[n++] = "sorted by material";
+    if (!st->tune.phase_timing) pieces[n++] = "phases not timed (--phase-timing off)";
+    print_pieces(f, pieces, n);
+}
+
+/* "noisy: auto indices graph: max/min 1.73 over 4 frames" under a row whose frames disagree. */
+static void noisy_run(FILE *f, const bench_run *rn) {
+    char what[64], line[160];
+    snprintf(what, sizeof what, "%s %s %s", rn->algo, rc_mode_name(rn->mode),
+             rc_frame_loop_name(rn->loop));
+    if (timing_noisy_line(line, sizeof line, what, rn->min_ms, rn->max_ms, (int)rn->tot.frames,
+                          "frames"))
+        fprintf(f, "  %s\n", line);
+}
+
+/* The per-bounce tables of one run (--bounces): a frame's mean at each bounce. */
+void print_bounces(FILE *f, const bench_run *rn) {
+    const rc_stats_total *t = &rn->tot;
+    fprintf(f, "\n%s %s %s: per bounce, the mean of %u frame%s\n", rn->algo, rc_mode_name(rn->mode),
+            rc_frame_loop_name(rn->loop), t->frames, t->frames == 1 ? "" : "s");
+    rc_stats_print_bounces(f, t, t->frames ? (double)t->frames : 1.0, bench_phases, 3);
+}
+
+/* The runs' speed against `none` in the same mode and loop (its frame time over the run's), or
+ * -1 without such a run. */
 static double vs_none(const bench_run *runs, int n, const bench_run *rn) {
     for (int i = 0; i < n; i++)
         if (!runs[i].skipped && strcmp(runs[i].algo, RC_COMPACT_NONE_NAME) == 0 &&
             runs[i].mode == rn->mode && runs[i].loop == rn->loop && rn->median_ms > 0)
             return runs[i].median_ms / rn->median_ms;
-    return 0.0;
+    return -1.0;
 }
 
-/* How many times faster than a megakernel the run rendered the same samples. */
+/* How many times faster than a megakernel the run rendered the same samples; -1 without a
+ * time to compare. */
 static double vs_megakernel(const bench_baseline *mk, const bench_run *rn) {
-    return rn->tot.total_ms > 0 ? mk->res.ms / rn->tot.total_ms : 0.0;
+    return rn->tot.total_ms > 0 && mk->res.ms > 0 ? mk->res.ms / rn->tot.total_ms : -1.0;
 }
 
 /* The faster of the bvh and persistent megakernels (the fair baselines), or NULL. */
@@ -93,7 +134,7 @@ static const bench_baseline *best_megakernel(const bench_baselines *mk) {
     return best;
 }
 
-/* What each megakernel is, for the lines under the table. */
+/* What each megakernel is, for the table of the baselines. */
 static const char *megakernel_about(rc_megakernel_kind k) {
     return k == RC_MEGAKERNEL_BVH          ? "one thread per pixel, BVH"
            : k == RC_MEGAKERNEL_PERSISTENT ? "persistent threads, BVH"
@@ -101,46 +142,86 @@ static const char *megakernel_about(rc_megakernel_kind k) {
                                            : "RTIOW objects, no BVH";
 }
 
-void print_summary(const bench_run *runs, int n, const bench_baselines *mk, uint32_t pixels) {
-    printf("\n%-14s %-8s %-6s %9s %8s %10s %7s %9s %7s", "algorithm", "mode", "loop", "frame ms",
-           "fps", "compact ms", "share", "Mrays/s", "x none");
-    for (int i = 0; i < mk->n; i++) printf(" %10s", rc_megakernel_name(mk->b[i].kind));
+#define RUN_COLUMNS "%-14s %-7s %-6s" /* algorithm, mode, loop: the rows' first columns */
+
+/* The megakernels (--megakernel): each run's speed-up over each of them, unless the one column
+ * 'x mk' of the summary already is that; then the baselines themselves. */
+static void print_megakernels(FILE *f, const bench_run *runs, int n, const bench_baselines *mk,
+                              uint32_t pixels) {
+    if (!mk->n) return;
+    if (mk->n > 1 || !best_megakernel(mk)) {
+        fprintf(f, "\nspeed-up over each megakernel (its time over the run's, the same samples)\n");
+        fprintf(f, RUN_COLUMNS, "algorithm", "mode", "loop");
+        for (int b = 0; b < mk->n; b++) fprintf(f, " %11s", rc_megakernel_name(mk->b[b].kind));
+        fprintf(f, "\n");
+        for (int i = 0; i < n; i++) {
+            const bench_run *rn = &runs[i];
+            if (rn->skipped) continue;
+            fprintf(f, RUN_COLUMNS, rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop));
+            for (int b = 0; b < mk->n; b++) ratio_col(f, vs_megakernel(&mk->b[b], rn), 11, "x");
+            fprintf(f, "\n");
+        }
+    }
+    fprintf(f, "\n%-10s %7s %9s %8s %17s %11s  %s\n", "megakernel", "samples", "ms", "Mrays/s",
+            "differing pixels", "block RMSE", "what");
+    for (int i = 0; i < mk->n; i++) {
+        const bench_baseline *b = &mk->b[i];
+        char differ[48], line[160];
+        snprintf(differ, sizeof differ, "%zu/%u", b->differ, pixels);
+        fprintf(f, "%-10s %7u %9.2f %8.1f %17s %11.5f  %s\n", rc_megakernel_name(b->kind),
+                b->samples, b->res.ms, b->res.ms > 0 ? (double)b->res.rays / (b->res.ms * 1e3) : 0,
+                differ, b->rmse, megakernel_about(b->kind));
+        char what[48];
+        snprintf(what, sizeof what, "megakernel %s", rc_megakernel_name(b->kind));
+        if (timing_noisy_line(line, sizeof line, what, b->res.min_ms, b->res.max_ms,
+                              BENCH_MEGAKERNEL_RUNS, "runs"))
+            fprintf(f, "  %s\n", line);
+    }
+    fprintf(f, "differing pixels, block RMSE (8x8 blocks): the first run's image against the "
+               "baseline's\n");
+}
+
+void print_summary(FILE *f, const bench_run *runs, int n, const bench_baselines *mk,
+                   uint32_t pixels) {
     const bench_baseline *best = best_megakernel(mk);
-    if (best) printf(" %6s", "x mk");
-    printf("  %-16s\n", "image");
+    fprintf(f, "\n" RUN_COLUMNS " %9s %10s %6s %8s %6s", "algorithm", "mode", "loop", "frame ms",
+            "compact ms", "share", "Mrays/s", "x none");
+    if (best) fprintf(f, " %6s", "x mk");
+    fprintf(f, "  image\n");
     for (int i = 0; i < n; i++) {
         const bench_run *rn = &runs[i];
         if (rn->skipped) {
-            printf("%-14s %-8s %-6s skipped: %s\n", rn->algo, rc_mode_name(rn->mode),
-                   rc_frame_loop_name(rn->loop), rn->skipped);
+            fprintf(f, RUN_COLUMNS " skipped: ", rn->algo, rc_mode_name(rn->mode),
+                    rc_frame_loop_name(rn->loop));
+            echo_wrapped(f, rn->skipped[0] ? rn->skipped : "-", BENCH_COLUMNS - 39, 39);
             continue;
         }
         const rc_stats_total *t = &rn->tot;
         double fr = t->frames, c = rc_stats_compact_ms(t);
-        printf("%-14s %-8s %-6s %9.3f %8.1f", rn->algo, rc_mode_name(rn->mode),
-               rc_frame_loop_name(rn->loop), rn->median_ms, 1e3 / rn->median_ms);
-        ms_col(c / fr, 10);
-        share_col(t->total_ms > 0 ? 100.0 * c / t->total_ms : 0.0, 7);
-        printf(" %9.1f %7.2f", (double)rc_stats_rays(t) / (t->total_ms * 1e3),
-               vs_none(runs, n, rn));
-        for (int b = 0; b < mk->n; b++) printf(" %9.2fx", vs_megakernel(&mk->b[b], rn));
-        if (best) printf(" %5.2fx", vs_megakernel(best, rn));
-        printf("  %016llx\n", (unsigned long long)rn->image_hash);
+        fprintf(f, RUN_COLUMNS " %9.3f", rn->algo, rc_mode_name(rn->mode),
+                rc_frame_loop_name(rn->loop), rn->median_ms);
+        ms_col(f, c / fr, 10);
+        share_col(f, t->total_ms > 0 ? 100.0 * c / t->total_ms : 0.0, 6);
+        fprintf(f, " %8.1f", t->total_ms > 0 ? (double)rc_stats_rays(t) / (t->total_ms * 1e3) : 0);
+        ratio_col(f, vs_none(runs, n, rn), 6, "");
+        if (best) ratio_col(f, vs_megakernel(best, rn), 6, "x");
+        fprintf(f, "  %016llx\n", (unsigned long long)rn->image_hash);
+        noisy_run(f, rn);
     }
-    if (mk->n) printf("\n");
-    for (int i = 0; i < mk->n; i++) {
-        const bench_baseline *b = &mk->b[i];
-        printf("megakernel %-10s (%s): %u samples per pixel in %.2f ms, "
-               "%.1f Mrays/s; against the first run's image: %zu of %u pixels differ, 8x8 block "
-               "RMSE %.5f\n",
-               rc_megakernel_name(b->kind), megakernel_about(b->kind), b->samples, b->res.ms,
-               (double)b->res.rays / (b->res.ms * 1e3), b->differ, pixels, b->rmse);
-    }
+    print_megakernels(f, runs, n, mk, pixels);
 }
 
 /* A time (or a share of time) in the JSON, null where the phases were not timed. */
 static void add_ms(cJSON *o, const char *key, double v) {
     if (bench_phases)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+/* A ratio in the JSON, null where it does not apply (<= 0: no baseline, no time). */
+static void add_ratio(cJSON *o, const char *key, double v) {
+    if (v > 0)
         cJSON_AddNumberToObject(o, key, v);
     else
         cJSON_AddNullToObject(o, key);
@@ -165,15 +246,20 @@ static cJSON *run_json(const bench_run *runs, int n, const bench_run *rn,
     cJSON_AddNumberToObject(o, "frame_ms", t->total_ms / fr);
     cJSON_AddNumberToObject(o, "frame_ms_median", rn->median_ms);
     cJSON_AddNumberToObject(o, "frames_per_s", 1e3 / rn->median_ms);
-    cJSON_AddNumberToObject(o, "speedup_vs_none", vs_none(runs, n, rn));
+    /* the noise rule (timing.h) over the timed frames */
+    cJSON_AddNumberToObject(o, "frame_ms_min", rn->min_ms);
+    cJSON_AddNumberToObject(o, "frame_ms_max", rn->max_ms);
+    add_ratio(o, "frame_ms_max_over_min", timing_spread(rn->min_ms, rn->max_ms));
+    cJSON_AddBoolToObject(o, "noisy", timing_noisy(rn->min_ms, rn->max_ms));
+    add_ratio(o, "speedup_vs_none", vs_none(runs, n, rn)); /* null: no none run to compare */
     for (int i = 0; i < mk->n; i++) {
         char key[64];
         snprintf(key, sizeof key, "speedup_vs_megakernel_%s", rc_megakernel_name(mk->b[i].kind));
-        cJSON_AddNumberToObject(o, key, vs_megakernel(&mk->b[i], rn));
+        add_ratio(o, key, vs_megakernel(&mk->b[i], rn));
     }
     const bench_baseline *best = best_megakernel(mk);
     if (best) {
-        cJSON_AddNumberToObject(o, "speedup_vs_megakernel", vs_megakernel(best, rn));
+        add_ratio(o, "speedup_vs_megakernel", vs_megakernel(best, rn));
         cJSON_AddStringToObject(o, "megakernel", rc_megakernel_name(best->kind));
     }
     add_ms(o, "generate_ms", t->generate_ms / fr);
@@ -230,7 +316,8 @@ void print_ranks(const bench_opts *o, int n, const bench_gathered *g, uint32_t p
            o->per_rank ? "each timed every run" : "the runs shared out in turn");
     for (int r = 0; r < g->size; r++) {
         printf("  rank %d on %s: %s\n", r, g->info[r].host, g->info[r].device);
-        if (o->per_rank && r > 0) print_summary(&g->rank_runs[(size_t)r * n], n, &none, pixels);
+        if (o->per_rank && r > 0)
+            print_summary(stdout, &g->rank_runs[(size_t)r * n], n, &none, pixels);
     }
 }
 
@@ -297,6 +384,10 @@ int write_json(const bench_opts *o, const rc_settings *st, const bench_run *runs
         cJSON_AddStringToObject(m, "kind", rc_megakernel_name(b->kind));
         cJSON_AddNumberToObject(m, "samples", b->samples);
         cJSON_AddNumberToObject(m, "ms", b->res.ms);
+        cJSON_AddNumberToObject(m, "ms_min", b->res.min_ms);
+        cJSON_AddNumberToObject(m, "ms_max", b->res.max_ms);
+        add_ratio(m, "max_over_min", timing_spread(b->res.min_ms, b->res.max_ms));
+        cJSON_AddBoolToObject(m, "noisy", timing_noisy(b->res.min_ms, b->res.max_ms));
         cJSON_AddNumberToObject(m, "rays", (double)b->res.rays);
         cJSON_AddNumberToObject(m, "rays_per_s", (double)b->res.rays / (b->res.ms * 1e-3));
         cJSON_AddNumberToObject(m, "pixels_differing_from_first_run", (double)b->differ);

@@ -56,8 +56,8 @@ static void usage(FILE *f) {
             "                        without --stats none are recorded), then a row per MPI\n"
             "                        rank: where its wall time went (docs/renderer.md)\n"
             "  --help                this text\n" CLI_HELP_EXIT,
-            CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), RC_MAX_SEED,
-            RC_DEFAULT_MAX_MEMORY_MIB);
+            CLI_AUTO_WAVE_PATHS, RC_MAX_DEPTH, rc_compact_names_help(32), sizeof(rc_path),
+            RC_MAX_SEED, RC_DEFAULT_MAX_MEMORY_MIB);
 }
 
 typedef struct render_opts {

@@ -71,18 +71,19 @@ int cli_timing_gather(cli_rank_timing *all, rc_error *err) {
     return cli_mpi_gather(&me, sizeof me, all, err);
 }
 
+/* Within 100 columns while every time is below 10^6 ms (a longer one widens its column). */
 void cli_timing_print(FILE *f, const cli_rank_timing *all, int n) {
-    fprintf(f, "\nper rank (ms)   start");
-    for (int p = 0; p < CLI_PHASE_COUNT; p++) fprintf(f, " %9s", names[p]);
-    fprintf(f, " %9s %7s\n", "wall", "spp");
+    fprintf(f, "\nper rank (ms) start");
+    for (int p = 0; p < CLI_PHASE_COUNT; p++) fprintf(f, " %8s", names[p]);
+    fprintf(f, " %8s %6s\n", "wall", "spp");
     for (int r = 0; r < n; r++) {
         const cli_rank_timing *t = &all[r];
         if (t->start_ms >= 0)
-            fprintf(f, "rank %-4u %11.1f", t->rank, t->start_ms);
+            fprintf(f, "rank %-4u %9.1f", t->rank, t->start_ms);
         else
-            fprintf(f, "rank %-4u %11s", t->rank, "-");
-        for (int p = 0; p < CLI_PHASE_COUNT; p++) fprintf(f, " %9.1f", t->phase_ms[p]);
-        fprintf(f, " %9.1f %7u\n", t->wall_ms, t->samples);
+            fprintf(f, "rank %-4u %9s", t->rank, "-");
+        for (int p = 0; p < CLI_PHASE_COUNT; p++) fprintf(f, " %8.1f", t->phase_ms[p]);
+        fprintf(f, " %8.1f %6u\n", t->wall_ms, t->samples);
     }
 }
 

@@ -115,6 +115,55 @@ static void phase_row(FILE *f, const char *name, uint32_t launches, double ms, d
             total > 0 ? 100.0 * ms / total : 0.0, launches ? ms / launches : 0.0);
 }
 
+/* A time column of the per-bounce tables, or "-" where the phases were not timed. */
+static void ms_col(FILE *f, double v, int width, int timed, int decimals) {
+    if (timed)
+        fprintf(f, " %*.*f", width, decimals, v);
+    else
+        fprintf(f, " %*s", width, "-");
+}
+
+void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int timed, int decimals) {
+    uint64_t shadows = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) shadows += t->bounce[b].shadow_in;
+    const int sorted = rc_stats_sorted(t), tail = t->tail_frames > 0;
+    fprintf(f, "bounce     rays in       alive        kept  removed%s  algorithm\n",
+            shadows ? "   shadow in  shadow kept" : "");
+    for (uint32_t b = 0; b < t->bounces; b++) {
+        const rc_bounce_total *o = &t->bounce[b];
+        fprintf(f, "%6u %11.0f %11.0f %11.0f %7.1f%%", b, (double)o->stream / per,
+                (double)o->alive / per, (double)o->kept / per,
+                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0);
+        if (shadows)
+            fprintf(f, " %11.0f %12.0f", (double)o->shadow_in / per, (double)o->shadow_kept / per);
+        fprintf(f, "  %s\n", rc_stats_algo(o));
+    }
+    fprintf(f, "\nbounce  extend ms   shade ms  compact ms   share%s%s%s\n",
+            shadows ? "  shadow ms" : "", sorted ? "    sort ms" : "", tail ? "    tail ms" : "");
+    for (uint32_t b = 0; b < t->bounces; b++) {
+        const rc_bounce_total *o = &t->bounce[b];
+        double sum = o->extend_ms + o->shade_ms + o->compact_ms;
+        fprintf(f, "%6u", b);
+        ms_col(f, o->extend_ms / per, 10, timed, decimals);
+        ms_col(f, o->shade_ms / per, 10, timed, decimals);
+        ms_col(f, o->compact_ms / per, 11, timed, decimals);
+        if (timed)
+            fprintf(f, " %6.1f%%", sum > 0 ? 100.0 * o->compact_ms / sum : 0.0);
+        else
+            fprintf(f, " %7s", "-");
+        if (shadows) ms_col(f, o->shadow_ms / per, 10, timed, decimals);
+        if (sorted) ms_col(f, o->sort_ms / per, 10, timed, decimals);
+        if (tail) ms_col(f, o->tail_ms / per, 10, timed, decimals);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "share: compact ms / (extend + shade + compact ms)\n");
+    if (tail)
+        fprintf(f,
+                "bounces marked %s: one kernel ran them all (--tail-below), its time at the "
+                "first\n",
+                RC_TAIL_NAME);
+}
+
 void rc_stats_print(FILE *f, const rc_stats_total *t) {
     double total = t->total_ms;
     uint32_t bl = bounce_launches(t);
@@ -137,34 +186,8 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
     if (tail) phase_row(f, "tail", tail_launches(t), rc_stats_tail_ms(t), total);
     phase_row(f, "accumulate", t->frames, t->accumulate_ms, total);
     phase_row(f, "frame (wall)", t->frames, total, total);
-    fprintf(f, "frame loop: %s\n", rc_frame_loop_name(t->loop));
-    fprintf(f,
-            "\nbounce     rays in       alive        kept  removed  extend ms   shade ms "
-            "compact ms  compact share  algorithm     %s%s%s\n",
-            shadows ? "  shadow in  shadow kept  shadow ms" : "", sorted ? "    sort ms" : "",
-            tail ? "    tail ms" : "");
-    for (uint32_t b = 0; b < t->bounces; b++) {
-        const rc_bounce_total *o = &t->bounce[b];
-        double sum = o->extend_ms + o->shade_ms + o->compact_ms;
-        fprintf(f, "%6u %11llu %11llu %11llu %7.1f%% %10.2f %10.2f %10.2f %13.1f%%", b,
-                (unsigned long long)o->stream, (unsigned long long)o->alive,
-                (unsigned long long)o->kept,
-                o->alive ? 100.0 * (double)(o->alive - o->kept) / (double)o->alive : 0.0,
-                o->extend_ms, o->shade_ms, o->compact_ms,
-                sum > 0 ? 100.0 * o->compact_ms / sum : 0.0);
-        fprintf(f, "  %-13s", rc_stats_algo(o));
-        if (shadows)
-            fprintf(f, "%11llu %12llu %10.2f", (unsigned long long)o->shadow_in,
-                    (unsigned long long)o->shadow_kept, o->shadow_ms);
-        if (sorted) fprintf(f, " %10.2f", o->sort_ms);
-        if (tail) fprintf(f, " %10.2f", o->tail_ms);
-        fprintf(f, "\n");
-    }
-    if (tail)
-        fprintf(f,
-                "bounces marked %s: one kernel ran them all (--tail-below), its time at the "
-                "first\n",
-                RC_TAIL_NAME);
+    fprintf(f, "frame loop: %s\n\n", rc_frame_loop_name(t->loop));
+    rc_stats_print_bounces(f, t, 1.0, 1, 2);
     double secs = total / 1e3;
     fprintf(f, "\n%llu rays traced in %.3f s: %.2f Mrays/s\n", (unsigned long long)rc_stats_rays(t),
             secs, secs > 0 ? (double)rc_stats_rays(t) / secs / 1e6 : 0.0);

@@ -55,8 +55,15 @@ uint64_t rc_stats_shadow_rays(const rc_stats_total *t);
  * known. */
 const char *rc_stats_algo(const rc_bounce_total *o);
 
-/* The per-phase table (launches, total ms, share) and the per-bounce table; with shadow rays
- * both show the shadow phase and its stream. */
+/* The per-phase table (launches, total ms, share) and the per-bounce tables; with shadow rays
+ * they show the shadow phase and its stream. Within 100 columns. */
 void rc_stats_print(FILE *f, const rc_stats_total *t);
+/* The per-bounce tables, one of the rays (the stream, the live paths, the kept ones, the share
+ * removed; with NEE the shadow stream; the algorithm) and one of the phases' times (with
+ * --sort-materials the sort's, where the tail kernel ran the tail's), each time with `decimals`
+ * decimals. Every count and time is divided by `per` (1: totals; the frames: a frame's mean);
+ * timed 0: the phases were not timed and their times read "-". Within 100 columns; a blank line
+ * between the two tables, none before the first. */
+void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int timed, int decimals);
 
 #endif /* RC_STATS_H */

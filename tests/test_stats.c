@@ -1,7 +1,8 @@
 /* test_stats.c: the frame statistics summed over frames (stats.c), with frames that ran the
  * tail kernel (--tail-below) and frames that did not: the tail's time and launches, the phases'
- * launches without the bounces the tail ran, the per-bounce algorithm names, and the --stats
- * table's rows. The frames are built by hand, so every expected number is counted here. */
+ * launches without the bounces the tail ran, the per-bounce algorithm names, the --stats
+ * table's rows, and every optional column within 100 columns. The frames are built by hand, so
+ * every expected number is counted here. */
 #include "rc_test.h"
 #include "stats.h"
 
@@ -43,6 +44,20 @@ static char *table(const rc_stats_total *t) {
     buf[n] = 0;
     fclose(f);
     return buf;
+}
+
+/* The widest line of `text`, in columns (a UTF-8 character is one). */
+static size_t widest(const char *text) {
+    size_t most = 0, n = 0;
+    for (const char *p = text ? text : ""; *p; p++) {
+        if (*p == '\n') {
+            n = 0;
+            continue;
+        }
+        n += ((unsigned char)*p & 0xc0) != 0x80;
+        if (n > most) most = n;
+    }
+    return most;
 }
 
 /* The phase row `name` of the table: its launches and total ms; 0 if missing. */
@@ -110,5 +125,43 @@ int main(void) {
     /* the per-bounce counts still add up over the tail's bounces */
     CHECK(rc_stats_rays(&t) == 4 * (100 + 50 + 25 + 12 + 6 + 3 + 1 + 0), "rays %llu",
           (unsigned long long)rc_stats_rays(&t));
+
+    /* every optional column at once (NEE's shadow stream, the sort, the tail) with the counts of
+       1000 frames of 8 Mpixels, the times of 100 ms frames: within 100 columns, --stats and
+       bench's per-frame tables (untimed too) */
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < 1000; i++) {
+        rc_frame_stats g = frame(RC_MAX_DEPTH, RC_MAX_DEPTH - 2, 9.5);
+        g.sorted = 1;
+        g.tail_kind = RC_TAIL_PAIRS;
+        g.total_ms = 100.0;
+        for (uint32_t b = 0; b < g.bounces; b++) {
+            rc_bounce_stats *o = &g.bounce[b];
+            o->stream = o->alive = o->shadow_in = 8u << 20;
+            o->kept = o->shadow_kept = 7u << 20;
+            o->sort_ms = o->shadow_ms = 9.5;
+            if (b < g.tail_from) o->algo = "redzone-block";
+        }
+        g.num_lib = 2;
+        g.lib[0].name = "prefix sum";
+        g.lib[1].name = "concatenate";
+        g.lib[0].ms = g.lib[1].ms = 1.0;
+        rc_stats_total_add(&t, &g);
+    }
+    s = table(&t);
+    CHECK(s && strstr(s, "shadow kept") && strstr(s, "sort ms") && strstr(s, "tail ms"),
+          "not every optional column: %s", s ? s : "");
+    CHECK(widest(s) <= 100, "--stats: a line of %zu columns:\n%s", widest(s), s ? s : "");
+    for (int timed = 0; timed < 2; timed++) {
+        static char buf[16384];
+        FILE *out = tmpfile();
+        if (!out) break;
+        rc_stats_print_bounces(out, &t, (double)t.frames, timed, 3);
+        rewind(out);
+        buf[fread(buf, 1, sizeof buf - 1, out)] = 0;
+        fclose(out);
+        CHECK(widest(buf) <= 100, "per frame: a line of %zu columns:\n%s", widest(buf), buf);
+        CHECK(strstr(buf, timed ? "   9.500" : "  -\n") != NULL, "timed %d:\n%s", timed, buf);
+    }
     return test_finish("test_stats");
 }

@@ -55,7 +55,7 @@ static void usage(FILE *f) {
             "                        lines\n"
             "  --help                this text\n" CLI_HELP_EXIT,
             RC_FRAME_MS_MIN, RC_FRAME_MS_MAX, RC_FRAME_MS_DEFAULT, RC_VIEW_WAVE_PATHS_CUDA,
-            RC_MAX_DEPTH, rc_compact_all_names(), sizeof(rc_path), RC_VIEW_DEFAULT_W,
+            RC_MAX_DEPTH, rc_compact_names_help(32), sizeof(rc_path), RC_VIEW_DEFAULT_W,
             RC_VIEW_DEFAULT_H);
 }
 

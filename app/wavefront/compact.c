@@ -23,6 +23,29 @@ const char *rc_compact_all_names(void) {
     return all;
 }
 
+const char *rc_compact_names_help(int first_col) {
+    static char out[1024];
+    const char *all = rc_compact_all_names();
+    size_t pos = 0, col = (size_t)first_col;
+    out[0] = 0;
+    while (*all && pos + 32 < sizeof out) {
+        size_t len = strcspn(all, ","); /* one name, its comma after it */
+        size_t word = len + (all[len] == ',');
+        if (col > 24 && col + 1 + word > 100) {
+            pos += (size_t)snprintf(out + pos, sizeof out - pos, "\n%24s", "");
+            col = 24;
+        } else if (pos > 0) {
+            out[pos++] = ' ';
+            col++;
+        }
+        pos += (size_t)snprintf(out + pos, sizeof out - pos, "%.*s", (int)word, all);
+        col += word;
+        all += word;
+        while (*all == ' ') all++;
+    }
+    return out;
+}
+
 size_t rc_compact_names(rc_backend backend, const char **names, size_t cap) {
     sc_backend b = backend == RC_BACKEND_CUDA ? SC_BACKEND_CUDA : SC_BACKEND_CPU;
     size_t n = 0;

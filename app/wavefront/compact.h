@@ -29,6 +29,10 @@ int rc_compact_check(const char *name, rc_backend backend, rc_error *err);
 size_t rc_compact_names(rc_backend backend, const char **names, size_t cap);
 /* A comma-separated list of every name, for messages. */
 const char *rc_compact_all_names(void);
+/* The same list for a --help text that prints it from column `first_col` on: folded after a
+ * comma so that no line passes 100 columns, each next line indented by 24 spaces, the column of
+ * the options' help. A static buffer, rewritten by the next call. */
+const char *rc_compact_names_help(int first_col);
 
 /* compact: drop the paths shade ended from the stream of bounce `bounce`. */
 int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err);

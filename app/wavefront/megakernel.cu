@@ -239,7 +239,10 @@ static int objects_render(const rc_scene *scene, const rc_settings *st, uint32_t
         if (rc_megakernel_objects_render(scene, st, samples, rgb, &ms, &rays, err) != 0) return -1;
         timing_record(&t, (float)ms); /* in float, as the event-timed kernel reports */
     }
-    res->ms = timing_summary(times, (int)runs).median;
+    timing_stats ts = timing_summary(times, (int)runs);
+    res->ms = ts.median;
+    res->min_ms = ts.min;
+    res->max_ms = ts.max;
     res->rays = rays;
     return 0;
 }
@@ -281,7 +284,10 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
         (void)cudaGetLastError();
         return rc_fail(err, "megakernel: CUDA error: %s", cudaGetErrorString(e));
     }
-    res->ms = timing_summary(times, (int)runs).median;
+    timing_stats ts = timing_summary(times, (int)runs);
+    res->ms = ts.median;
+    res->min_ms = ts.min;
+    res->max_ms = ts.max;
     res->rays = rays;
     return 0;
 }

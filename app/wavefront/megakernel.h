@@ -32,8 +32,9 @@ typedef enum rc_megakernel_kind {
 } rc_megakernel_kind;
 
 typedef struct rc_megakernel_result {
-    double ms;     /* GPU time of the render (CUDA events), median of the timed runs */
-    uint64_t rays; /* rays traced, shadow rays included */
+    double ms;             /* GPU time of the render (CUDA events), median of the timed runs */
+    double min_ms, max_ms; /* the fastest and the slowest timed run */
+    uint64_t rays;         /* rays traced, shadow rays included */
 } rc_megakernel_result;
 
 /* "flat", "objects", "bvh" or "persistent"; NULL for an unknown kind. */

@@ -85,6 +85,9 @@ static void part_print_row(const char *name, const bench_part_case *c, const ben
     printf("%-22s %11zu %4zu %4u %10.4f %10.4f %10.4f %8.1f %9s\n", name, c->n, c->elem_size,
            c->kind == BENCH_PART_PARTITION ? c->num_keys : 0u, r->median_ms, r->min_ms, r->max_ms,
            gbs, ratio);
+    char line[160];
+    if (timing_noisy_line(line, sizeof line, name, r->min_ms, r->max_ms, c->runs, "runs"))
+        printf("  %s\n", line);
 }
 
 /* Every case of one n and element size, on `sets` input sets; the number that failed, or -1

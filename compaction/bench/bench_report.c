@@ -2,8 +2,10 @@
  * JSON (through cJSON) and CSV from one list of fields, each written through rc_write_file. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "bench.h"
+#include "echo.h"
 #include "grow.h"
 #include "out_path.h"
+#include "timing.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -75,34 +77,85 @@ static void variant(const bench_record *rec, char *buf, size_t cap) {
     if (!buf[0]) snprintf(buf, cap, "-");
 }
 
+/* The table's width: every line of it fits in this many columns (the rows of a longer name
+ * than any built in put their variant on a line of its own). */
+#define TABLE_COLUMNS 100
+
+/* "n=4096 elem=4 removed=0.500 pattern=random", after the sweep's tag under --report: the input
+ * a group of rows measured. */
+static void input_heading(const bench_record *rec, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s%sn=%zu elem=%zu removed=%.3f pattern=%s", rec->sweep ? rec->sweep : "",
+             rec->sweep ? ": " : "", rec->n, rec->elem_size, rec->removed, rec->pattern);
+}
+
+/* `text` folded at its spaces to fit the table's width, continuation lines indented by 2. */
+static void table_text(FILE *f, const char *text) {
+    echo_wrapped(f, text, TABLE_COLUMNS - 2, 2);
+}
+
+/* One row, and under it the line that says its runs disagreed, if they did. */
+static void table_row(const bench_record *rec, FILE *f) {
+    char name[40], var[64], xcub[16] = "-", pcopy[16] = "-", pfloor[16] = "-", row[160];
+    snprintf(name, sizeof name, rec->baseline ? "[%s]" : "%s", rec->algorithm);
+    variant(rec, var, sizeof var);
+    if (rec->x_cub >= 0) snprintf(xcub, sizeof xcub, "%.2f", rec->x_cub);
+    if (rec->pct_copy >= 0) snprintf(pcopy, sizeof pcopy, "%.1f", rec->pct_copy);
+    if (rec->pct_floor >= 0) snprintf(pfloor, sizeof pfloor, "%.1f", rec->pct_floor);
+    int len = snprintf(row, sizeof row, "%-20s %9.4f %7.1f %5s %6s %7s %-8s", name, rec->median_ms,
+                       rec->gbps, xcub, pcopy, pfloor, rec->check);
+    if (len > 0 && (size_t)len + 1 + strlen(var) <= TABLE_COLUMNS) {
+        fprintf(f, "%s %s\n", row, var);
+    } else {
+        if (len < 0 || (size_t)len >= sizeof row) len = (int)strlen(row);
+        while (len > 0 && row[len - 1] == ' ') row[--len] = 0;
+        fprintf(f, "%s\n  variant: %s\n", row, var);
+    }
+    /* the runs that disagree, named by what the row measured */
+    char what[112], line[160];
+    snprintf(what, sizeof what, "%s%s%s", rec->algorithm, strcmp(var, "-") ? " " : "",
+             strcmp(var, "-") ? var : "");
+    if (timing_noisy_line(line, sizeof line, what, rec->min_ms, rec->max_ms, rec->runs, "runs"))
+        fprintf(f, "  %s\n", line);
+}
+
 void bench_report_table(const bench_report *r, FILE *f) {
     const bench_device *d = &r->device;
-    fprintf(f, "%s: %s", r->backend, d->name);
-    if (d->driver[0]) fprintf(f, ", driver %s, runtime %s", d->driver, d->runtime);
-    fprintf(f, ", commit %s\n", r->commit);
-    fprintf(f, "%-20s %10s %4s %7s %-14s %-24s %10s %10s %10s %8s %6s %6s %7s %s\n", "algorithm",
-            "n", "elem", "removed", "pattern", "variant", "median ms", "min ms", "max ms", "GB/s",
-            "x CUB", "% copy", "% floor", "check");
+    char text[1024], heading[160];
+    int len = snprintf(text, sizeof text, "%s: %s", r->backend, d->name);
+    if (d->driver[0] && len > 0 && (size_t)len < sizeof text)
+        len += snprintf(text + len, sizeof text - (size_t)len, ", driver %s, runtime %s", d->driver,
+                        d->runtime);
+    if (len > 0 && (size_t)len < sizeof text)
+        snprintf(text + len, sizeof text - (size_t)len, ", commit %s", r->commit);
+    table_text(f, text);
+    /* one group of rows per input: a blank line, the input, the columns, its rows */
     for (size_t i = 0; i < r->count; i++) {
         const bench_record *rec = &r->records[i];
-        char name[40], var[64], xcub[16] = "-", pcopy[16] = "-", pfloor[16] = "-";
-        snprintf(name, sizeof name, rec->baseline ? "[%s]" : "%s", rec->algorithm);
-        variant(rec, var, sizeof var);
-        if (rec->x_cub >= 0) snprintf(xcub, sizeof xcub, "%.2f", rec->x_cub);
-        if (rec->pct_copy >= 0) snprintf(pcopy, sizeof pcopy, "%.1f", rec->pct_copy);
-        if (rec->pct_floor >= 0) snprintf(pfloor, sizeof pfloor, "%.1f", rec->pct_floor);
-        fprintf(f, "%-20s %10zu %4zu %7.3f %-14s %-24s %10.4f %10.4f %10.4f %8.1f %6s %6s %7s %s\n",
-                name, rec->n, rec->elem_size, rec->removed, rec->pattern, var, rec->median_ms,
-                rec->min_ms, rec->max_ms, rec->gbps, xcub, pcopy, pfloor, rec->check);
+        if (i == 0 || !same_input(rec, &r->records[i - 1]) ||
+            rec->removed != r->records[i - 1].removed) {
+            input_heading(rec, heading, sizeof heading);
+            fprintf(f, "\n%s\n%-20s %9s %7s %5s %6s %7s %-8s %s\n", heading, "algorithm",
+                    "median ms", "GB/s", "x CUB", "% copy", "% floor", "check", "variant");
+        }
+        table_row(rec, f);
     }
-    fprintf(f, "GB/s: (n*elem read + n flags read + kept*elem written) / median; x CUB: CUB "
-               "median / median; %% copy: 100 * copy median / median; %% floor: 100 * the "
-               "traffic model's bytes at the copy's bandwidth / median (compact list --models)\n");
-    fprintf(f, "%s; %s\n",
-            r->graph ? "times per call inside a captured graph of back-to-back calls"
-                     : "times per call",
-            r->warm ? "warm: every run on one input set, left in cache by the run before"
-                    : "cold: each run on the next input set, none of them in cache");
+    fprintf(f, "\n");
+    fprintf(f,
+            "GB/s: (n*elem read + n flags read + kept*elem written) / median; x CUB: CUB median / "
+            "median\n%% copy: 100 * copy median / median; %% floor: 100 * the traffic model's "
+            "bytes at the copy's\nbandwidth / median (compact list --models); -: no such "
+            "baseline in this run\nthe runs' min and max: in the JSON and CSV; noisy: their "
+            "max/min is above %g\n",
+            TIMING_NOISY);
+    const char *timing = r->graph ? "times per call inside a captured graph of back-to-back calls"
+                                  : "times per call";
+    const char *cache = r->warm
+                            ? "warm: every run on one input set, left in cache by the run before"
+                            : "cold: each run on the next input set, none of them in cache";
+    if (strlen(timing) + 2 + strlen(cache) <= TABLE_COLUMNS)
+        fprintf(f, "%s; %s\n", timing, cache);
+    else
+        fprintf(f, "%s;\n%s\n", timing, cache);
 }
 
 /* ---- files ---- */
@@ -115,7 +168,8 @@ typedef struct field {
     double num;
     int absent, flags;
 } field;
-enum { F_BARE = 1, F_JSON_ONLY = 2, F_CSV_LAST = 4 }; /* CSV: unquoted; not there; at the end */
+/* CSV: unquoted; not there; at the end; JSON: true or false (num non-zero or 0) */
+enum { F_BARE = 1, F_JSON_ONLY = 2, F_CSV_LAST = 4, F_BOOL = 8 };
 
 #define STR(key, s)                                                                                \
     { key, s, NULL, 0.0, 0, 0 }
@@ -130,6 +184,7 @@ static size_t fields(const bench_report *r, const bench_record *rec, field *f) {
     size_t n = sizeof head / sizeof *head;
     memcpy(f, head, sizeof head);
     if (!rec) return n;
+    const double spread = timing_spread(rec->min_ms, rec->max_ms);
     const field own[] = {
         STR("sweep", rec->sweep),
         STR("algorithm", rec->algorithm),
@@ -150,6 +205,9 @@ static size_t fields(const bench_report *r, const bench_record *rec, field *f) {
         NUM("median_ms", "%.6f", rec->median_ms, 0),
         NUM("min_ms", "%.6f", rec->min_ms, 0),
         NUM("max_ms", "%.6f", rec->max_ms, 0),
+        /* the noise rule (timing.h): max / min of the runs (null: no ratio), above 1.5 noisy */
+        {"max_over_min", NULL, "%.4f", spread, spread <= 0, F_JSON_ONLY},
+        {"noisy", NULL, NULL, timing_noisy(rec->min_ms, rec->max_ms), 0, F_JSON_ONLY | F_BOOL},
         NUM("gbps", "%.3f", rec->gbps, 0),
         NUM("x_cub", "%.4f", rec->x_cub, rec->x_cub < 0), /* < 0: no such baseline in the run */
         NUM("pct_copy", "%.4f", rec->pct_copy, rec->pct_copy < 0),
@@ -176,7 +234,8 @@ static int add_number(cJSON *o, const char *key, const char *fmt, double v) {
 static int add_fields(cJSON *o, const field *f, size_t n) {
     int ok = 1;
     for (size_t i = 0; ok && i < n; i++, f++)
-        ok = f->fmt              ? (f->absent ? cJSON_AddNullToObject(o, f->key) != NULL
+        ok = f->flags & F_BOOL   ? cJSON_AddBoolToObject(o, f->key, f->num != 0.0) != NULL
+             : f->fmt            ? (f->absent ? cJSON_AddNullToObject(o, f->key) != NULL
                                               : add_number(o, f->key, f->fmt, f->num))
              : f->str && *f->str ? cJSON_AddStringToObject(o, f->key, f->str) != NULL
                                  : cJSON_AddNullToObject(o, f->key) != NULL;

@@ -4,6 +4,7 @@
  * session keeps one backend and one report open over several sweeps (--report). */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "bench.h"
+#include "echo.h"
 #include "timing.h"
 
 #include <stdarg.h>
@@ -315,15 +316,18 @@ static int configurations_per_input(const bench_opts *o) {
     return o->num_order * o->num_tile * o->num_scan;
 }
 
+/* One progress line, folded at its spaces into lines of at most 100 columns. */
 static void progress(sweep *sw) {
     const bench_opts *o = sw->o;
     if (sw->quiet) return;
-    fprintf(stderr,
-            "compact bench: %s%sconfiguration %d of %d: n=%zu elem=%zu removed=%g pattern=%s "
-            "order=%s tile=%zu scan=%s (%d input sets, %.0f s)\n",
-            sw->label ? sw->label : "", sw->label ? ": " : "", sw->config, sw->num_configs,
-            sw->in.n, sw->in.elem_size, sw->removed, sw->pattern->name, k_orders[sw->order],
-            o->tile[sw->tile_i], scan_name(o->scan[sw->scan_i]), sw->sets, now_s() - sw->t0);
+    char line[1024];
+    snprintf(line, sizeof line,
+             "compact bench: %s%sconfiguration %d of %d: n=%zu elem=%zu removed=%g pattern=%s "
+             "order=%s tile=%zu scan=%s (%d input sets, %.0f s)",
+             sw->label ? sw->label : "", sw->label ? ": " : "", sw->config, sw->num_configs,
+             sw->in.n, sw->in.elem_size, sw->removed, sw->pattern->name, k_orders[sw->order],
+             o->tile[sw->tile_i], scan_name(o->scan[sw->scan_i]), sw->sets, now_s() - sw->t0);
+    echo_wrapped(stderr, line, 98, 2);
 }
 
 /* Every configuration of the loaded input; -1 on a fatal error. */

@@ -1,11 +1,13 @@
 /* test_timing.c: the timing harness both benches share (timing.h): the warm-up runs are made
  * but not kept, each timed run lands in its slot, the median of odd and even counts (the mean
- * of the middle two), min, max, percentiles, and the rotation over input sets; against values
- * worked out by hand. */
+ * of the middle two), min, max, percentiles, the rotation over input sets and the noise rule
+ * (max/min above 1.5); against values worked out by hand. */
 #include "check.h"
 #include "timing.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 TEST_COUNTERS;
 
@@ -94,6 +96,26 @@ static void rotation(void) {
     CHECK(timing_rotate(&next, 1) == 0 && next == 0, "one set");
 }
 
+/* The noise rule on made-up times: above 1.5 max/min is noisy, 1.5 itself and a min of 0 (no
+ * ratio) are not; the line names the case and the ratio. */
+static void noise(void) {
+    CHECK(timing_spread(2.0, 3.0) == 1.5 && !timing_noisy(2.0, 3.0), "max/min 1.5 is not noisy");
+    CHECK(timing_noisy(2.0, 3.02), "max/min 1.51 is noisy");
+    CHECK(timing_spread(0.0, 1.0) == 0.0 && !timing_noisy(0.0, 1.0), "min 0: no ratio");
+    CHECK(timing_spread(1.0, INFINITY) == 0.0, "an infinite max: no ratio");
+    char line[128] = "x";
+    CHECK(!timing_noisy_line(line, sizeof line, "serial", 1.0, 1.2, 5, "runs") && !line[0],
+          "a quiet figure has no line: '%s'", line);
+    double ms[] = {0.0477, 0.0528, 0.0940}; /* a slow outlier among three runs */
+    timing_stats s = timing_summary(ms, 3);
+    CHECK(timing_noisy_line(line, sizeof line, "redzone random", s.min, s.max, 3, "runs") &&
+              !strcmp(line, "noisy: redzone random: max/min 1.97 over 3 runs"),
+          "noisy line '%s'", line);
+    CHECK(timing_noisy_line(line, 16, "auto indices graph", 1.0, 2.0, 4, "frames") &&
+              strlen(line) == 15,
+          "a line cut to its buffer: '%s'", line);
+}
+
 static void clock_runs_forward(void) {
     double a = timing_now_ms(), b = timing_now_ms();
     CHECK(a > 0.0 && b >= a, "monotonic clock: %g then %g", a, b);
@@ -105,6 +127,7 @@ int main(void) {
     medians();
     percentiles();
     rotation();
+    noise();
     clock_runs_forward();
     return test_finish_line("test_timing", test_checks, TEST_LINE_OK);
 }

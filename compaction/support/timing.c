@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "timing.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -48,6 +50,23 @@ double timing_percentile(const double *sorted, int count, double p) {
     int lo = (int)rank;
     double frac = rank - lo;
     return frac > 0.0 ? sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]) : sorted[lo];
+}
+
+double timing_spread(double min, double max) {
+    return min > 0.0 && isfinite(min) && isfinite(max) ? max / min : 0.0;
+}
+
+int timing_noisy(double min, double max) {
+    return timing_spread(min, max) > TIMING_NOISY;
+}
+
+int timing_noisy_line(char *line, size_t cap, const char *what, double min, double max, int runs,
+                      const char *unit) {
+    line[0] = 0;
+    if (!timing_noisy(min, max)) return 0;
+    snprintf(line, cap, "noisy: %s: max/min %.2f over %d %s", what, timing_spread(min, max), runs,
+             unit);
+    return 1;
 }
 
 int timing_rotate(int *next, int count) {

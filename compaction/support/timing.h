@@ -19,6 +19,8 @@
 #ifndef RC_TIMING_H
 #define RC_TIMING_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,6 +50,20 @@ timing_stats timing_summary(double *ms, int count);
 /* The p-th percentile (0..100) of sorted[0 .. count), count >= 1: linear interpolation between
  * the closest ranks, so 0 is the min, 100 the max and 50 the median. */
 double timing_percentile(const double *sorted, int count, double p);
+
+/* Timed runs that disagree: a figure is noisy when its slowest timed run took more than
+ * TIMING_NOISY times its fastest. Both benches then print one "noisy: ..." line right after the
+ * figure and mark it in their JSON (timing_noisy_line). */
+#define TIMING_NOISY 1.5
+/* max / min of a figure's timed runs; 0 (no ratio) when min is not above 0, as a time below the
+ * clock's resolution can be, or either is not finite. */
+double timing_spread(double min, double max);
+/* 1 when timing_spread(min, max) is above TIMING_NOISY; 0 otherwise (a spread of 0 included). */
+int timing_noisy(double min, double max);
+/* A noisy figure's line, "noisy: WHAT: max/min 1.97 over 21 runs" (`unit`: what the runs are,
+ * "runs" or "frames"), into line (cap > 0): returns 1. Otherwise line is "" and it returns 0. */
+int timing_noisy_line(char *line, size_t cap, const char *what, double min, double max, int runs,
+                      const char *unit);
 
 /* Each run on the next of count input sets: returns *next, then advances it (mod count). */
 int timing_rotate(int *next, int count);

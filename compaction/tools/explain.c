@@ -63,16 +63,57 @@ static void print_wrapped(const char *label, const char *text) {
     echo_wrapped(stdout, text, 78, 14);
 }
 
+/* Every line fits in this many columns: a row of values ("flags       :   1   0 ...") folds
+ * after every VALUES_PER_LINE values, its next line under the first value; other text folds
+ * at its spaces. */
+#define EXPLAIN_COLUMNS 100
+#define VALUES_PER_LINE 16
+
+/* 1 if `s` is a row's values: numbers, "." (an idle lane) and "...", between spaces. */
+static int is_values(const char *s) {
+    return s[strspn(s, " 0123456789.")] == 0 && strspn(s, " ") < strlen(s);
+}
+
+/* `line`, `indent` spaces before it, folded to fit EXPLAIN_COLUMNS. */
+static void print_folded(int indent, const char *line) {
+    const char *colon = strchr(line, ':');
+    int label = colon ? (int)(colon - line) + 1 : 0;
+    if (indent + strlen(line) <= EXPLAIN_COLUMNS) {
+        printf("%*s%s\n", indent, "", line);
+    } else if (colon && label <= 14 && is_values(colon + 1)) {
+        printf("%*s%.*s", indent, "", label, line);
+        int count = 0;
+        for (const char *p = colon + 1; *(p += strspn(p, " ")); count++) {
+            int w = (int)strcspn(p, " ");
+            if (count && count % VALUES_PER_LINE == 0) printf("\n%*s", indent + label, "");
+            printf(" %*.*s", w < 3 ? 3 : w, w, p);
+            p += w;
+        }
+        printf("\n");
+    } else {
+        printf("%*s", indent, "");
+        echo_wrapped(stdout, line, EXPLAIN_COLUMNS - indent - 14, indent + 14);
+    }
+}
+
 static void print_line(void *user, const char *line) {
     (void)user;
-    printf("  %s\n", line);
+    print_folded(2, line);
 }
 
 static void print_values(const char *label, const uint32_t *v, size_t n) {
-    printf("%-12s:", label);
-    for (size_t i = 0; i < n && i < 64; i++) printf(" %3u", v[i]);
-    if (n > 64) printf(" ...");
-    printf("\n");
+    char line[1024];
+    size_t pos = (size_t)snprintf(line, sizeof line, "%-12s:", label);
+    for (size_t i = 0; i < n && i < 64; i++)
+        pos += (size_t)snprintf(line + pos, sizeof line - pos, " %3u", v[i]);
+    if (n > 64) snprintf(line + pos, sizeof line - pos, " ...");
+    print_folded(0, line);
+}
+
+static void print_flags(const uint8_t *flags, size_t n) {
+    uint32_t v[64] = {0};
+    for (size_t i = 0; i < n && i < 64; i++) v[i] = flags[i];
+    print_values("flags", v, n);
 }
 
 /* The options that take a value, so that a misspelt one is reported as unknown even last. */
@@ -123,15 +164,25 @@ static const sc_algorithm_info *print_choice(const sc_context *ctx) {
     sc_choice c;
     if (sc_last_choice(ctx, &c) != SC_OK) return sc_algorithm_get(SC_ALGO_AUTO);
     const sc_algorithm_info *chosen = sc_algorithm_get(c.algo);
-    printf("  auto chose %s", chosen->name);
-    if (chosen->tunables & SC_TUNE_TILE) printf(", tile %zu", c.tile);
-    if (chosen->tunables & SC_TUNE_SCAN)
-        printf(", scan %s", c.scan == SC_SCAN_HILLIS_STEELE ? "hillis-steele" : "blelloch");
-    if (c.rule >= 0)
-        printf(" (policy %s, rule %d", c.policy ? c.policy : "?", c.rule);
+    char head[384], tail[96];
+    int n = snprintf(head, sizeof head, "auto chose %s", chosen->name);
+    if ((chosen->tunables & SC_TUNE_TILE) && n > 0 && (size_t)n < sizeof head)
+        n += snprintf(head + n, sizeof head - (size_t)n, ", tile %zu", c.tile);
+    if ((chosen->tunables & SC_TUNE_SCAN) && n > 0 && (size_t)n < sizeof head)
+        n += snprintf(head + n, sizeof head - (size_t)n, ", scan %s",
+                      c.scan == SC_SCAN_HILLIS_STEELE ? "hillis-steele" : "blelloch");
+    if (n > 0 && (size_t)n < sizeof head && c.rule >= 0)
+        snprintf(head + n, sizeof head - (size_t)n, " (policy %s, rule %d",
+                 c.policy ? c.policy : "?", c.rule);
+    else if (n > 0 && (size_t)n < sizeof head)
+        snprintf(head + n, sizeof head - (size_t)n, " (policy %s: no rule matched, fallback",
+                 c.policy ? c.policy : "?");
+    snprintf(tail, sizeof tail, "removed %.3f from %s)", c.removed, k_sources[c.source]);
+    /* the choice and its rule on one line; why it was made on the next if both do not fit */
+    if (2 + strlen(head) + 2 + strlen(tail) <= EXPLAIN_COLUMNS)
+        printf("  %s; %s\n", head, tail);
     else
-        printf(" (policy %s: no rule matched, fallback", c.policy ? c.policy : "?");
-    printf("; removed %.3f from %s)\n", c.removed, k_sources[c.source]);
+        printf("  %s;\n    %s\n", head, tail);
     return chosen;
 }
 
@@ -282,8 +333,8 @@ int cmd_explain(int argc, char **argv) {
     }
 
     printf("%s: %s\n", info->name, info->title);
-    printf("paper       : %s\n", info->paper);
-    printf("idea        : %s\n", info->summary);
+    print_wrapped("paper", info->paper);
+    print_wrapped("idea", info->summary);
     if (info->input == SC_INPUT_ANY)
         printf("properties  : chooses per call%s, input = flag stencil%s",
                opt.require_stable ? " (stable asked)" : "", offer_list ? " and removal list" : "");
@@ -301,9 +352,8 @@ int cmd_explain(int argc, char **argv) {
     }
     printf("\n\ninput (%zu elements, element i holds the value i)\n", n);
     print_values("index", in, n);
-    printf("%-12s:", "flags");
-    for (size_t i = 0; i < n && i < 64; i++) printf(" %3d", flags[i]);
-    printf("%s\n\npasses\n", n > 64 ? " ..." : "");
+    print_flags(flags, n);
+    printf("\npasses\n");
 
     size_t ref_kept = 0;
     for (size_t i = 0; i < n; i++)

@@ -7,11 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every line of the tables fits in this many columns; the paper's column starts at
+ * LIST_PAPER. */
+#define LIST_COLUMNS 100
+#define LIST_PAPER   62
+
 static void tunables(unsigned t, char *buf, size_t cap) {
     buf[0] = 0;
     if (t & SC_TUNE_TILE) strncat(buf, "tile ", cap - strlen(buf) - 1);
     if (t & SC_TUNE_SCAN) strncat(buf, "scan ", cap - strlen(buf) - 1);
     if (t & SC_TUNE_RLZ) strncat(buf, "rlz ", cap - strlen(buf) - 1);
+    size_t len = strlen(buf);
+    if (len) buf[len - 1] = 0; /* the last space */
     if (!buf[0]) strncat(buf, "-", cap - 1);
 }
 
@@ -68,11 +75,11 @@ static int list_models(void) {
         const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
         const char *passes = bench_model_passes(a->name);
         if (!passes) continue;
-        printf("%-14s %6.2f MB  %s\n", a->name, bench_model_bytes(a->name, n, 4, n / 2) / 1e6,
-               passes);
+        printf("%-14s %6.2f MB  ", a->name, bench_model_bytes(a->name, n, 4, n / 2) / 1e6);
+        echo_wrapped(stdout, passes, LIST_COLUMNS - 26, 26);
     }
-    printf("%-14s %6.2f MB  %s\n", "[copy]", bench_model_bytes("copy", n, 4, n / 2) / 1e6,
-           bench_model_passes("copy"));
+    printf("%-14s %6.2f MB  ", "[copy]", bench_model_bytes("copy", n, 4, n / 2) / 1e6);
+    echo_wrapped(stdout, bench_model_passes("copy"), LIST_COLUMNS - 26, 26);
     return 0;
 }
 
@@ -119,7 +126,9 @@ int cmd_list(int argc, char **argv) {
         fprintf(stderr, "compact list: --backend, --input and --stable go with --names\n");
         return 2;
     }
-    printf("%-14s %-7s %-9s %-8s %-10s %-15s %s\n", "name", "stable", "in-place", "input",
+    /* Within 100 columns: the paper, and with --verbose the summary and the phases, folded at
+     * their spaces under their own column. */
+    printf("%-14s %-6s %-8s %-5s %-9s %-13s  %s\n", "name", "stable", "in-place", "input",
            "backends", "tunables", "paper");
     for (int i = 0; i < SC_ALGO_COUNT; i++) {
         const sc_algorithm_info *a = sc_algorithm_get((sc_algorithm)i);
@@ -131,13 +140,21 @@ int cmd_list(int argc, char **argv) {
             if (!sc_algorithm_available(a->id, (sc_backend)b)) strcat(be, "*");
         }
         tunables(a->tunables, tu, sizeof tu);
-        printf("%-14s %-7s %-9s %-8s %-10s %-15s %s\n", a->name, a->stable ? "yes" : "no",
+        printf("%-14s %-6s %-8s %-5s %-9s %-13s  ", a->name, a->stable ? "yes" : "no",
                a->in_place ? "yes" : "no",
                a->input == SC_INPUT_FLAGS ? "flags"
                : a->input == SC_INPUT_ANY ? "any"
                                           : "list",
-               be, tu, a->paper);
-        if (verbose) printf("%14s %s\n%14s phases: %s\n", "", a->summary, "", a->phases);
+               be, tu);
+        echo_wrapped(stdout, a->paper, LIST_COLUMNS - LIST_PAPER, LIST_PAPER);
+        if (verbose) {
+            char phases[512];
+            snprintf(phases, sizeof phases, "phases: %s", a->phases);
+            printf("%15s", "");
+            echo_wrapped(stdout, a->summary, LIST_COLUMNS - 15, 15);
+            printf("%15s", "");
+            echo_wrapped(stdout, phases, LIST_COLUMNS - 15, 15);
+        }
     }
     int missing = 0;
     for (int i = 0; i < SC_ALGO_COUNT; i++)

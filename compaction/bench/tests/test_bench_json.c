@@ -1,6 +1,7 @@
 /* test_bench_json.c: the bench JSON (bench_report_write, through cJSON) read back by cJSON: the
  * numbers rounded as the report states them, strings escaped, null where a value does not
- * apply, and null (valid JSON) for non-finite times. Usage: test_bench_json DIR (scratch). */
+ * apply, and null (valid JSON) for non-finite times; the noise rule's fields (the JSON's
+ * only: the CSV keeps its columns). Usage: test_bench_json DIR (scratch). */
 #include "bench.h"
 #include "check.h"
 #include "read_file.h"
@@ -128,6 +129,9 @@ static void check_records(const cJSON *root) {
     number_is(a, "x_cub", 0.5);
     null_is(a, "pct_copy");
     number_is(a, "pct_floor", 42.0);
+    /* the noise rule: 2 ms over 0.4 ns is noisy; the non-finite times give no ratio */
+    number_is(a, "max_over_min", 5000000.0);
+    CHECK(cJSON_IsTrue(field(a, "noisy")), "noisy: want true");
     const cJSON *ph = cJSON_GetArrayItem(field(a, "phases"), 0);
     if (ph) {
         string_is(ph, "name", "mark");
@@ -138,6 +142,8 @@ static void check_records(const cJSON *root) {
     string_is(b, "check", "MISMATCH");
     const char *nonfinite[] = {"median_ms", "min_ms", "max_ms", "gbps", "x_cub", "pct_floor"};
     for (size_t i = 0; i < sizeof nonfinite / sizeof *nonfinite; i++) null_is(b, nonfinite[i]);
+    null_is(b, "max_over_min");
+    CHECK(cJSON_IsFalse(field(b, "noisy")), "noisy: want false");
     ph = cJSON_GetArrayItem(field(b, "phases"), 1);
     if (ph) null_is(ph, "ms");
 }
@@ -162,6 +168,16 @@ int main(int argc, char **argv) {
         check_records(root);
     }
     cJSON_Delete(root);
+    free(text);
+    /* the CSV keeps its columns: the noise fields are the JSON's only */
+    snprintf(path, sizeof path, "%s/bench.csv", argv[1]);
+    CHECK(bench_report_write(&r, BENCH_CSV, path, NULL) == 0, "cannot write %s", path);
+    text = read_file(path, (size_t)-1, &text_len);
+    const char *header =
+        "backend,device,driver,runtime,commit,sweep,algorithm,kind,n,elem_size,removed,pattern,"
+        "red_share,removed_count,kept,tile,scan,order,runs,sets,median_ms,min_ms,max_ms,gbps,"
+        "x_cub,pct_copy,check,phases,choice\n";
+    CHECK(text && !strncmp(text, header, strlen(header)), "CSV header: %.300s", text ? text : "");
     free(text);
     /* a path that cannot be written: an error, and nothing left behind */
     snprintf(path, sizeof path, "%s/no such dir/bench.json", argv[1]);
