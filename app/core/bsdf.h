@@ -8,7 +8,8 @@
  * component. The opaque models (Lambertian, fuzzy metal, glTF PBR without transmission) are
  * two-sided: they mirror wo and wi to the side of z they see, so a caller may also pass a
  * normal turned towards the ray. The dielectrics tell entering (wo.z > 0) from leaving
- * (wo.z < 0) by the sign of wo.z, so they need the outward normal.
+ * (wo.z < 0) by the sign of wo.z, so they need the outward normal: rc_frame_from_hit builds
+ * the frame that serves both.
  *
  * Random numbers: u0 picks a lobe or reflection against refraction, (u1, u2) the direction.
  * The Lambertian and the smooth dielectric then draw what material.h's rc_scatter draws from
@@ -38,6 +39,17 @@ RC_FN rc_frame rc_frame_from_normal(rc_vec3 n) {
     rc_frame f;
     f.n = n;
     rc_onb(n, &f.s, &f.t);
+    return f;
+}
+
+/* The frame of a hit as rc_scatter sees it: unit n turned towards the ray, front = 1 when the
+ * ray came from outside. The tangents are rc_onb's of n, whichever the side, and z is the
+ * outward normal (n, or -n from inside; the frame is then left-handed, which the isotropic
+ * models do not see). So the dielectrics see the side in the sign of wo.z, and the two-sided
+ * models' draws, mirrored back to n's side, land where rc_scatter's do. */
+RC_FN rc_frame rc_frame_from_hit(rc_vec3 n, int front) {
+    rc_frame f = rc_frame_from_normal(n);
+    if (!front) f.n = rc_neg(n);
     return f;
 }
 
