@@ -471,8 +471,10 @@ RC_FN float rc_rough_alpha(const rc_bsdf *b) {
  *   f = [(1 - m)(1 - t) F_d + m F_m] * GGX + (1 - m)(1 - t)(1 - F_d) base_color / pi
  *       + (1 - m) t * rough dielectric (its reflection and tinted transmission)
  * The last term's fresnel_mix of specular_brdf and specular_btdf is a dielectric interface,
- * done here with the exact Fresnel of rc_diel_*. Three lobes, sampled with the probabilities
- * of rc_pbr_probs. */
+ * done here with the exact Fresnel of rc_diel_*. Three lobes, chosen with the probabilities
+ * of rc_pbr_setup. As the specification has it, fresnel_mix weighs the diffuse base by 1 - F
+ * at each direction's half vector, not by what the coat reflects, so the model gains energy at
+ * grazing view (white, roughness 0.2: albedo 1.43 at cos 0.1; docs/materials.md). */
 
 typedef struct rc_pbr_terms {
     float a2, alpha, eta, f0, w_coat, w_tr; /* w_coat = (1 - m)(1 - t), w_tr = (1 - m) t */
