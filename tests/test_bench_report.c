@@ -221,7 +221,7 @@ int main(int argc, char **argv) {
     bench_gathered g = {1, NULL, info, NULL, times};
     CHECK(write_json(&o, &st, runs, 2, &mk, &g) == 0, "write_json");
     size_t len = 0;
-    char *text = read_file(path, (size_t)-1, &len);
+    char *text = read_file(path, (size_t)-1, &len, NULL, 0);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     const cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0);
     const cJSON *r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 1);

@@ -172,7 +172,7 @@ int main(int argc, char **argv) {
     /* the CSV keeps its columns: the noise fields are the JSON's only */
     snprintf(path, sizeof path, "%s/bench.csv", argv[1]);
     CHECK(bench_report_write(&r, BENCH_CSV, path, NULL) == 0, "cannot write %s", path);
-    text = read_file(path, (size_t)-1, &text_len);
+    text = read_file(path, (size_t)-1, &text_len, NULL, 0);
     const char *header =
         "backend,device,driver,runtime,commit,sweep,algorithm,kind,n,elem_size,removed,pattern,"
         "red_share,removed_count,kept,tile,scan,order,runs,sets,median_ms,min_ms,max_ms,gbps,"
