@@ -1950,6 +1950,9 @@ static int parse_all(gctx *c, const uint8_t *data, size_t len) {
     const char *json = (const char *)data;
     size_t json_len = len;
     c->is_glb = len >= 4 && memcmp(data, "glTF", 4) == 0;
+    size_t nl = strlen(c->file);
+    if (!c->is_glb && nl >= 4 && strcmp(c->file + nl - 4, ".glb") == 0)
+        return fail(c, "", "not a .glb file: it does not start with 'glTF'");
     if (c->is_glb && parse_glb(c, data, len, &json, &json_len) != 0) return -1;
     if (parse_json(c, json, json_len) != 0) return -1;
     size_t scene;
