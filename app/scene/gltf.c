@@ -1443,10 +1443,11 @@ static int build_indices(gctx *c, const gprim *g, rc_import_part *pt, int flip) 
     size_t n = g->indices >= 0 ? c->accs[g->indices].count : g->num_vertices;
     uint32_t *src = NULL;
     if (g->indices >= 0) {
-        src = malloc(n * sizeof *src);
+        /* a triangle list's indices are read in place, others unrolled from a copy */
+        src = g->mode == 4 ? pt->indices : malloc(n * sizeof *src);
         if (!src) return part_fail(c, pt, "out of memory");
         if (read_uints(c, g->indices, src) != 0) {
-            free(src);
+            if (src != pt->indices) free(src);
             return -1;
         }
         for (size_t i = 0; i < n; i++)
@@ -1456,7 +1457,7 @@ static int build_indices(gctx *c, const gprim *g, rc_import_part *pt, int flip) 
                              "index %u (element %zu) is not below the vertex count %zu of "
                              "meshes[%u].primitives[%u]",
                              src[i], i, g->num_vertices, pt->mesh, pt->primitive);
-                free(src);
+                if (src != pt->indices) free(src);
                 return r;
             }
     }
@@ -1464,9 +1465,7 @@ static int build_indices(gctx *c, const gprim *g, rc_import_part *pt, int flip) 
     size_t nt = g->num_triangles;
 #define IDX(i) (src ? src[i] : (uint32_t)(i))
     if (g->mode == 4) {
-        if (src)
-            memcpy(t, src, nt * 3 * sizeof *t);
-        else
+        if (!src)
             for (size_t i = 0; i < 3 * nt; i++) t[i] = (uint32_t)i;
     } else if (g->mode == 5) {
         for (size_t i = 0; i < nt; i++) {
@@ -1488,7 +1487,7 @@ static int build_indices(gctx *c, const gprim *g, rc_import_part *pt, int flip) 
             t[3 * i + 1] = t[3 * i + 2];
             t[3 * i + 2] = tmp;
         }
-    free(src);
+    if (src != pt->indices) free(src);
     return 0;
 }
 
@@ -1624,7 +1623,7 @@ static int build_parts(gctx *c) {
             bytes = add_sat(bytes, mul_sat(g->num_vertices, vertex_bytes(c, g)));
             size_t idx = g->indices >= 0 ? c->accs[g->indices].count : 0;
             bytes = add_sat(bytes, mul_sat(g->num_triangles, 12));
-            bytes = add_sat(bytes, mul_sat(idx, 4)); /* the indices read before unrolling */
+            if (g->mode != 4) bytes = add_sat(bytes, mul_sat(idx, 4)); /* read, then unrolled */
             tris = add_sat(tris, g->num_triangles);
         }
     }
