@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const uint8_t k_png[72] = {
     0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
@@ -27,10 +28,22 @@ static void put_file(const char *dir, const char *name, const void *data, size_t
     fclose(f);
 }
 
+static char g_dir[64];
+
+static void remove_dir(void) {
+    static const char *const names[] = {"a.bin", "a.png", "fifo"};
+    char path[128];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", g_dir, names[i]);
+        unlink(path);
+    }
+    rmdir(g_dir);
+}
+
 static const char *fuzz_dir(void) {
-    static char dir[64];
+    char *dir = g_dir;
     if (dir[0]) return dir;
-    snprintf(dir, sizeof dir, "/tmp/fuzz_gltf_XXXXXX");
+    snprintf(dir, sizeof g_dir, "/tmp/fuzz_gltf_XXXXXX");
     if (!mkdtemp(dir)) abort();
     float tri[16] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5f, 0.5f, 0, 1};
     put_file(dir, "a.bin", tri, sizeof tri);
@@ -38,6 +51,7 @@ static const char *fuzz_dir(void) {
     char fifo[128];
     snprintf(fifo, sizeof fifo, "%s/fifo", dir);
     mkfifo(fifo, 0600);
+    atexit(remove_dir);
     return dir;
 }
 
