@@ -5,7 +5,8 @@
 #         display is set (DISPLAY or WAYLAND_DISPLAY). Builds the programs: raycompact and compact.
 #   test: what every test needs as well: the viewer's libraries, Xvfb and Mesa (the viewer's test
 #         in a virtual X server), Python with pytest and matplotlib (the report's tests and
-#         plots), Open MPI (render and bench over ranks). Builds everything.
+#         plots), Open MPI (render and bench over ranks), the Khronos glTF samples of
+#         assimp-testmodels (the glTF reader's test). Builds everything.
 # Packages come without their recommendations (apt-get --no-install-recommends).
 # Environment: RAYCOMPACT_CMAKE_ARGS adds CMake arguments (e.g. -DRAYCOMPACT_CUDA=OFF).
 set -euo pipefail
@@ -27,7 +28,7 @@ libs=(libcjson-dev libstb-dev zlib1g-dev)
 if [ "$profile" = test ]; then
     command -v python3 >/dev/null || pkgs+=(python3)
     libs+=(libsdl2-dev libepoxy-dev xvfb xauth libgl1-mesa-dri python3-matplotlib python3-pytest
-        libopenmpi-dev openmpi-bin)
+        libopenmpi-dev openmpi-bin assimp-testmodels)
 elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     libs+=(libsdl2-dev libepoxy-dev)
 fi
