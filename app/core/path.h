@@ -169,8 +169,7 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
         return rc_path_finish(p);
     }
     const rc_prim *pr = &sc->bvh.prims[p->prim];
-    const rc_surface s = rc_surface_at(&sc->bvh, &sc->mesh, p->prim, p->origin, p->dir, p->t);
-    const rc_material *m = &sc->materials[s.material];
+    const rc_material *m = &sc->materials[rc_prim_material(pr)];
     if (m->type == RC_MAT_EMISSIVE) {
         rc_vec3 le = rc_mul(p->throughput, m->color);
         /* the vertex before sampled a light too: weigh this hit against that strategy */
@@ -182,6 +181,10 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     uint32_t bounce = rc_path_bounce(p);
     rc_rng_key key = {p->pixel, sp->sample + rc_path_wave_sample(p),
                       bounce | sp->seed << RC_SEED_SHIFT};
+    /* after the emissive case, which needs none of it: the same arithmetic in every kernel that
+       shades (shade, the tail, the megakernels), where sharing values with the light's density
+       could let the compiler fuse multiply-adds differently in one of them */
+    const rc_surface s = rc_surface_at(&sc->bvh, &sc->mesh, p->prim, p->origin, p->dir, p->t);
     /* a light sample counts a path one vertex longer: only where scattering could still
        reach a light within max_depth */
     int nee =
