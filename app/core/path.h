@@ -129,22 +129,21 @@ RC_FN rc_vec3 rc_offset_origin(rc_vec3 x, rc_vec3 n, rc_vec3 dir) {
     return rc_add(x, rc_scale(n, rc_dot(dir, n) > 0.0f ? eps : -eps));
 }
 
-/* Next-event estimation at surface s (material m): choose a light by power and a point on it,
- * and write the shadow ray that carries its light weighted by the power heuristic against the
- * material's own sampling. No ray (sh->slot stays 0) when the point lies behind the surface or
- * the light has nothing to offer. The ray starts on the geometric normal's side; the material
- * sees the shading normal. */
+/* Next-event estimation at surface point x (unit normal n facing the ray, material m): choose
+ * a light by power and a point on it, and write the shadow ray that carries its light
+ * weighted by the power heuristic against the material's own sampling. No ray (sh->slot
+ * stays 0) when the point lies behind the surface or the light has nothing to offer. */
 RC_FN void rc_path_nee(const rc_scene_view *sc, const rc_shade_params *sp, const rc_path *p,
-                       const rc_material *m, const rc_surface *s, rc_rng_key key, rc_shadow *sh) {
+                       const rc_material *m, rc_vec3 x, rc_vec3 n, rc_rng_key key, rc_shadow *sh) {
     uint32_t li = rc_light_pick(&sc->lights, rc_key_rand(key, RC_DIM_LIGHT));
     const rc_prim *lp = &sc->bvh.prims[sc->lights.prims[li]];
     /* the origin a scattered ray leaving above the surface has: the same light density */
-    rc_vec3 o = rc_offset_origin(s->p, s->ng, s->ng), w;
+    rc_vec3 o = rc_offset_origin(x, n, n), w;
     float dist, pl;
     if (!rc_light_sample(lp, o, rc_key_rand(key, RC_DIM_LIGHT_U), rc_key_rand(key, RC_DIM_LIGHT_V),
                          &w, &dist, &pl))
         return;
-    float pb = rc_scatter_pdf(m, p->dir, s->ns, w);
+    float pb = rc_scatter_pdf(m, p->dir, n, w);
     if (!(pb > 0.0f)) return;
     /* f cos = color * pb (light.h): throughput * color * pb * Le / pl * w_light */
     float k = pb / pl * rc_mis_weight(pl, pb);
@@ -181,18 +180,18 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     uint32_t bounce = rc_path_bounce(p);
     rc_rng_key key = {p->pixel, sp->sample + rc_path_wave_sample(p),
                       bounce | sp->seed << RC_SEED_SHIFT};
-    /* after the emissive case, which needs none of it: the same arithmetic in every kernel that
-       shades (shade, the tail, the megakernels), where sharing values with the light's density
-       could let the compiler fuse multiply-adds differently in one of them */
-    const rc_surface s = rc_surface_at(&sc->bvh, &sc->mesh, p->prim, p->origin, p->dir, p->t);
+    rc_vec3 x = rc_add(p->origin, rc_scale(p->dir, p->t));
+    rc_vec3 n = rc_prim_normal(pr, x);
+    int front = rc_dot(p->dir, n) < 0.0f;
+    if (!front) n = rc_neg(n);
     /* a light sample counts a path one vertex longer: only where scattering could still
        reach a light within max_depth */
     int nee =
         sh && sp->nee && sc->lights.count > 0 && rc_material_nee(m) && bounce + 1 < sp->max_depth;
-    if (nee) rc_path_nee(sc, sp, p, m, &s, key, sh);
+    if (nee) rc_path_nee(sc, sp, p, m, x, n, key, sh);
     rc_vec3 dir, weight;
-    if (!rc_scatter(m, p->dir, s.ns, s.front, key, &dir, &weight)) return rc_path_finish(p);
-    p->pdf = nee ? rc_scatter_pdf(m, p->dir, s.ns, dir) : 0.0f;
+    if (!rc_scatter(m, p->dir, n, front, key, &dir, &weight)) return rc_path_finish(p);
+    p->pdf = nee ? rc_scatter_pdf(m, p->dir, n, dir) : 0.0f;
     p->throughput = rc_mul(p->throughput, weight);
     bounce++;
     if (bounce >= sp->max_depth) return rc_path_finish(p);
@@ -202,7 +201,7 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
         if (!(rc_key_rand(key, RC_DIM_ROULETTE) < q)) return rc_path_finish(p);
         p->throughput = rc_scale(p->throughput, 1.0f / q);
     }
-    p->origin = rc_offset_origin(s.p, s.ng, dir);
+    p->origin = rc_offset_origin(x, n, dir);
     p->dir = dir;
     p->flags = (p->flags & RC_PATH_SAMPLE_MASK) | RC_PATH_ALIVE | bounce;
     return 1;
