@@ -571,9 +571,42 @@ static void test_loading(void) {
     }
 }
 
+/* tools/gen_env's sky: it loads, and most samples go to its sun, where it was asked to be. */
+static void test_gen_env(const char *exe) {
+    char out[4096], cmd[8400];
+    snprintf(out, sizeof out, "%s", path_of("sky.hdr"));
+    snprintf(cmd, sizeof cmd, "'%s' '%s' 256 35 30", exe, out);
+    CHECK(system(cmd) == 0, "%s failed", cmd);
+    rc_env_map e;
+    rc_error err;
+    int rc = rc_env_load_file(out, 64u << 20, &e, &err);
+    CHECK(rc == 0, "%s", err.msg);
+    if (rc != 0) return;
+    CHECK(e.width == 256 && e.height == 128, "gen_env: %ux%u", e.width, e.height);
+    double el = 35.0 * RC_PI / 180.0, az = 30.0 * RC_PI / 180.0;
+    rc_vec3 sun = rc_v3((float)(cos(el) * sin(az)), (float)sin(el), (float)(-cos(el) * cos(az)));
+    rc_env_view v = rc_env_view_make(&e, 0.0f, 1.0f);
+    uint64_t s = 11;
+    int near_sun = 0, n = 20000;
+    for (int k = 0; k < n; k++) {
+        rc_vec3 d;
+        float pdf;
+        float u1 = (float)uniform(&s), u2 = (float)uniform(&s);
+        rc_env_sample(&v, u1, u2, &d, &pdf);
+        near_sun += rc_dot(d, sun) > cosf(4.0f * RC_PI / 180.0f);
+    }
+    printf("test_envmap: gen_env's sky: %.1f %% of the samples within 4 degrees of the sun\n",
+           100.0 * near_sun / n);
+    CHECK(near_sun > n / 2, "gen_env: %d of %d samples near the sun", near_sun, n);
+    CHECK(rc_env_radiance(&v, sun).x > 1000.0f, "the sun is bright");
+    CHECK(rc_env_radiance(&v, rc_v3(0, 1, 0)).z > rc_env_radiance(&v, rc_v3(0, 1, 0)).x,
+          "the zenith is blue");
+    rc_env_free(&e);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_envmap DIR\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: test_envmap DIR [GEN_ENV]\n");
         return 2;
     }
     dir = argv[1];
@@ -583,5 +616,6 @@ int main(int argc, char **argv) {
     test_integral();
     test_chi2();
     test_loading();
+    if (argc == 3) test_gen_env(argv[2]);
     return test_finish("test_envmap");
 }
