@@ -129,28 +129,56 @@ static unsigned char *png_drop_empty_idat(const unsigned char *d, size_t len, si
     return c;
 }
 
-/* The marker segments up to the first scan, then an end-of-image marker after it: NULL, or
- * what is wrong. stb_image pads a JPEG cut short with zeros and decodes it; inside
- * entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so the first
- * FF D9 after the first scan header ends the image (an EXIF thumbnail's comes before it). */
+/* A DHT segment's payload of n bytes: NULL, or what is wrong. Each table is a class and
+ * id byte, 16 code counts and their values; stb_image 2.27 writes one code length per code
+ * into a table of 257 entries without checking that the counts sum to at most 256 (fixed in
+ * 2.28), which a fuzzed file reaches from stbi_info alone. */
+static const char *jpeg_dht(const unsigned char *p, size_t n) {
+    while (n > 0) {
+        if (n < 17) return "bad Huffman table";
+        size_t codes = 0;
+        for (int i = 1; i <= 16; i++) codes += p[i];
+        if (codes > 256 || codes > n - 17) return "bad Huffman table";
+        p += 17 + codes;
+        n -= 17 + codes;
+    }
+    return NULL;
+}
+
+/* The marker segments, checked complete (and each Huffman table by jpeg_dht), and an end of
+ * image: NULL, or what is wrong. stb_image pads a JPEG cut short with zeros and decodes it.
+ * After a scan header the entropy-coded data runs to the next marker: inside it 0xFF is
+ * always followed by 0x00 (a stuffed byte), a restart marker or another 0xFF (fill), so the
+ * first other FF xx is the next segment (the tables and scans of a progressive JPEG) or the
+ * end of the image, FF D9. */
 static const char *jpeg_structure(const unsigned char *d, size_t len) {
     size_t at = 2;
+    int in_scan = 0;
     for (;;) {
+        if (in_scan) {
+            while (at + 1 < len && !(d[at] == 0xFF && d[at + 1] != 0x00 && d[at + 1] != 0xFF &&
+                                     (d[at + 1] < 0xD0 || d[at + 1] > 0xD7)))
+                at++;
+            if (at + 1 >= len) return "truncated: no end-of-image marker after the image data";
+        }
         while (at + 1 < len && d[at] == 0xFF && d[at + 1] == 0xFF) at++; /* fill bytes */
-        if (len - at < 4 || d[at] != 0xFF) return "truncated: the file ends in its header";
+        if (len - at < 2 || d[at] != 0xFF) return "truncated: the file ends in its header";
         unsigned char m = d[at + 1];
-        if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) { /* markers without a length */
+        if (m == 0xD9) return NULL;                  /* end of image */
+        if (m == 0x01 || (m >= 0xD0 && m <= 0xD8)) { /* markers without a length */
             at += 2;
             continue;
         }
+        if (len - at < 4) return "truncated: the file ends in a segment";
         size_t seg = (size_t)d[at + 2] << 8 | d[at + 3];
         if (seg < 2 || seg > len - at - 2) return "truncated: a segment runs past the end";
+        if (m == 0xC4) {
+            const char *why = jpeg_dht(d + at + 4, seg - 2);
+            if (why) return why;
+        }
         at += 2 + seg;
-        if (m == 0xDA) break; /* start of scan */
+        if (m == 0xDA) in_scan = 1; /* entropy-coded data follows the scan header */
     }
-    for (; at + 1 < len; at++)
-        if (d[at] == 0xFF && d[at + 1] == 0xD9) return NULL;
-    return "truncated: no end-of-image marker after the image data";
 }
 
 /* The Radiance header as stb_image reads it: "#?RADIANCE" or "#?RGBE", lines up to an empty
@@ -303,6 +331,11 @@ int rc_image_info(const char *name, const unsigned char *data, size_t len, int h
     }
     if (!is_png(data, len) && !is_jpeg(data, len))
         return bad_image(err, name, 0, "unknown image type");
+    /* before stb_image reads even the header: its JPEG header reader builds Huffman tables */
+    size_t empty = 0;
+    const char *why =
+        is_png(data, len) ? png_structure(data, len, &empty) : jpeg_structure(data, len);
+    if (why) return bad_image(err, name, 0, why);
 #if HAVE_DECODER
     if (len > INT_MAX) return bad_image(err, name, 0, "file too large");
     int iw = 0, ih = 0, comp = 0;
