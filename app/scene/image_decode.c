@@ -129,31 +129,54 @@ static unsigned char *png_drop_empty_idat(const unsigned char *d, size_t len, si
     return c;
 }
 
-/* A DHT segment's payload of n bytes: NULL, or what is wrong. Each table is a class and
- * id byte, 16 code counts and their values; stb_image 2.27 writes one code length per code
- * into a table of 257 entries without checking that the counts sum to at most 256 (fixed in
- * 2.28), which a fuzzed file reaches from stbi_info alone. */
-static const char *jpeg_dht(const unsigned char *p, size_t n) {
+/* A DHT segment's payload of n bytes: NULL, or what is wrong; the tables it defines are
+ * marked in defined[class * 4 + id]. Each table is a class and id byte, 16 code counts and
+ * their values; stb_image 2.27 writes one code length per code into a table of 257 entries
+ * without checking that the counts sum to at most 256 (fixed in 2.28), which a fuzzed file
+ * reaches from stbi_info alone. */
+static const char *jpeg_dht(const unsigned char *p, size_t n, unsigned char defined[8]) {
     while (n > 0) {
-        if (n < 17) return "bad Huffman table";
+        if (n < 17 || (p[0] >> 4) > 1 || (p[0] & 15) > 3) return "bad Huffman table";
         size_t codes = 0;
         for (int i = 1; i <= 16; i++) codes += p[i];
         if (codes > 256 || codes > n - 17) return "bad Huffman table";
+        defined[(p[0] >> 4) * 4 + (p[0] & 15)] = 1;
         p += 17 + codes;
         n -= 17 + codes;
     }
     return NULL;
 }
 
-/* The marker segments, checked complete (and each Huffman table by jpeg_dht), and an end of
- * image: NULL, or what is wrong. stb_image pads a JPEG cut short with zeros and decodes it.
- * After a scan header the entropy-coded data runs to the next marker: inside it 0xFF is
- * always followed by 0x00 (a stuffed byte), a restart marker or another 0xFF (fill), so the
- * first other FF xx is the next segment (the tables and scans of a progressive JPEG) or the
- * end of the image, FF D9. */
+/* A scan header's payload (SOS) of n bytes: NULL when every Huffman table the scan decodes
+ * with was defined before it. stb_image 2.27 keeps its tables in memory it does not clear
+ * and decodes with an undefined one as it finds it, indexing its symbols with whatever is
+ * there (found by fuzz_texture). progressive: the frame is SOF2, whose DC scans (Ss = 0)
+ * use only DC tables, and only on the first pass (Ah = 0), and whose AC scans only AC ones. */
+static const char *jpeg_sos(const unsigned char *p, size_t n, const unsigned char defined[8],
+                            int progressive) {
+    if (n < 1 || n < 1 + 2 * (size_t)p[0] + 3) return "bad scan header";
+    unsigned ns = p[0];
+    unsigned ss = p[1 + 2 * ns], ah = p[3 + 2 * ns] >> 4;
+    for (unsigned c = 0; c < ns; c++) {
+        unsigned td = p[2 + 2 * c] >> 4, ta = p[2 + 2 * c] & 15;
+        if (td > 3 || ta > 3) return "bad scan header";
+        int need_dc = !progressive || (ss == 0 && ah == 0), need_ac = !progressive || ss != 0;
+        if ((need_dc && !defined[td]) || (need_ac && !defined[4 + ta]))
+            return "a scan uses a Huffman table that is not defined";
+    }
+    return NULL;
+}
+
+/* The marker segments, checked complete (each Huffman table by jpeg_dht, each scan by
+ * jpeg_sos), and an end of image: NULL, or what is wrong. stb_image pads a JPEG cut short with
+ * zeros and decodes it. After a scan header the entropy-coded data runs to the next marker:
+ * inside it 0xFF is always followed by 0x00 (a stuffed byte), a restart marker or another
+ * 0xFF (fill), so the first other FF xx is the next segment (the tables and scans of a
+ * progressive JPEG) or the end of the image, FF D9. */
 static const char *jpeg_structure(const unsigned char *d, size_t len) {
     size_t at = 2;
-    int in_scan = 0;
+    int in_scan = 0, progressive = 0;
+    unsigned char defined[8] = {0};
     for (;;) {
         if (in_scan) {
             while (at + 1 < len && !(d[at] == 0xFF && d[at + 1] != 0x00 && d[at + 1] != 0xFF &&
@@ -172,10 +195,11 @@ static const char *jpeg_structure(const unsigned char *d, size_t len) {
         if (len - at < 4) return "truncated: the file ends in a segment";
         size_t seg = (size_t)d[at + 2] << 8 | d[at + 3];
         if (seg < 2 || seg > len - at - 2) return "truncated: a segment runs past the end";
-        if (m == 0xC4) {
-            const char *why = jpeg_dht(d + at + 4, seg - 2);
-            if (why) return why;
-        }
+        const char *why = NULL;
+        if (m == 0xC2) progressive = 1;
+        if (m == 0xC4) why = jpeg_dht(d + at + 4, seg - 2, defined);
+        if (m == 0xDA) why = jpeg_sos(d + at + 4, seg - 2, defined, progressive);
+        if (why) return why;
         at += 2 + seg;
         if (m == 0xDA) in_scan = 1; /* entropy-coded data follows the scan header */
     }
