@@ -5,6 +5,7 @@
 #include "echo.h"
 #include "image.h"
 #include "mpi_run.h"
+#include "num_parse.h"
 #include "rank_timing.h"
 #include "stats.h"
 #include "wavefront/compact.h"
@@ -12,6 +13,7 @@
 #include "timing.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,9 @@ static void usage(FILE *f) {
             "options:\n"
             "  --scene FILE          scene file (JSON)\n"
             "  --out FILE            output image: .png (8-bit sRGB) or .pfm (float, linear)\n"
+            "  --exposure EV         .png: the radiance times 2^EV (default 0), -20..20\n"
+            "  --tonemap T           .png: clip (default: as rendered, highlights burn out),\n"
+            "                        reinhard or aces (filmic); .pfm stays linear\n"
             "  --width W --height H  image size (default: the scene's render block)\n"
             "  --spp N               samples per pixel (default: the scene's)\n"
             "  --samples-per-frame N|auto\n"
@@ -65,7 +70,17 @@ typedef struct render_opts {
     const char *out, *algo, *mode;
     uint32_t spp;
     int stats;
+    rc_display display; /* --exposure, --tonemap */
 } render_opts;
+
+/* Stops of exposure: a real number with an optional sign ("-1.5", "+2", "0"). */
+static int parse_stops(const char *s, double *out) {
+    int neg = *s == '-';
+    if (*s == '-' || *s == '+') s++;
+    if (num_parse_double(s, out) != 0) return -1;
+    if (neg) *out = -*out;
+    return 0;
+}
 
 static int parse(int argc, char **argv, render_opts *o) {
     cli_args a = {"render", argc, argv, 1, NULL, NULL, NULL};
@@ -83,6 +98,17 @@ static int parse(int argc, char **argv, render_opts *o) {
             if (r > 0 && cli_uint(&a, 1, 1u << 20, &o->spp) != 0) return RC_EXIT_USAGE;
         } else if ((r = cli_is(&a, "--stats", 0)) != 0) {
             o->stats = 1;
+        } else if ((r = cli_is(&a, "--exposure", 1)) != 0) {
+            double ev;
+            if (r > 0 && (parse_stops(a.value, &ev) != 0 || !(fabs(ev) <= RC_EXPOSURE_MAX)))
+                return cli_usage_error("render",
+                                       "--exposure: '%s' is not a number of stops in -%g..%g",
+                                       a.value, RC_EXPOSURE_MAX, RC_EXPOSURE_MAX);
+            if (r > 0) o->display.exposure = (float)ev;
+        } else if ((r = cli_is(&a, "--tonemap", 1)) != 0) {
+            if (r > 0 && rc_tonemap_parse(a.value, &o->display.tonemap) != 0)
+                return cli_usage_error("render", "--tonemap: '%s' is not one of: %s", a.value,
+                                       rc_tonemap_names());
         } else {
             return cli_usage_error("render", "unknown option '%s' (see --help)", argv[a.i]);
         }
@@ -213,7 +239,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     }
     if (rc == 0 && root) {
         rc_film_image(sums, n, spp, rgb);
-        if (rc_image_write(o->out, rgb, st->width, st->height, &err) != 0) {
+        if (rc_image_write_display(o->out, rgb, st->width, st->height, &o->display, &err) != 0) {
             fprintf(stderr, "raycompact render: %s\n", err.msg);
             rc = RC_EXIT_FAIL;
         }

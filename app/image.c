@@ -1,6 +1,7 @@
 /* image.c: PNG through png.c, PFM by hand; atomic writes through rename(2). */
 #define _POSIX_C_SOURCE 200809L
 #include "image.h"
+#include "core/tonemap.h"
 #include "out_path.h"
 #include "png.h"
 #include "read_file.h"
@@ -24,23 +25,55 @@ static int ends_with(const char *s, const char *suffix) {
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+static const char *const k_tonemaps[RC_TONEMAP_COUNT] = {"clip", "reinhard", "aces"};
+
+const char *rc_tonemap_name(int op) {
+    return op >= 0 && op < RC_TONEMAP_COUNT ? k_tonemaps[op] : NULL;
+}
+
+int rc_tonemap_parse(const char *s, int *op) {
+    for (int i = 0; i < RC_TONEMAP_COUNT; i++)
+        if (strcmp(s, k_tonemaps[i]) == 0) {
+            *op = i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *rc_tonemap_names(void) {
+    return "clip, reinhard, aces";
+}
+
 typedef struct {
     const float *rgb;
-    size_t row; /* floats a row */
+    size_t row;  /* floats a row */
+    float scale; /* 2^exposure */
+    int tonemap;
 } srgb_rows;
 
-/* Row y of the PNG: the linear floats as 8-bit sRGB, on the PNG writer's threads. */
+/* Row y of the PNG: the linear floats through the exposure and the tone map as 8-bit sRGB, on
+ * the PNG writer's threads. Exposure 0 and clip write the floats as they are. */
 static const unsigned char *srgb_row(void *ctx, uint32_t y, unsigned char *out) {
     const srgb_rows *s = ctx;
     const float *in = s->rgb + (size_t)y * s->row;
-    for (size_t i = 0; i < s->row; i++)
-        out[i] = (unsigned char)lrintf(rc_linear_to_srgb(in[i]) * 255.0f);
+    if (s->scale == 1.0f && s->tonemap == RC_TONEMAP_CLIP) {
+        for (size_t i = 0; i < s->row; i++)
+            out[i] = (unsigned char)lrintf(rc_linear_to_srgb(in[i]) * 255.0f);
+        return out;
+    }
+    for (size_t i = 0; i + 2 < s->row; i += 3) {
+        rc_vec3 c = rc_tonemap(s->tonemap, rc_scale(rc_v3(in[i], in[i + 1], in[i + 2]), s->scale));
+        out[i] = (unsigned char)lrintf(rc_linear_to_srgb(c.x) * 255.0f);
+        out[i + 1] = (unsigned char)lrintf(rc_linear_to_srgb(c.y) * 255.0f);
+        out[i + 2] = (unsigned char)lrintf(rc_linear_to_srgb(c.z) * 255.0f);
+    }
     return out;
 }
 
 /* The error of the PNG writer in errno, where the caller's message finds it. */
-static int write_png(FILE *f, const float *rgb, uint32_t w, uint32_t h) {
-    srgb_rows s = {rgb, 3 * (size_t)w};
+static int write_png(FILE *f, const float *rgb, uint32_t w, uint32_t h, const rc_display *d) {
+    srgb_rows s = {rgb, 3 * (size_t)w, d ? exp2f(d->exposure) : 1.0f,
+                   d ? d->tonemap : RC_TONEMAP_CLIP};
     int e = rc_png_write_rows(f, w, h, srgb_row, &s, 0);
     errno = e;
     return e ? -1 : 0;
@@ -57,6 +90,11 @@ static int write_pfm(FILE *f, const float *rgb, uint32_t w, uint32_t h) {
 
 int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t height,
                    rc_error *err) {
+    return rc_image_write_display(path, rgb, width, height, NULL, err);
+}
+
+int rc_image_write_display(const char *path, const float *rgb, uint32_t width, uint32_t height,
+                           const rc_display *d, rc_error *err) {
     int pfm = ends_with(path, ".pfm");
     if (!pfm && !ends_with(path, ".png"))
         return rc_fail(err, "%s: unknown image type (use .png or .pfm)", path);
@@ -79,7 +117,7 @@ int rc_image_write(const char *path, const float *rgb, uint32_t width, uint32_t 
     fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "wb");
     int rc = f ? 0 : -1;
-    if (rc == 0) rc = pfm ? write_pfm(f, rgb, width, height) : write_png(f, rgb, width, height);
+    if (rc == 0) rc = pfm ? write_pfm(f, rgb, width, height) : write_png(f, rgb, width, height, d);
     if (f && ferror(f)) rc = -1;
     if (f ? fclose(f) != 0 : close(fd) != 0) rc = -1;
     if (rc == 0 && rename(tmp, real) != 0) rc = -1;

@@ -2,6 +2,8 @@
  * byte as written, the same file with 1 thread and with many, errors returned and no file left
  * behind. Usage: test_png DIR (a directory for the files it writes). */
 #define _POSIX_C_SOURCE 200809L
+#include "core/tonemap.h"
+#include "image.h"
 #include "png.h"
 #include "rc_test.h"
 #include "read_file.h"
@@ -156,6 +158,58 @@ static void check_image_write(const char *dir) {
     free(rgb);
 }
 
+/* The display of a PNG (core/tonemap.h): exposure 0 and clip write what rc_image_write does;
+ * an exposure and each tone map write their closed forms; the curves themselves at known
+ * points (aces: 1 -> 0.8037, monotone, below 1; reinhard: luminance L -> L / (1 + L), hue
+ * kept). */
+static void check_display(const char *dir) {
+    CHECK(rc_aces_fit(0.0f) == 0.0f && fabsf(rc_aces_fit(1.0f) - 0.80375f) < 1e-4f, "aces(1) = %g",
+          rc_aces_fit(1.0f));
+    float prev = 0.0f;
+    for (float x = 0.01f; x < 100.0f; x *= 1.1f) {
+        float y = rc_aces_fit(x);
+        CHECK(y >= prev && y <= 1.0f, "aces not monotone in [0, 1] at %g: %g", x, y);
+        prev = y;
+    }
+    rc_vec3 c = rc_v3(0.5f, 1.0f, 2.0f), t = rc_tonemap(RC_TONEMAP_REINHARD, c);
+    float l = 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z,
+          lt = 0.2126f * t.x + 0.7152f * t.y + 0.0722f * t.z;
+    CHECK(fabsf(lt - l / (1.0f + l)) < 1e-6f && fabsf(t.z / t.x - 4.0f) < 1e-5f,
+          "reinhard: luminance %g, want %g", lt, l / (1.0f + l));
+    enum { W = 64, H = 3 };
+    float rgb[W * H * 3];
+    for (int i = 0; i < W * H * 3; i++) rgb[i] = (float)i / 40.0f; /* 0 .. about 14 */
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/display_plain.png", dir);
+    snprintf(b, sizeof b, "%s/display_default.png", dir);
+    rc_error err;
+    const rc_display plain = {0.0f, RC_TONEMAP_CLIP};
+    CHECK(rc_image_write(a, rgb, W, H, &err) == 0 &&
+              rc_image_write_display(b, rgb, W, H, &plain, &err) == 0,
+          "%s", err.msg);
+    size_t la = 0, lb = 0;
+    char *pa = read_file(a, 1 << 20, &la, NULL, 0), *pb = read_file(b, 1 << 20, &lb, NULL, 0);
+    CHECK(pa && pb && la == lb && memcmp(pa, pb, la) == 0, "exposure 0, clip: other bytes");
+    free(pa);
+    free(pb);
+    for (int op = 0; op < RC_TONEMAP_COUNT; op++) {
+        const rc_display d = {-1.5f, op};
+        unsigned char want[W * H * 3];
+        for (int p = 0; p < W * H; p++) {
+            rc_vec3 v = rc_tonemap(
+                op, rc_scale(rc_v3(rgb[3 * p], rgb[3 * p + 1], rgb[3 * p + 2]), exp2f(-1.5f)));
+            want[3 * p] = (unsigned char)lrintf(rc_linear_to_srgb(v.x) * 255.0f);
+            want[3 * p + 1] = (unsigned char)lrintf(rc_linear_to_srgb(v.y) * 255.0f);
+            want[3 * p + 2] = (unsigned char)lrintf(rc_linear_to_srgb(v.z) * 255.0f);
+        }
+        CHECK(rc_image_write_display(b, rgb, W, H, &d, &err) == 0, "%s", err.msg);
+        size_t len = 0;
+        char *png = read_file(b, 1 << 20, &len, NULL, 0);
+        if (png) check_decodes((unsigned char *)png, len, want, W, H, rc_tonemap_name(op));
+        free(png);
+    }
+}
+
 /* No temporary file (NAME.tmpXXXXXX) is left in dir. */
 static void check_no_temporaries(const char *dir, const char *what) {
     DIR *d = opendir(dir);
@@ -226,6 +280,7 @@ int main(int argc, char **argv) {
     CHECK(rc_png_piece_rows(90000) == 1, "a row of 90000 pixels is a piece");
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) check_size(sizes[i][0], sizes[i][1]);
     check_image_write(dir);
+    check_display(dir);
     check_errors(dir);
     return test_finish("test_png");
 }

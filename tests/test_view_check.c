@@ -88,6 +88,9 @@ static void check_log(const char *dir, rc_backend backend) {
         CHECK(strstr(log, want) != NULL, "the viewer never ran '%s' (no '%s' in %s)", names[i],
               want, path);
     }
+    CHECK(strstr(log, "tone map reinhard") && strstr(log, "tone map aces") &&
+              strstr(log, "tone map clip"),
+          "key G did not step through the tone maps in %s", path);
     /* the frame-time budget's keys: halved, then doubled back */
     CHECK(strstr(log, "frame budget 8 ms") && strstr(log, "frame budget 16 ms"),
           "the budget's keys left no 'frame budget 8 ms' and '16 ms' in %s", path);
@@ -120,14 +123,15 @@ int main(int argc, char **argv) {
     const char *dir = argv[1];
     if (small) return check_small(dir);
     check_log(dir, backend);
-    const char *names[] = {"view_overlay.png", "view_plain.png", "view_mask.png", "view_image.png",
-                           "view_help.png"};
-    image im[5];
-    for (int i = 0; i < 5; i++)
+    const char *names[] = {"view_overlay.png", "view_plain.png", "view_mask.png",
+                           "view_image.png",   "view_help.png",  "view_aces.png"};
+    enum { SHOTS = sizeof names / sizeof *names };
+    image im[SHOTS];
+    for (int i = 0; i < SHOTS; i++)
         if (load(dir, names[i], &im[i]) != 0) return test_finish("view_check");
-    for (int i = 0; i < 5; i++) check_not_blank(names[i], &im[i]);
+    for (int i = 0; i < SHOTS; i++) check_not_blank(names[i], &im[i]);
     int same_size = 1;
-    for (int i = 1; i < 5; i++) same_size &= im[i].w == im[0].w && im[i].h == im[0].h;
+    for (int i = 1; i < SHOTS; i++) same_size &= im[i].w == im[0].w && im[i].h == im[0].h;
     CHECK(same_size, "the screenshots differ in size");
     if (same_size) {
         /* The film was paused: only the overlay tells the first two apart. */
@@ -141,7 +145,14 @@ int main(int argc, char **argv) {
         CHECK(overlay > 0.05, "the overlay changes only %.1f%% of the window", 100.0 * overlay);
         CHECK(mask > 0.15, "the mask view differs from the image in only %.1f%% of the window",
               100.0 * mask);
+        /* the same paused film through the aces tone map: most pixels change a little */
+        size_t n = (size_t)im[1].w * im[1].h, toned = 0;
+        for (size_t i = 0; i < n; i++)
+            toned += (size_t)differs(im[5].px + 3 * i, im[1].px + 3 * i, 4);
+        printf("tone map aces: %.1f%% of the window differs from clip\n", 100.0 * toned / n);
+        CHECK(toned > n / 2, "the aces tone map changes only %.1f%% of the window",
+              100.0 * toned / n);
     }
-    for (int i = 0; i < 5; i++) stbi_image_free(im[i].px);
+    for (int i = 0; i < SHOTS; i++) stbi_image_free(im[i].px);
     return test_finish("view_check");
 }

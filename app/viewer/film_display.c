@@ -55,6 +55,7 @@ int rc_film_init(rc_film *f, uint32_t w, uint32_t h, rc_backend backend, int int
     if (!f->prog) return -1;
     f->u_scale = glGetUniformLocation(f->prog, "scale");
     f->u_show_mask = glGetUniformLocation(f->prog, "show_mask");
+    f->u_tonemap = glGetUniformLocation(f->prog, "tonemap");
     f->u_film = glGetUniformLocation(f->prog, "film");
     f->u_mask = glGetUniformLocation(f->prog, "mask");
     glGenVertexArrays(1, &f->vao);
@@ -114,7 +115,8 @@ int rc_film_update(rc_film *f, rc_renderer *r, int want_mask, rc_error *err) {
     return want_mask ? update_mask(f, r, err) : 0;
 }
 
-void rc_film_draw(const rc_film *f, float exposure, int show_mask, int x, int y, int w, int h) {
+void rc_film_draw(const rc_film *f, float exposure, int tonemap, int show_mask, int x, int y, int w,
+                  int h) {
     glViewport(x, y, w, h);
     glUseProgram(f->prog);
     glActiveTexture(GL_TEXTURE0);
@@ -126,6 +128,7 @@ void rc_film_draw(const rc_film *f, float exposure, int show_mask, int x, int y,
     glUniform1i(f->u_mask, 1);
     glUniform1f(f->u_scale, f->scale * exp2f(exposure));
     glUniform1i(f->u_show_mask, show_mask);
+    glUniform1i(f->u_tonemap, tonemap);
     glBindVertexArray(f->vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);

@@ -19,7 +19,7 @@ typedef struct rc_film {
     uint32_t w, h;
     rc_film_path path;
     GLuint prog, vao, tex, mask_tex, pbo;
-    GLint u_scale, u_show_mask, u_film, u_mask;
+    GLint u_scale, u_show_mask, u_film, u_mask, u_tonemap;
     void *resource;      /* the pixel buffer's cudaGraphicsResource (interop) */
     float *rgb;          /* host copy of the image (host path) */
     uint8_t *mask;       /* host copy of the alive-ray mask */
@@ -35,7 +35,8 @@ void rc_film_free(rc_film *f);
 /* Bring the renderer's film (and, with want_mask, its alive-ray mask) into the textures. */
 int rc_film_update(rc_film *f, rc_renderer *r, int want_mask, rc_error *err);
 /* Draw into the viewport rectangle (x, y, w, h), in GL's window coordinates. */
-void rc_film_draw(const rc_film *f, float exposure, int show_mask, int x, int y, int w, int h);
+void rc_film_draw(const rc_film *f, float exposure, int tonemap, int show_mask, int x, int y, int w,
+                  int h);
 const char *rc_film_path_name(rc_film_path p);
 
 #endif /* RC_VIEW_FILM_H */

@@ -26,6 +26,7 @@ const rc_help_line rc_view_help[] = {
     {"Q E", "move down, up"},
     {"mouse drag, arrows", "turn the camera"},
     {"+  -", "exposure up / down half a stop"},
+    {"G", "tone map: clip / reinhard / aces (filmic)"},
     {"R", "reset camera, exposure and film"},
     {"P", "pause / resume accumulation"},
     {",  .", "frame-time budget halved / doubled (the samples a frame adds)"},
@@ -162,6 +163,10 @@ static int display_key(rc_viewer *v, int32_t key) {
     case '-':
     case SDLK_KP_MINUS:
         v->exposure -= RC_EXPOSURE_STEP;
+        break;
+    case 'g':
+        v->tonemap = (v->tonemap + 1) % RC_TONEMAP_COUNT;
+        printf("raycompact view: tone map %s\n", rc_tonemap_name(v->tonemap));
         break;
     case 'r':
         reset_all(v);

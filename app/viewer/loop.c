@@ -163,7 +163,7 @@ static void draw(rc_viewer *v) {
     glClear(GL_COLOR_BUFFER_BIT);
     int x, y, w, h;
     image_rect(v, &x, &y, &w, &h);
-    rc_film_draw(&v->film, v->exposure, v->show_mask, x, v->win_h - y - h, w, h);
+    rc_film_draw(&v->film, v->exposure, v->tonemap, v->show_mask, x, v->win_h - y - h, w, h);
     glViewport(0, 0, v->win_w, v->win_h);
     rc_batch_clear(&v->batch);
     if (v->show_overlay) rc_overlay_draw(v, timing_now_ms());

@@ -292,8 +292,8 @@ static void footer(layout *l, const rc_viewer *v) {
                  v->mask_bounce, v->film.mask_alive, n, 100.0 * v->film.mask_alive / n);
         line(l, accent, s);
     }
-    snprintf(s, sizeof s, "exposure %+.1f   display: %s   H help", v->exposure,
-             rc_film_path_name(v->film.path));
+    snprintf(s, sizeof s, "exposure %+.1f  %s   display: %s   H help", v->exposure,
+             rc_tonemap_name(v->tonemap), rc_film_path_name(v->film.path));
     line(l, dim, s);
 }
 

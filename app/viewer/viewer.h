@@ -17,6 +17,8 @@
 #include "../cli.h"
 #include "batch.h"
 #include "budget.h"
+#include "../core/tonemap.h"
+#include "../image.h"
 #include "fly_camera.h"
 #include "film_display.h"
 #include "history.h"
@@ -79,6 +81,7 @@ typedef struct rc_viewer {
     int mask_bounce, mask_stale; /* stale: no frame has recorded this bounce's mask yet */
     int film_dirty;              /* the textures need the film again, though no frame ran */
     float exposure;              /* stops */
+    int tonemap;                 /* RC_TONEMAP_* (core/tonemap.h): key G */
     rc_history hist;
     /* scripted input */
     rc_script script;
