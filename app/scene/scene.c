@@ -94,8 +94,7 @@ long rc_scene_add_vertex(rc_scene *s, const float normal[3], const float uv[2]) 
         return -1;
     for (int k = 0; k < 3; k++) s->normals[3 * i + k] = normal ? normal[k] : 0.0f;
     for (int k = 0; k < 2; k++) s->uvs[2 * i + k] = uv ? uv[k] : 0.0f;
-    if (normal && (normal[0] != 0.0f || normal[1] != 0.0f || normal[2] != 0.0f))
-        s->has_normals = 1;
+    if (normal && (normal[0] != 0.0f || normal[1] != 0.0f || normal[2] != 0.0f)) s->has_normals = 1;
     if (uv) s->has_uvs = 1;
     s->num_vertices = i + 1;
     return (long)i;
