@@ -19,6 +19,7 @@
  * Every random number is rc_rand of a fixed key, so the outcome is the same on every run.
  * With no argument every part runs; a second argument sets the Simpson grid that each cell's
  * quadrature begins with (4). */
+#include "chi2.h"
 #include "rc_test.h"
 #include "core/bsdf.h"
 
@@ -111,42 +112,6 @@ static int cell_of(rc_vec3 wi) {
 }
 
 /* ---- the chi-square distribution ---- */
-
-/* The regularized upper incomplete gamma function Q(a, x): the power series of P(a, x) below
- * x = a + 1 (Abramowitz & Stegun 6.5.29), a continued fraction above (A&S 6.5.31, evaluated
- * by Lentz's method). */
-static double gamma_q(double a, double x) {
-    if (!(x > 0.0)) return 1.0;
-    double lead = exp(-x + a * log(x) - lgamma(a));
-    if (x < a + 1.0) {
-        double term = 1.0 / a, sum = term;
-        for (int n = 1; n < 10000 && fabs(term) > fabs(sum) * 1e-16; n++) {
-            term *= x / (a + n);
-            sum += term;
-        }
-        return fmax(0.0, 1.0 - lead * sum);
-    }
-    const double tiny = 1e-300;
-    double bn = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / bn, h = d;
-    for (int i = 1; i < 10000; i++) {
-        double an = -i * (i - a);
-        bn += 2.0;
-        d = an * d + bn;
-        if (fabs(d) < tiny) d = tiny;
-        c = bn + an / c;
-        if (fabs(c) < tiny) c = tiny;
-        d = 1.0 / d;
-        double del = d * c;
-        h *= del;
-        if (fabs(del - 1.0) < 1e-16) break;
-    }
-    return lead * h;
-}
-
-/* P(X >= x) for X chi-square with k degrees of freedom. */
-static double chi2_sf(double x, double k) {
-    return gamma_q(0.5 * k, 0.5 * x);
-}
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;

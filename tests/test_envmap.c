@@ -5,6 +5,7 @@
  * direction, and the loader's one-line errors. The .hdr files are written here by a small
  * RGBE encoder. Usage: test_envmap DIR (a directory for the files it writes). */
 #define _POSIX_C_SOURCE 200809L
+#include "chi2.h"
 #include "rc_test.h"
 #include "scene/env_load.h"
 
@@ -80,39 +81,6 @@ static int build(const map *m, rc_env_map *e) {
     int rc = rc_env_build(m->name, m->rgb, m->w, m->h, (size_t)1 << 30, e, &err);
     CHECK(rc == 0, "%s", err.msg);
     return rc;
-}
-
-/* ---- the regularized incomplete gamma function, for the chi-square p-value ----
- * Q(a, x) = Gamma(a, x) / Gamma(a): the series of P = 1 - Q for x < a + 1, the continued
- * fraction of Q otherwise (Abramowitz and Stegun 6.5.29 and 6.5.31), evaluated with the
- * modified Lentz method. */
-static double gamma_q(double a, double x) {
-    if (x <= 0.0) return 1.0;
-    double lg = lgamma(a);
-    if (x < a + 1.0) {
-        double term = 1.0 / a, sum = term;
-        for (int n = 1; n < 100000; n++) {
-            term *= x / (a + n);
-            sum += term;
-            if (fabs(term) < fabs(sum) * 1e-15) break;
-        }
-        return 1.0 - sum * exp(-x + a * log(x) - lg);
-    }
-    const double tiny = 1e-300;
-    double b = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / b, f = d;
-    for (int n = 1; n < 100000; n++) {
-        double an = -n * (n - a);
-        b += 2.0;
-        d = an * d + b;
-        if (fabs(d) < tiny) d = tiny;
-        c = b + an / c;
-        if (fabs(c) < tiny) c = tiny;
-        d = 1.0 / d;
-        double delta = d * c;
-        f *= delta;
-        if (fabs(delta - 1.0) < 1e-15) break;
-    }
-    return exp(-x + a * log(x) - lg) * f;
 }
 
 static void test_gamma(void) {
