@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # demo.sh: set up (install, configure, build) and run the main job: with a display, the
 # interactive viewer on the Cornell box; without one, a headless render of it (PNG and
-# per-phase statistics) and the compaction library's algorithm table.
+# per-phase statistics), a render of the generated glTF demo scene (tools/gen_demo: 32
+# materials over 1 M triangles, written into BUILD_DIR/demo on the first run) and the
+# compaction library's algorithm table.
 # Installs and builds only what that needs (scripts/setup.sh demo). On a machine where no GPU
 # answers nvidia-smi a new build folder is configured without the CUDA backend, which could
 # not run there and whose fat binary takes long to compile.
@@ -18,9 +20,13 @@ rc="$build/bin/raycompact"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && "$rc" view --help >/dev/null 2>&1; then
     exec "$rc" view --scene scenes/cornell.json
 fi
-mkdir -p out
+mkdir -p out "$build/demo"
 "$rc" render --scene scenes/cornell.json --width 384 --height 384 --spp 32 \
     --samples-per-wave auto --out out/cornell.png --stats
 echo "wrote out/cornell.png"
+[ -f "$build/demo/demo.glb" ] || "$build"/bin/gen_demo --out "$build/demo/demo.glb"
+"$rc" render --scene "$build/demo/demo.glb" --width 480 --height 270 --spp 16 --tonemap aces \
+    --out out/demo.png
+echo "wrote out/demo.png"
 echo
 "$build"/bin/compact list

@@ -22,3 +22,14 @@ foreach(args "--materials;32;--detail;4" "--materials;45;--detail;1")
   endif()
   message(STATUS "gen_demo ${args}: ${triangles} triangles, ${materials} materials: read back")
 endforeach()
+
+# The small demo renders through the command line, as a scene of its own.
+if(RAYCOMPACT)
+  execute_process(COMMAND ${RAYCOMPACT} render --backend cpu --scene ${OUT}/demo.glb --width 32
+    --height 18 --spp 1 --max-depth 4 --tonemap aces --out ${OUT}/demo.png
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+  if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT}/demo.png)
+    message(FATAL_ERROR "raycompact render --scene demo.glb: exit ${rc}: ${out}${err}")
+  endif()
+  message(STATUS "raycompact render --scene demo.glb: ${out}")
+endif()

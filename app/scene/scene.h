@@ -44,9 +44,10 @@ typedef struct rc_scene {
     rc_background background;
     rc_render_defaults defaults;
     size_t num_spheres, num_quads, num_triangles;
-    size_t max_prims; /* rc_scene_add_prim refuses more (0: no limit) */
-    size_t max_mib;   /* the memory limit that set max_prims, for messages */
-    rc_bvh bvh;       /* valid after rc_scene_finish */
+    size_t num_degenerate; /* zero-area triangles of model files, dropped */
+    size_t max_prims;      /* rc_scene_add_prim refuses more (0: no limit) */
+    size_t max_mib;        /* the memory limit that set max_prims, for messages */
+    rc_bvh bvh;            /* valid after rc_scene_finish */
     /* the light table (light.h), built by rc_scene_finish: leaf-order primitive indices of
        the emissive quads and spheres and the CDF of their power; bvh.prims[i].pad holds each
        one's selection probability */

@@ -4,6 +4,7 @@
 #include "obj.h"
 #include "grow.h"
 #include "out_path.h"
+#include "scene_import.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
@@ -424,6 +425,39 @@ static int add_mesh(rc_json_ctx *c, const rc_mesh *mesh, const placement *pl, ui
     return 0;
 }
 
+static rc_vec3 import_point(const void *ctx, rc_vec3 p) {
+    return place_point(ctx, p);
+}
+static rc_vec3 import_normal(const void *ctx, rc_vec3 n) {
+    return place_normal(ctx, n);
+}
+
+/* A glTF model as a mesh: its triangles placed, of the material the JSON names, or of the
+ * file's own materials (mapped) when it names none. */
+static int parse_gltf_mesh(rc_json_ctx *c, const cJSON *o, const char *path, const char *full,
+                           const placement *pl) {
+    long mat = -1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "material")) {
+        uint32_t m;
+        if (material_ref(c, o, path, &m) != 0) return -1;
+        mat = (long)m;
+    }
+    size_t room = SIZE_MAX;
+    if (c->s->max_prims)
+        room = c->s->num_prims < c->s->max_prims
+                   ? (c->s->max_prims - c->s->num_prims) * RC_SCENE_PRIM_BYTES
+                   : 0;
+    rc_import im;
+    rc_error ierr;
+    if (rc_import_read(full, room == SIZE_MAX ? 0 : (room >> 20) + 1, &im, &ierr) != 0)
+        return rc_json_fail(c, path, "%s", ierr.msg);
+    rc_import_place place = {import_point, import_normal, pl};
+    size_t budget = room == SIZE_MAX ? SIZE_MAX : room > im.bytes ? room - im.bytes : 0;
+    int rc = rc_scene_add_import(c->s, &im, &place, mat, budget, full, &ierr);
+    rc_import_free(&im);
+    return rc != 0 ? rc_json_fail(c, path, "%s", ierr.msg) : 0;
+}
+
 static int parse_mesh(rc_json_ctx *c, const cJSON *o, const char *path) {
     static const char *const keys[] = {"file", "scale", "rotate_y", "translate", "material", NULL};
     placement pl;
@@ -432,12 +466,13 @@ static int parse_mesh(rc_json_ctx *c, const cJSON *o, const char *path) {
         return -1;
     const char *file = rc_json_string(c, o, path, "file");
     if (!file) return -1;
-    if (material_ref(c, o, path, &mat) != 0) return -1;
     char full[4096];
     if (file[0] == '/')
         snprintf(full, sizeof full, "%s", file);
     else
         snprintf(full, sizeof full, "%s/%s", c->dir, file);
+    if (rc_scene_model_kind(full) == RC_MODEL_GLTF) return parse_gltf_mesh(c, o, path, full, &pl);
+    if (material_ref(c, o, path, &mat) != 0) return -1;
     rc_mesh mesh;
     rc_error oerr;
     /* The file's text takes no more than the primitives still allowed would. */
@@ -646,6 +681,8 @@ int rc_scene_parse(const char *name, const char *dir, const char *text, size_t l
 int rc_scene_load_max(const char *path, size_t max_mib, rc_scene *out, rc_error *err) {
     char *text;
     size_t len;
+    if (rc_scene_model_kind(path) != RC_MODEL_NONE)
+        return rc_scene_load_model(path, max_mib, out, err);
     rc_scene_init(out);
     size_t limit = max_mib > SIZE_MAX >> 21 ? SIZE_MAX >> 1 : max_mib << 20;
     if (rc_read_file(path, limit < MAX_SCENE_BYTES ? limit : MAX_SCENE_BYTES, &text, &len, err) !=

@@ -19,7 +19,7 @@ const rc_help_line rc_view_help[] = {
     {"L", "tail kernel off / on (the last bounces in one kernel)"},
     {"B", "phase timing on / off (the bars; its events slow a frame down)"},
     {"I", "light sampling: nee (light samples, shadow rays) / bsdf"},
-    {"N, Shift+N", "next / previous scene: the .json files in its folder"},
+    {"N, Shift+N", "next / previous scene: the .json, .gltf, .glb, .obj files in its folder"},
     {"V", "alive-ray mask of bounce k"},
     {"[  ]", "previous / next bounce k of the mask"},
     {"W A S D", "move forward, left, back, right (Shift: 4 steps)"},

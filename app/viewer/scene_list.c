@@ -1,8 +1,10 @@
-/* scene_list.c: the scenes key N steps through: the .json files in the directory of the scene
- * on screen, in name order (byte order of the names), wrapping around. Listed anew at every
- * press, so a scene added to the directory shows up and one alone is simply reloaded. */
+/* scene_list.c: the scenes key N steps through: the scene files (.json) and model files (.gltf,
+ * .glb, .obj: scene_import.h) in the directory of the scene on screen, in name order (byte order of
+ * the names), wrapping around. Listed anew at every press, so a scene added to the directory shows
+ * up and one alone is simply reloaded. */
 #include "viewer.h"
 #include "grow.h"
+#include "../scene/scene_import.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +18,8 @@ static int by_name(const void *a, const void *b) {
 
 static int is_json(const char *name) {
     size_t len = strlen(name);
-    return len > 5 && strcmp(name + len - 5, ".json") == 0;
+    return (len > 5 && strcmp(name + len - 5, ".json") == 0) ||
+           rc_scene_model_kind(name) != RC_MODEL_NONE;
 }
 
 /* The .json names in `dir`, sorted; *names is NULL when there are none. */
@@ -48,7 +51,7 @@ int rc_scene_list_step(const char *current, int step, char *out, size_t cap, rc_
     char **names;
     size_t n;
     int rc = list_json(dir, &names, &n, err);
-    if (rc == 0 && n == 0) rc = rc_fail(err, "%s: no .json scenes to switch to", dir);
+    if (rc == 0 && n == 0) rc = rc_fail(err, "%s: no scene or model files to switch to", dir);
     if (rc == 0) {
         /* A scene no longer listed counts as sitting just before the first (after the last,
          * stepping back). */
