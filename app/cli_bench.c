@@ -517,7 +517,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     if (rc == 0 && root) print_ranks(o, n, &g, st->width * st->height);
     cli_timing_lap(CLI_PHASE_WRITE);
     if (rc == 0 && root) g.times[0] = cli_timing_mine(); /* the JSON's own writing is not in it */
-    if (rc == 0 && root && o->json) rc = write_json(o, st, runs, n, &mk, &g);
+    if (rc == 0 && root && o->json) rc = write_json(o, scene, st, runs, n, &mk, &g);
     free_gathered(&g);
     free(runs);
     free(rgb);

@@ -87,7 +87,7 @@ void print_bounces(FILE *f, const bench_run *rn);
 /* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
 void print_ranks(const bench_opts *o, int n, const bench_gathered *g, uint32_t pixels);
 /* --json FILE: the settings, every run, the baselines and the ranks; an exit code. */
-int write_json(const bench_opts *o, const rc_settings *st, const bench_run *runs, int n,
-               const bench_baselines *mk, const bench_gathered *g);
+int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
+               const bench_run *runs, int n, const bench_baselines *mk, const bench_gathered *g);
 
 #endif /* RC_CLI_BENCH_H */

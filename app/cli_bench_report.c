@@ -350,10 +350,18 @@ static void ranks_json(cJSON *root, const bench_opts *o, int n, const bench_gath
         cJSON_AddNumberToObject(cJSON_GetArrayItem(ra, i), "rank", i % g->size);
 }
 
-int write_json(const bench_opts *o, const rc_settings *st, const bench_run *runs, int n,
-               const bench_baselines *mk, const bench_gathered *g) {
+int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
+               const bench_run *runs, int n, const bench_baselines *mk, const bench_gathered *g) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "scene", o->common.scene);
+    /* the scene's size and its load by stage (read and parse, BVH) */
+    cJSON *load = cJSON_AddObjectToObject(root, "scene_load");
+    cJSON_AddNumberToObject(load, "primitives", (double)scene->num_prims);
+    cJSON_AddNumberToObject(load, "triangles", (double)scene->num_triangles);
+    cJSON_AddNumberToObject(load, "vertices", (double)scene->num_vertices);
+    cJSON_AddNumberToObject(load, "load_ms", scene->load_ms);
+    cJSON_AddNumberToObject(load, "bvh_ms", scene->bvh_build_ms);
+    cJSON_AddNumberToObject(load, "read_ms", fmax(0.0, scene->load_ms - scene->bvh_build_ms));
     cJSON_AddStringToObject(root, "backend", rc_backend_name(st->backend));
     cJSON_AddNumberToObject(root, "width", st->width);
     cJSON_AddNumberToObject(root, "height", st->height);

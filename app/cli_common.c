@@ -422,3 +422,11 @@ uint32_t cli_wave(const cli_common *c, const rc_settings *st, uint32_t cap) {
     if (fit < 1) fit = 1;
     return (uint32_t)(fit < cap ? fit : cap);
 }
+
+void cli_print_scene_load(FILE *f, const rc_scene *scene) {
+    double read = scene->load_ms - scene->bvh_build_ms;
+    fprintf(f, "scene: %zu primitives, %zu triangles, %zu vertices\n", scene->num_prims,
+            scene->num_triangles, scene->num_vertices);
+    fprintf(f, "load: %.1f ms (read and parse %.1f ms, BVH %.1f ms)\n", scene->load_ms,
+            read > 0.0 ? read : 0.0, scene->bvh_build_ms);
+}

@@ -258,6 +258,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
               st->algo, rc_mode_name(st->mode), rc_frame_loop_name(tot.loop),
               rc_light_sampling_name(st->light_sampling));
     if (o->stats) {
+        cli_print_scene_load(stdout, scene);
         rc_stats_print(stdout, &tot);
         times[0] = cli_timing_mine();
         if (cli_mpi_size() > 1)

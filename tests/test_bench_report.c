@@ -219,13 +219,21 @@ int main(int argc, char **argv) {
     memset(times, 0, sizeof times);
     bench_rank_info info[1] = {{"host", "device"}};
     bench_gathered g = {1, NULL, info, NULL, times};
-    CHECK(write_json(&o, &st, runs, 2, &mk, &g) == 0, "write_json");
+    rc_scene scene;
+    rc_scene_init(&scene);
+    scene.num_prims = 7, scene.num_triangles = 5, scene.load_ms = 30.0, scene.bvh_build_ms = 20.0;
+    CHECK(write_json(&o, &scene, &st, runs, 2, &mk, &g) == 0, "write_json");
     size_t len = 0;
     char *text = read_file(path, (size_t)-1, &len, NULL, 0);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     const cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0);
     const cJSON *r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 1);
     const cJSON *m2 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "megakernels"), 2);
+    const cJSON *load = cJSON_GetObjectItem(root, "scene_load");
+    CHECK(load && cJSON_GetObjectItem(load, "triangles")->valuedouble == 5.0 &&
+              cJSON_GetObjectItem(load, "bvh_ms")->valuedouble == 20.0 &&
+              cJSON_GetObjectItem(load, "read_ms")->valuedouble == 10.0,
+          "scene_load: the stages of the load");
     CHECK(r0 && cJSON_IsNull(cJSON_GetObjectItem(r0, "speedup_vs_none")),
           "speedup_vs_none without a none run is not null");
     CHECK(r0 && cJSON_IsTrue(cJSON_GetObjectItem(r0, "noisy")) &&

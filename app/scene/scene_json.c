@@ -5,6 +5,7 @@
 #include "grow.h"
 #include "out_path.h"
 #include "scene_import.h"
+#include "timing.h"
 #include "read_file.h"
 
 #include <cjson/cJSON.h>
@@ -678,7 +679,7 @@ int rc_scene_parse(const char *name, const char *dir, const char *text, size_t l
     return rc_scene_parse_max(name, dir, text, len, RC_DEFAULT_MAX_MEMORY_MIB, out, err);
 }
 
-int rc_scene_load_max(const char *path, size_t max_mib, rc_scene *out, rc_error *err) {
+static int load_any(const char *path, size_t max_mib, rc_scene *out, rc_error *err) {
     char *text;
     size_t len;
     if (rc_scene_model_kind(path) != RC_MODEL_NONE)
@@ -692,6 +693,13 @@ int rc_scene_load_max(const char *path, size_t max_mib, rc_scene *out, rc_error 
     rc_dirname(path, dir, sizeof dir);
     int rc = rc_scene_parse_max(path, dir, text, len, max_mib, out, err);
     free(text);
+    return rc;
+}
+
+int rc_scene_load_max(const char *path, size_t max_mib, rc_scene *out, rc_error *err) {
+    double t0 = timing_now_ms();
+    int rc = load_any(path, max_mib, out, err);
+    if (rc == 0) out->load_ms = timing_now_ms() - t0;
     return rc;
 }
 
