@@ -2,7 +2,7 @@
 # fuzz.sh: run one fuzz target (tests/fuzz/) under libFuzzer, with AddressSanitizer and
 # UndefinedBehaviorSanitizer, for as long as asked.
 # Usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
-#   TARGET: scene | obj | gltf | mask | raycompact_cli | compact_cli | tune_from | view_script |
+#   TARGET: scene | obj | mtl | gltf | mask | raycompact_cli | compact_cli | tune_from | view_script |
 #           texture | envmap
 # The first run configures build-fuzz/ with clang (CUDA off, RAYCOMPACT_FUZZ=ON); each run
 # builds the target there. The checked-in seeds (tests/fuzz/corpus/TARGET) are read, never
@@ -13,7 +13,7 @@
 # Environment: CC (default clang) for the first configure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets="scene obj gltf mask raycompact_cli compact_cli tune_from view_script texture envmap"
+targets="scene obj mtl gltf mask raycompact_cli compact_cli tune_from view_script texture envmap"
 if [ $# -lt 2 ] || ! [[ " $targets " == *" $1 "* ]] || ! [[ $2 =~ ^[0-9]+$ ]]; then
     echo "usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]  (TARGET: $targets)" >&2
     exit 2

@@ -12,9 +12,9 @@
 #include <string.h>
 
 /* Statements that may appear in a mesh file and carry nothing a triangle mesh needs. */
-static const char *const k_ignored[] = {
-    "vp",   "o",    "g",     "s",    "l",    "p",    "usemtl", "mtllib", "cstype", "deg", "bmat",
-    "step", "curv", "curv2", "surf", "parm", "trim", "hole",   "scrv",   "sp",     "end", "mg"};
+static const char *const k_ignored[] = {"vp",   "o",    "g",    "s",    "l",     "p",    "cstype",
+                                        "deg",  "bmat", "step", "curv", "curv2", "surf", "parm",
+                                        "trim", "hole", "scrv", "sp",   "end",   "mg"};
 
 typedef struct parser {
     const char *name;
@@ -25,6 +25,12 @@ typedef struct parser {
     /* the current face's vertex, texture coordinate and normal indices */
     uint32_t *face, *face_t, *face_n;
     size_t cap_face, cap_face_t, cap_face_n;
+    /* materials: read_mtl 0 ignores mtllib and usemtl; dir NULL refuses mtllib */
+    int read_mtl;
+    const char *dir;
+    size_t mtl_bytes;  /* what the MTL files' text may still take */
+    uint32_t material; /* the current usemtl's, or RC_OBJ_NONE */
+    size_t cap_tm;
 } parser;
 
 /* The tokens of one line, as (start, length) pairs into the line. */
@@ -34,7 +40,7 @@ typedef struct token {
 } token;
 
 static int perr(parser *p, const char *fmt, const char *arg) {
-    char what[256];
+    char what[1024];
     snprintf(what, sizeof what, fmt, arg);
     return rc_fail(p->err, "%s:%zu: %s", p->name, p->line, what);
 }
@@ -252,6 +258,14 @@ static int add_triangle(parser *p, size_t i, size_t j, size_t k) {
     if (m->tri_n && tn[0] == RC_OBJ_NONE && tn[1] == RC_OBJ_NONE && tn[2] == RC_OBJ_NONE &&
         add_corners(p, &m->tri_n, &p->cap_tn, n, none) != 0)
         return -1;
+    if (p->material != RC_OBJ_NONE || m->tri_m) {
+        size_t have = m->tri_m ? p->cap_tm : 0;
+        if (rc_grow((void **)&m->tri_m, &p->cap_tm, n + 1, sizeof(uint32_t)) != 0)
+            return perr(p, "%s", "out of memory");
+        if (have == 0)
+            for (size_t q = 0; q < n; q++) m->tri_m[q] = RC_OBJ_NONE;
+        m->tri_m[n] = p->material;
+    }
     uint32_t *t = &m->tri[3 * n];
     t[0] = a;
     t[1] = b;
@@ -282,6 +296,69 @@ static int parse_face(parser *p, const char *pos, const char *end) {
     return 0;
 }
 
+/* The rest of the line, spaces trimmed at both ends. */
+static token rest_of_line(const char *pos, const char *end) {
+    while (pos < end && is_space(*pos)) pos++;
+    while (end > pos && is_space(end[-1])) end--;
+    token t = {pos, (size_t)(end - pos)};
+    return t;
+}
+
+/* `mtllib FILE...`: each MTL file read now, its materials appended. */
+static int parse_mtllib(parser *p, const char *pos, const char *end) {
+    char shown[64], why[160], what[320];
+    token t;
+    int any = 0;
+    if (!p->dir) return perr(p, "%s", "mtllib: MTL files are not read here (an OBJ from memory)");
+    while (next_token(&pos, end, &t)) {
+        any = 1;
+        char *full = rc_mtl_join(p->dir, t.s, t.n, why, sizeof why);
+        if (!full) {
+            snprintf(what, sizeof what, "mtllib '%s': %s", show(t, shown, sizeof shown), why);
+            return perr(p, "%s", what);
+        }
+        char *text;
+        size_t len;
+        rc_error rerr;
+        size_t cap = p->mtl_bytes < RC_MTL_MAX_BYTES ? p->mtl_bytes : RC_MTL_MAX_BYTES;
+        if (rc_read_file(full, cap, &text, &len, &rerr) != 0) {
+            free(full);
+            return perr(p, "mtllib: %s", rerr.msg);
+        }
+        p->mtl_bytes -= len;
+        /* full is dir/name: its folder for the names inside it */
+        size_t dl = (size_t)(strrchr(full, '/') - full);
+        char *folder = malloc(dl + 1);
+        int rc = -1;
+        if (folder) {
+            memcpy(folder, full, dl);
+            folder[dl] = '\0';
+            rc = rc_mtl_parse(full, folder, text, len, &p->m->mtl, p->err);
+        } else {
+            perr(p, "%s", "out of memory");
+        }
+        free(folder);
+        free(full);
+        free(text);
+        if (rc != 0) return -1;
+    }
+    if (!any) return perr(p, "%s", "mtllib needs a file name");
+    return 0;
+}
+
+/* `usemtl NAME`: the faces after it take that material. */
+static int parse_usemtl(parser *p, const char *pos, const char *end) {
+    char shown[64];
+    token name = rest_of_line(pos, end);
+    if (name.n == 0) return perr(p, "%s", "usemtl needs a material name");
+    long i = rc_mtl_find(&p->m->mtl, name.s, name.n);
+    if (i < 0)
+        return perr(p, "usemtl '%s': no such material in the mtllib files above",
+                    show(name, shown, sizeof shown));
+    p->material = (uint32_t)i;
+    return 0;
+}
+
 static int parse_line(parser *p, const char *s, const char *end) {
     const char *hash = memchr(s, '#', (size_t)(end - s));
     if (hash) end = hash;
@@ -294,6 +371,8 @@ static int parse_line(parser *p, const char *s, const char *end) {
                           &p->cap_vt);
     if (token_is(kw, "vn"))
         return parse_attr(p, s, end, "normal", 3, 3, 3, &p->m->vn, &p->m->num_normals, &p->cap_vn);
+    if (token_is(kw, "mtllib")) return p->read_mtl ? parse_mtllib(p, s, end) : 0;
+    if (token_is(kw, "usemtl")) return p->read_mtl ? parse_usemtl(p, s, end) : 0;
     for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
         if (token_is(kw, k_ignored[i])) return 0;
     char shown[40];
@@ -308,16 +387,23 @@ void rc_mesh_free(rc_mesh *m) {
     free(m->vn);
     free(m->tri_t);
     free(m->tri_n);
+    free(m->tri_m);
+    rc_mtl_free(&m->mtl);
     memset(m, 0, sizeof *m);
 }
 
-int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err) {
+static int parse(const char *name, int read_mtl, const char *dir, size_t max_bytes,
+                 const char *text, size_t len, rc_mesh *out, rc_error *err) {
     memset(out, 0, sizeof *out);
     parser p;
     memset(&p, 0, sizeof p);
     p.name = name;
     p.err = err;
     p.m = out;
+    p.read_mtl = read_mtl;
+    p.dir = dir;
+    p.mtl_bytes = max_bytes > len ? max_bytes - len : 0;
+    p.material = RC_OBJ_NONE;
     const char *s = text, *end = text + len;
     int rc = 0;
     while (s < end && rc == 0) {
@@ -340,6 +426,15 @@ int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, r
     return rc;
 }
 
+int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err) {
+    return parse(name, 0, NULL, 0, text, len, out, err);
+}
+
+int rc_obj_parse_mtl(const char *name, const char *dir, size_t max_bytes, const char *text,
+                     size_t len, rc_mesh *out, rc_error *err) {
+    return parse(name, 1, dir, max_bytes, text, len, out, err);
+}
+
 int rc_obj_load(const char *path, rc_mesh *out, rc_error *err) {
     return rc_obj_load_max(path, RC_OBJ_MAX_BYTES, out, err);
 }
@@ -351,6 +446,33 @@ int rc_obj_load_max(const char *path, size_t max_bytes, rc_mesh *out, rc_error *
     if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
     if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
     int rc = rc_obj_parse(path, text, len, out, err);
+    free(text);
+    return rc;
+}
+
+int rc_obj_load_mtl(const char *path, size_t max_bytes, rc_mesh *out, rc_error *err) {
+    char *text;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
+    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) : 0;
+    char *dir = malloc(dl + 2);
+    if (!dir) {
+        free(text);
+        return rc_fail(err, "%s: out of memory", path);
+    }
+    if (!slash)
+        strcpy(dir, ".");
+    else if (dl == 0)
+        strcpy(dir, "/");
+    else {
+        memcpy(dir, path, dl);
+        dir[dl] = '\0';
+    }
+    int rc = parse(path, 1, dir, max_bytes, text, len, out, err);
+    free(dir);
     free(text);
     return rc;
 }

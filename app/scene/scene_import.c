@@ -5,6 +5,7 @@
 #include "gltf.h"
 #include "obj.h"
 #include "out_path.h"
+#include "texture_load.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -144,42 +145,82 @@ int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place 
     return 0;
 }
 
-/* An OBJ mesh as an import: one part, one default material (grey Lambertian). */
-static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_error *err) {
-    rc_mesh m;
-    memset(im, 0, sizeof *im);
-    if (rc_obj_load_max(path, max_bytes, &m, err) != 0) return -1;
-    rc_import_part *p = calloc(1, sizeof *p);
-    rc_import_material *mat = calloc(1, sizeof *mat);
-    /* per corner: the OBJ's corners name their own normal and uv */
-    size_t nc = 3 * m.num_triangles;
-    float *pos = p ? malloc(nc * 3 * sizeof *pos) : NULL, *nrm = NULL, *uv = NULL;
-    uint32_t *idx = p ? malloc(nc * sizeof *idx) : NULL;
-    if (m.tri_n) nrm = calloc(nc * 3, sizeof *nrm);
-    if (m.tri_t) uv = calloc(nc * 2, sizeof *uv);
-    if (!p || !mat || !pos || !idx || (m.tri_n && !nrm) || (m.tri_t && !uv)) {
-        free(p), free(mat), free(pos), free(idx), free(nrm), free(uv);
-        rc_mesh_free(&m);
-        return rc_fail(err, "%s: out of memory", path);
+/* An MTL material as a glTF-like one, so that rc_import_material_map alone decides what the
+ * renderer shades (scenes/FORMAT.md, OBJ):
+ *   Ke above 0 -> emissive of colour Ke;
+ *   d < 1 with Ni > 1, or illum 4, 6 or 7 -> dielectric of IOR Ni (1.5 where Ni is 1) tinted
+ *     by Kd (white where the file gives no Kd or a black one);
+ *   max(Ks) > max(Kd) with Ns >= 100 (a metal-like MTL: a specular colour brighter than the
+ *     diffuse one and a sharp highlight) -> metal of colour Ks with fuzz alpha =
+ *     sqrt(2 / (Ns + 2)), the Beckmann roughness of the Phong exponent Ns (Walter et al. 2007,
+ *     "Microfacet Models for Refraction through Rough Surfaces", section 5.2); the map takes
+ *     roughness^2 as the fuzz, so roughness = sqrt(alpha);
+ *   else Lambertian of Kd times map_Kd's mean colour (texture index `tex`, -1 for none). */
+static void mtl_as_import(const rc_mtl_material *s, int32_t tex, rc_import_material *g) {
+    memset(g, 0, sizeof *g);
+    g->base_color[3] = 1.0f;
+    g->emissive_strength = 1.0f;
+    g->ior = 1.5f;
+    g->roughness = 1.0f;
+    g->base_color_tex.texture = g->emissive_tex.texture = -1;
+    g->metallic_roughness_tex.texture = g->normal_tex.texture = g->transmission_tex.texture = -1;
+    g->base_color_tex.scale[0] = g->base_color_tex.scale[1] = 1.0f;
+    memcpy(g->emissive, s->ke, sizeof g->emissive);
+    float kd = fmaxf(s->kd[0], fmaxf(s->kd[1], s->kd[2]));
+    float ks = fmaxf(s->ks[0], fmaxf(s->ks[1], s->ks[2]));
+    if ((s->d < 1.0f && s->ni > 1.0f) || s->illum == 4 || s->illum == 6 || s->illum == 7) {
+        g->transmission = 1.0f;
+        g->ior = s->ni != 1.0f ? s->ni : 1.5f;
+        for (int k = 0; k < 3; k++) g->base_color[k] = s->has_kd && kd > 0.0f ? s->kd[k] : 1.0f;
+    } else if (ks > kd && s->ns >= 100.0f) {
+        g->metallic = 1.0f;
+        g->roughness = sqrtf(sqrtf(2.0f / (s->ns + 2.0f)));
+        memcpy(g->base_color, s->ks, 3 * sizeof(float));
+    } else {
+        memcpy(g->base_color, s->kd, 3 * sizeof(float));
+        g->base_color_tex.texture = tex;
     }
-    for (size_t c = 0; c < nc; c++) {
-        memcpy(pos + 3 * c, m.v + 3 * (size_t)m.tri[c], 3 * sizeof(float));
-        idx[c] = (uint32_t)c;
-        if (nrm && m.tri_n[c] != RC_OBJ_NONE) {
-            const float *n = m.vn + 3 * (size_t)m.tri_n[c];
-            double l = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
-            for (int k = 0; k < 3 && l > 0.0; k++) nrm[3 * c + k] = (float)(n[k] / l);
-        }
-        if (uv && m.tri_t[c] != RC_OBJ_NONE)
-            memcpy(uv + 2 * c, m.vt + 2 * (size_t)m.tri_t[c], 2 * sizeof(float));
+}
+
+/* map_Kd's image (sRGB, level 0 alone, within max_bytes) as the import's image and texture
+ * number im->num_textures. The message names the MTL's line. */
+static int load_map(rc_import *im, const rc_mtl_material *s, size_t max_bytes, rc_error *err) {
+    rc_texture_image img;
+    rc_error terr;
+    if (rc_texture_load_file(s->map_kd, 1, 0, max_bytes, &img, &terr) != 0)
+        return rc_fail(err, "%s:%zu: map_Kd: %s", s->file, s->map_kd_line, terr.msg);
+    size_t n = (size_t)img.width[0] * img.height[0];
+    uint8_t *rgba = malloc(4 * n);
+    rc_import_image *ni = realloc(im->images, (im->num_images + 1) * sizeof *ni);
+    if (ni) im->images = ni;
+    rc_import_texture *nt = realloc(im->textures, (im->num_textures + 1) * sizeof *nt);
+    if (nt) im->textures = nt;
+    if (!rgba || !ni || !nt) {
+        free(rgba);
+        rc_texture_image_free(&img);
+        return rc_fail(err, "%s:%zu: map_Kd: out of memory", s->file, s->map_kd_line);
     }
-    p->positions = pos;
-    p->normals = nrm;
-    p->uv0 = uv;
-    p->has_uv0 = uv != NULL;
-    p->indices = idx;
-    p->num_vertices = nc;
-    p->num_triangles = m.num_triangles;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = img.texels[img.offset[0] + i];
+        for (int k = 0; k < 4; k++) rgba[4 * i + k] = (uint8_t)(t >> (8 * k));
+    }
+    rc_import_image *dst = &im->images[im->num_images];
+    dst->width = img.width[0];
+    dst->height = img.height[0];
+    dst->rgba = rgba;
+    rc_import_texture *tx = &im->textures[im->num_textures];
+    memset(tx, 0, sizeof *tx);
+    tx->image = (int32_t)im->num_images;
+    im->num_images++;
+    im->num_textures++;
+    im->bytes += 4 * n;
+    rc_texture_image_free(&img);
+    return 0;
+}
+
+/* The grey Lambertian of faces without a material. */
+static void default_material(rc_import_material *mat) {
+    memset(mat, 0, sizeof *mat);
     mat->base_color[0] = mat->base_color[1] = mat->base_color[2] = 0.8f;
     mat->base_color[3] = 1.0f;
     mat->emissive_strength = 1.0f;
@@ -187,11 +228,97 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
     mat->roughness = 1.0f;
     mat->base_color_tex.texture = mat->emissive_tex.texture = -1;
     mat->is_default = 1;
-    im->parts = p;
-    im->num_parts = 1;
-    im->materials = mat;
-    im->num_materials = 1;
-    im->num_vertices = nc;
+}
+
+/* One part of an OBJ: the triangles of material `key` (an index into the MTL materials, or
+ * RC_OBJ_NONE), per corner (the OBJ's corners name their own normal and uv). */
+static int obj_part(const rc_mesh *m, uint32_t key, size_t count, rc_import_part *p) {
+    size_t nc = 3 * count;
+    memset(p, 0, sizeof *p);
+    p->positions = malloc(nc * 3 * sizeof(float));
+    p->indices = malloc(nc * sizeof(uint32_t));
+    if (m->tri_n) p->normals = calloc(nc * 3, sizeof(float));
+    if (m->tri_t) p->uv0 = calloc(nc * 2, sizeof(float));
+    if (!p->positions || !p->indices || (m->tri_n && !p->normals) || (m->tri_t && !p->uv0))
+        return -1;
+    size_t c = 0;
+    for (size_t t = 0; t < m->num_triangles; t++) {
+        if ((m->tri_m ? m->tri_m[t] : RC_OBJ_NONE) != key) continue;
+        for (size_t k = 3 * t; k < 3 * t + 3; k++, c++) {
+            memcpy(p->positions + 3 * c, m->v + 3 * (size_t)m->tri[k], 3 * sizeof(float));
+            p->indices[c] = (uint32_t)c;
+            if (p->normals && m->tri_n[k] != RC_OBJ_NONE) {
+                const float *n = m->vn + 3 * (size_t)m->tri_n[k];
+                double l = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+                for (int j = 0; j < 3 && l > 0.0; j++) p->normals[3 * c + j] = (float)(n[j] / l);
+            }
+            if (p->uv0 && m->tri_t[k] != RC_OBJ_NONE)
+                memcpy(p->uv0 + 2 * c, m->vt + 2 * (size_t)m->tri_t[k], 2 * sizeof(float));
+        }
+    }
+    p->has_uv0 = p->uv0 != NULL;
+    p->num_vertices = nc;
+    p->num_triangles = count;
+    return 0;
+}
+
+/* An OBJ mesh (with its MTL files) as an import: one part per material its faces use, the
+ * MTL materials converted for rc_import_material_map, a grey Lambertian default for faces
+ * without one. The text of the OBJ and its MTL files takes at most max_bytes, and so do the
+ * map_Kd images. */
+static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_error *err) {
+    rc_mesh m;
+    memset(im, 0, sizeof *im);
+    if (rc_obj_load_mtl(path, max_bytes, &m, err) != 0) return -1;
+    size_t nm = m.mtl.count;
+    /* triangles per material, the default's last */
+    size_t *count = calloc(nm + 1, sizeof *count);
+    int rc = -1;
+    if (!count) {
+        rc_fail(err, "%s: out of memory", path);
+        goto done;
+    }
+    for (size_t t = 0; t < m.num_triangles; t++) {
+        uint32_t k = m.tri_m ? m.tri_m[t] : RC_OBJ_NONE;
+        count[k == RC_OBJ_NONE ? nm : k]++;
+    }
+    size_t used = 0;
+    for (size_t k = 0; k <= nm; k++) used += count[k] > 0;
+    im->parts = calloc(used, sizeof *im->parts);
+    im->materials = calloc(used, sizeof *im->materials);
+    if (!im->parts || !im->materials) {
+        rc_fail(err, "%s: out of memory", path);
+        goto done;
+    }
+    size_t tex_bytes = max_bytes;
+    for (size_t k = 0; k <= nm; k++) {
+        if (count[k] == 0) continue;
+        rc_import_material *g = &im->materials[im->num_materials];
+        if (k == nm) {
+            default_material(g);
+        } else {
+            const rc_mtl_material *s = &m.mtl.materials[k];
+            int32_t tex = -1;
+            if (s->map_kd) {
+                size_t before = im->bytes;
+                if (load_map(im, s, tex_bytes, err) != 0) goto done;
+                tex_bytes -= im->bytes - before < tex_bytes ? im->bytes - before : tex_bytes;
+                tex = (int32_t)im->num_textures - 1;
+            }
+            mtl_as_import(s, tex, g);
+        }
+        rc_import_part *p = &im->parts[im->num_parts];
+        if (obj_part(&m, k == nm ? RC_OBJ_NONE : (uint32_t)k, count[k], p) != 0) {
+            free(p->positions), free(p->indices), free(p->normals), free(p->uv0);
+            memset(p, 0, sizeof *p);
+            rc_fail(err, "%s: out of memory", path);
+            goto done;
+        }
+        p->material = (uint32_t)im->num_materials;
+        im->num_parts++;
+        im->num_materials++;
+        im->num_vertices += p->num_vertices;
+    }
     im->num_triangles = m.num_triangles;
     for (int k = 0; k < 3; k++) {
         im->bounds_min[k] = INFINITY;
@@ -202,8 +329,12 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
             im->bounds_min[k] = fminf(im->bounds_min[k], m.v[3 * v + k]);
             im->bounds_max[k] = fmaxf(im->bounds_max[k], m.v[3 * v + k]);
         }
+    rc = 0;
+done:
+    free(count);
     rc_mesh_free(&m);
-    return 0;
+    if (rc != 0) rc_import_free(im);
+    return rc;
 }
 
 int rc_import_read(const char *path, size_t max_mib, rc_import *im, rc_error *err) {
@@ -216,8 +347,9 @@ int rc_import_read(const char *path, size_t max_mib, rc_import *im, rc_error *er
         return rc_gltf_load(path, &opt, im, err);
     }
     if (kind == RC_MODEL_OBJ) {
-        size_t limit = max_mib > SIZE_MAX >> 21 ? SIZE_MAX >> 1 : max_mib << 20;
-        /* the text takes at most a fifth of the limit: the rest is for what it becomes */
+        size_t limit = max_mib == 0 || max_mib > SIZE_MAX >> 21 ? SIZE_MAX >> 1 : max_mib << 20;
+        /* the text takes at most a fifth of the limit: the rest is for what it becomes (and
+           its map_Kd images at most another fifth) */
         return obj_import(path, limit / 5, im, err);
     }
     return rc_fail(err, "%s: not a model file (.gltf, .glb or .obj)", path);

@@ -31,7 +31,9 @@ typedef struct rc_import_place {
 } rc_import_place;
 
 /* Read a model file into *im (rc_import_free releases it): glTF through gltf.c within max_mib;
- * OBJ through obj.c as one part of a grey Lambertian default material. 0, or -1 with err. */
+ * OBJ through obj.c with its MTL files (mtl.c): one part per material its faces use, the MTL
+ * materials mapped by the rules of scenes/FORMAT.md (through rc_import_material_map), a grey
+ * Lambertian default for faces before any usemtl. 0, or -1 with err. */
 int rc_import_read(const char *path, size_t max_mib, rc_import *im, rc_error *err);
 
 /* Add the import's triangles (zero-area ones dropped, counted in s->num_degenerate) with their

@@ -434,7 +434,8 @@ static rc_vec3 import_normal(const void *ctx, rc_vec3 n) {
 }
 
 /* A glTF model as a mesh: its triangles placed, of the material the JSON names, or of the
- * file's own materials (mapped) when it names none. */
+ * file's own materials (mapped) when it names none. An OBJ mesh without a material comes here
+ * too: its MTL materials (or the grey default). */
 static int parse_gltf_mesh(rc_json_ctx *c, const cJSON *o, const char *path, const char *full,
                            const placement *pl) {
     long mat = -1;
@@ -472,7 +473,11 @@ static int parse_mesh(rc_json_ctx *c, const cJSON *o, const char *path) {
         snprintf(full, sizeof full, "%s", file);
     else
         snprintf(full, sizeof full, "%s/%s", c->dir, file);
-    if (rc_scene_model_kind(full) == RC_MODEL_GLTF) return parse_gltf_mesh(c, o, path, full, &pl);
+    int kind = rc_scene_model_kind(full);
+    if (kind == RC_MODEL_GLTF ||
+        (kind == RC_MODEL_OBJ && !cJSON_GetObjectItemCaseSensitive(o, "material")))
+        return parse_gltf_mesh(c, o, path, full, &pl);
+    /* an OBJ with a material: its MTL files are not read */
     if (material_ref(c, o, path, &mat) != 0) return -1;
     rc_mesh mesh;
     rc_error oerr;

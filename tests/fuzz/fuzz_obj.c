@@ -1,4 +1,5 @@
-/* fuzz_obj.c: the OBJ mesh reader (rc_obj_parse), on the input as the file's text. */
+/* fuzz_obj.c: the OBJ mesh reader (rc_obj_parse, and rc_obj_parse_mtl without a folder: usemtl
+ * checked, mtllib refused), on the input as the file's text. */
 #include "fuzz_check.h"
 #include "scene/obj.h"
 
@@ -15,6 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (rc_obj_parse("fuzz.obj", text, size, &m, &err) == 0) {
         for (size_t i = 0; i < 3 * m.num_triangles; i++)
             if (m.tri[i] >= m.num_vertices) abort();
+        rc_mesh_free(&m);
+    } else {
+        fuzz_check_message("obj", err.msg);
+    }
+    if (rc_obj_parse_mtl("fuzz.obj", NULL, size, text, size, &m, &err) == 0) {
+        if (m.tri_m) abort(); /* no material can be named without an mtllib */
         rc_mesh_free(&m);
     } else {
         fuzz_check_message("obj", err.msg);

@@ -1,0 +1,420 @@
+/* mtl.c: the MTL reader. Line by line over the whole file in memory, as obj.c reads OBJ:
+ * every token is checked before use and every number is finite and in its range. */
+#include "mtl.h"
+#include "echo.h"
+#include "grow.h"
+#include "read_file.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Statements that carry nothing the renderer's materials use. */
+static const char *const k_ignored[] = {
+    "Ka", "Tf", "map_Ka", "map_Ks", "map_Ns", "map_d", "disp",   "decal",  "refl",  "sharpness",
+    "Pr", "Pm", "Ps",     "Pc",     "Pcr",    "aniso", "anisor", "map_Pr", "map_Pm"};
+
+typedef struct token {
+    const char *s;
+    size_t n;
+} token;
+
+typedef struct parser {
+    const char *name, *dir;
+    size_t line;
+    rc_error *err;
+    rc_mtl *out;
+    size_t first; /* this file's first material in out */
+} parser;
+
+static int perr(parser *p, const char *fmt, const char *arg) {
+    char what[512];
+    snprintf(what, sizeof what, fmt, arg);
+    return rc_fail(p->err, "%s:%zu: %s", p->name, p->line, what);
+}
+
+static const char *show(token t, char *buf, size_t cap) {
+    return echo_escape_n(buf, cap, t.s, t.n);
+}
+
+static int is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int next_token(const char **pos, const char *end, token *t) {
+    const char *s = *pos;
+    while (s < end && is_space(*s)) s++;
+    if (s == end) return 0;
+    const char *e = s;
+    while (e < end && !is_space(*e)) e++;
+    t->s = s;
+    t->n = (size_t)(e - s);
+    *pos = e;
+    return 1;
+}
+
+/* The rest of the line, spaces trimmed at both ends (names and file names may hold spaces). */
+static token rest(const char *pos, const char *end) {
+    while (pos < end && is_space(*pos)) pos++;
+    while (end > pos && is_space(end[-1])) end--;
+    token t = {pos, (size_t)(end - pos)};
+    return t;
+}
+
+static int token_is(token t, const char *word) {
+    return strlen(word) == t.n && memcmp(t.s, word, t.n) == 0;
+}
+
+/* A token as a number, 0 when it is not one (no message). */
+static int as_number(token t, double *out) {
+    char buf[64];
+    if (t.n == 0 || t.n >= sizeof buf) return 0;
+    memcpy(buf, t.s, t.n);
+    buf[t.n] = '\0';
+    char *end;
+    errno = 0;
+    double d = strtod(buf, &end);
+    if (end == buf || *end != '\0') return 0;
+    if (errno == ERANGE && fabs(d) < 1.0) d = 0.0;
+    *out = d;
+    return 1;
+}
+
+/* A number in [lo, hi]. */
+static int parse_num(parser *p, token t, const char *what, double lo, double hi, double *out) {
+    char shown[40], msg[160];
+    if (!as_number(t, out)) {
+        snprintf(msg, sizeof msg, "%s: '%s' is not a number", what, show(t, shown, sizeof shown));
+        return perr(p, "%s", msg);
+    }
+    if (!isfinite(*out) || *out < lo || *out > hi) {
+        snprintf(msg, sizeof msg, "%s: %s is out of range (%g to %g)", what,
+                 show(t, shown, sizeof shown), lo, hi);
+        return perr(p, "%s", msg);
+    }
+    return 0;
+}
+
+/* The material values go to: an error before any newmtl. */
+static rc_mtl_material *current(parser *p, token kw) {
+    char shown[40];
+    if (p->out->count == p->first) {
+        perr(p, "'%s' before any newmtl", show(kw, shown, sizeof shown));
+        return NULL;
+    }
+    return &p->out->materials[p->out->count - 1];
+}
+
+/* `Kd r g b` (or one value for all three), each in [0, hi]. */
+static int parse_color(parser *p, token kw, const char *pos, const char *end, double hi,
+                       float out[3]) {
+    char what[16], shown[16];
+    snprintf(what, sizeof what, "%s", show(kw, shown, sizeof shown));
+    double c[3];
+    int n = 0;
+    token t;
+    while (next_token(&pos, end, &t)) {
+        if (n == 3) return perr(p, "%s has more than 3 values (r g b)", what);
+        if (parse_num(p, t, what, 0.0, hi, &c[n]) != 0) return -1;
+        n++;
+    }
+    if (n == 0 || n == 2) return perr(p, "%s needs r g b (or one value for all three)", what);
+    for (int k = 0; k < 3; k++) out[k] = (float)c[n == 1 ? 0 : k];
+    return 0;
+}
+
+/* A statement of one number in [lo, hi]. */
+static int parse_scalar(parser *p, token kw, const char *pos, const char *end, double lo, double hi,
+                        double *out) {
+    char what[16], shown[16];
+    snprintf(what, sizeof what, "%s", show(kw, shown, sizeof shown));
+    token t, extra;
+    if (!next_token(&pos, end, &t)) return perr(p, "%s needs a value", what);
+    if (next_token(&pos, end, &extra)) return perr(p, "%s has more than one value", what);
+    return parse_num(p, t, what, lo, hi, out);
+}
+
+char *rc_mtl_join(const char *dir, const char *name, size_t n, char *why, size_t cap) {
+    if (n == 0) {
+        snprintf(why, cap, "no file name");
+        return NULL;
+    }
+    if (n > RC_MTL_MAX_PATH) {
+        snprintf(why, cap, "file name longer than %d bytes", RC_MTL_MAX_PATH);
+        return NULL;
+    }
+    if (name[0] == '/' || (n >= 2 && name[1] == ':')) {
+        snprintf(why, cap, "absolute paths are refused (paths are relative to the file)");
+        return NULL;
+    }
+    if (memchr(name, '\\', n)) {
+        snprintf(why, cap, "backslash in the path (use /)");
+        return NULL;
+    }
+    if (memchr(name, '\0', n)) {
+        snprintf(why, cap, "NUL byte in the path");
+        return NULL;
+    }
+    for (size_t i = 0; i < n;) {
+        const char *e = memchr(name + i, '/', n - i);
+        size_t sl = e ? (size_t)(e - (name + i)) : n - i;
+        if (sl == 2 && name[i] == '.' && name[i + 1] == '.') {
+            snprintf(why, cap, "paths leaving the file's folder are refused");
+            return NULL;
+        }
+        i += sl + 1;
+    }
+    size_t dl = strlen(dir);
+    char *out = malloc(dl + n + 2);
+    if (!out) {
+        snprintf(why, cap, "out of memory");
+        return NULL;
+    }
+    memcpy(out, dir, dl);
+    out[dl] = '/';
+    memcpy(out + dl + 1, name, n);
+    out[dl + 1 + n] = '\0';
+    return out;
+}
+
+/* Option flags of map statements and how many arguments each takes: a fixed count, or (-1)
+ * one to three numbers. */
+typedef struct map_option {
+    const char *flag;
+    int args;
+    int on_off;
+} map_option;
+
+static const map_option k_options[] = {
+    {"-blendu", 1, 1}, {"-blendv", 1, 1},  {"-cc", 1, 1},   {"-clamp", 1, 1}, {"-boost", 1, 0},
+    {"-mm", 2, 0},     {"-o", -1, 0},      {"-s", -1, 0},   {"-t", -1, 0},    {"-texres", 1, 0},
+    {"-bm", 1, 0},     {"-imfchan", 1, 2}, {"-type", 1, 3},
+};
+
+/* `map_Kd [options] FILE`: the options checked and skipped, the file name joined to dir. */
+static int parse_map(parser *p, token kw, const char *pos, const char *end, char **out) {
+    char shown[64], what[200];
+    const char *s = pos;
+    token t;
+    for (;;) {
+        const char *before = s;
+        if (!next_token(&s, end, &t)) {
+            snprintf(what, sizeof what, "%s needs a file name", show(kw, shown, sizeof shown));
+            return perr(p, "%s", what);
+        }
+        if (t.n < 2 || t.s[0] != '-') {
+            s = before;
+            break;
+        }
+        const map_option *o = NULL;
+        for (size_t i = 0; i < sizeof k_options / sizeof *k_options; i++)
+            if (token_is(t, k_options[i].flag)) o = &k_options[i];
+        if (!o) {
+            char k[24];
+            snprintf(what, sizeof what, "%s: unknown option '%s'", show(kw, k, sizeof k),
+                     show(t, shown, sizeof shown));
+            return perr(p, "%s", what);
+        }
+        int want = o->args < 0 ? 1 : o->args, most = o->args < 0 ? 3 : o->args;
+        for (int a = 0; a < most; a++) {
+            const char *at = s;
+            token v;
+            double d;
+            int have = next_token(&s, end, &v);
+            if (a >= want && (!have || !as_number(v, &d))) {
+                s = at; /* an optional number not given: the next token is something else */
+                break;
+            }
+            int ok = have;
+            if (ok && o->on_off == 1)
+                ok = token_is(v, "on") || token_is(v, "off");
+            else if (ok && o->on_off == 2)
+                ok = v.n == 1 && strchr("rgbmlz", v.s[0]) != NULL;
+            else if (ok && o->on_off == 3)
+                ok = token_is(v, "sphere") || (v.n > 5 && memcmp(v.s, "cube_", 5) == 0);
+            else if (ok)
+                ok = as_number(v, &d) && isfinite(d) && fabs(d) <= 1e6;
+            if (!ok) {
+                char k[24], f[24];
+                snprintf(what, sizeof what, "%s: option %s: bad or missing value%s%s%s",
+                         show(kw, k, sizeof k), show(t, f, sizeof f), have ? " '" : "",
+                         have ? show(v, shown, sizeof shown) : "", have ? "'" : "");
+                return perr(p, "%s", what);
+            }
+        }
+    }
+    token name = rest(s, end);
+    char why[128];
+    char *full = rc_mtl_join(p->dir, name.s, name.n, why, sizeof why);
+    if (!full) {
+        char k[24];
+        snprintf(what, sizeof what, "%s '%s': %s", show(kw, k, sizeof k),
+                 show(name, shown, sizeof shown), why);
+        return perr(p, "%s", what);
+    }
+    free(*out);
+    *out = full;
+    return 0;
+}
+
+static void material_free(rc_mtl_material *m) {
+    free(m->name);
+    free(m->map_kd);
+    free(m->map_bump);
+    free(m->file);
+}
+
+static int parse_newmtl(parser *p, const char *pos, const char *end) {
+    char shown[64];
+    token name = rest(pos, end);
+    if (name.n == 0) return perr(p, "%s", "newmtl needs a name");
+    if (name.n > 256) return perr(p, "%s", "material name longer than 256 bytes");
+    rc_mtl *o = p->out;
+    for (size_t i = p->first; i < o->count; i++)
+        if (strlen(o->materials[i].name) == name.n &&
+            memcmp(o->materials[i].name, name.s, name.n) == 0)
+            return perr(p, "material '%s' is defined twice", show(name, shown, sizeof shown));
+    if (o->count >= RC_MTL_MAX_MATERIALS) return perr(p, "%s", "too many materials");
+    if (rc_grow((void **)&o->materials, &o->cap, o->count + 1, sizeof *o->materials) != 0)
+        return perr(p, "%s", "out of memory");
+    rc_mtl_material *m = &o->materials[o->count];
+    memset(m, 0, sizeof *m);
+    m->name = malloc(name.n + 1);
+    m->file = malloc(strlen(p->name) + 1);
+    if (!m->name || !m->file) {
+        material_free(m);
+        return perr(p, "%s", "out of memory");
+    }
+    memcpy(m->name, name.s, name.n);
+    m->name[name.n] = '\0';
+    strcpy(m->file, p->name);
+    m->kd[0] = m->kd[1] = m->kd[2] = 0.8f;
+    m->ni = 1.0f;
+    m->d = 1.0f;
+    m->illum = 2;
+    o->count++;
+    return 0;
+}
+
+static int parse_line(parser *p, const char *s, const char *end) {
+    const char *hash = memchr(s, '#', (size_t)(end - s));
+    if (hash) end = hash;
+    token kw;
+    if (!next_token(&s, end, &kw)) return 0;
+    if (token_is(kw, "newmtl")) return parse_newmtl(p, s, end);
+    for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
+        if (token_is(kw, k_ignored[i])) return 0;
+    static const char *const known[] = {"Kd", "Ks",    "Ke",     "Ns",       "Ni",   "d",
+                                        "Tr", "illum", "map_Kd", "map_Bump", "bump", "norm"};
+    int k = -1;
+    for (int i = 0; i < (int)(sizeof known / sizeof *known); i++)
+        if (token_is(kw, known[i])) k = i;
+    char shown[40];
+    if (k < 0) return perr(p, "unknown statement '%s'", show(kw, shown, sizeof shown));
+    rc_mtl_material *m = current(p, kw);
+    if (!m) return -1;
+    double v;
+    switch (k) {
+    case 0:
+        m->has_kd = 1;
+        return parse_color(p, kw, s, end, 1.0, m->kd);
+    case 1:
+        return parse_color(p, kw, s, end, 1.0, m->ks);
+    case 2:
+        return parse_color(p, kw, s, end, 1e6, m->ke);
+    case 3:
+        if (parse_scalar(p, kw, s, end, 0.0, 1e6, &v) != 0) return -1;
+        m->ns = (float)v;
+        return 0;
+    case 4:
+        if (parse_scalar(p, kw, s, end, 0.01, 10.0, &v) != 0) return -1;
+        m->ni = (float)v;
+        return 0;
+    case 5:
+    case 6:
+        if (parse_scalar(p, kw, s, end, 0.0, 1.0, &v) != 0) return -1;
+        m->d = (float)(k == 5 ? v : 1.0 - v);
+        return 0;
+    case 7: {
+        if (parse_scalar(p, kw, s, end, 0.0, 10.0, &v) != 0) return -1;
+        if (v != floor(v)) return perr(p, "%s", "illum: expected a whole number 0 to 10");
+        m->illum = (int)v;
+        return 0;
+    }
+    case 8:
+        if (parse_map(p, kw, s, end, &m->map_kd) != 0) return -1;
+        m->map_kd_line = p->line;
+        return 0;
+    default:
+        return parse_map(p, kw, s, end, &m->map_bump);
+    }
+}
+
+int rc_mtl_parse(const char *name, const char *dir, const char *text, size_t len, rc_mtl *out,
+                 rc_error *err) {
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.name = name;
+    p.dir = dir ? dir : ".";
+    p.err = err;
+    p.out = out;
+    p.first = out->count;
+    const char *s = text, *end = text + len;
+    int rc = 0;
+    while (s < end && rc == 0) {
+        p.line++;
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *le = nl ? nl : end;
+        if (memchr(s, '\0', (size_t)(le - s)))
+            rc = perr(&p, "%s", "NUL byte in the line (not a text file)");
+        else
+            rc = parse_line(&p, s, le);
+        s = nl ? nl + 1 : end;
+    }
+    if (rc != 0) {
+        while (out->count > p.first) material_free(&out->materials[--out->count]);
+        if (out->count == 0) rc_mtl_free(out);
+    }
+    return rc;
+}
+
+int rc_mtl_load(const char *path, size_t max_bytes, rc_mtl *out, rc_error *err) {
+    if (max_bytes > RC_MTL_MAX_BYTES) max_bytes = RC_MTL_MAX_BYTES;
+    char *text;
+    size_t len;
+    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
+    /* the folder: everything before the last '/', or "." */
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) : 1;
+    char *dir = malloc(dl + 1);
+    if (!dir) {
+        free(text);
+        return rc_fail(err, "%s: out of memory", path);
+    }
+    if (slash)
+        memcpy(dir, path, dl);
+    else
+        dir[0] = '.';
+    dir[dl] = '\0';
+    if (slash && dl == 0) strcpy(dir, "/"), dl = 1;
+    int rc = rc_mtl_parse(path, dir, text, len, out, err);
+    free(dir);
+    free(text);
+    return rc;
+}
+
+void rc_mtl_free(rc_mtl *m) {
+    if (!m) return;
+    for (size_t i = 0; i < m->count; i++) material_free(&m->materials[i]);
+    free(m->materials);
+    memset(m, 0, sizeof *m);
+}
+
+long rc_mtl_find(const rc_mtl *m, const char *name, size_t n) {
+    for (size_t i = 0; i < m->count; i++)
+        if (strlen(m->materials[i].name) == n && memcmp(m->materials[i].name, name, n) == 0)
+            return (long)i;
+    return -1;
+}
