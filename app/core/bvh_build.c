@@ -8,6 +8,16 @@ typedef struct box {
     float lo[3], hi[3];
 } box;
 
+/* min and max of finite floats (the scene's numbers are checked finite before the build) as
+ * comparisons the compiler turns into single instructions, where fminf and fmaxf, which must
+ * also order NaN, are library calls. */
+static inline float minf(float a, float b) {
+    return b < a ? b : a;
+}
+static inline float maxf(float a, float b) {
+    return b > a ? b : a;
+}
+
 static void box_empty(box *b) {
     for (int a = 0; a < 3; a++) {
         b->lo[a] = INFINITY;
@@ -16,14 +26,14 @@ static void box_empty(box *b) {
 }
 static void box_grow(box *b, const box *o) {
     for (int a = 0; a < 3; a++) {
-        b->lo[a] = fminf(b->lo[a], o->lo[a]);
-        b->hi[a] = fmaxf(b->hi[a], o->hi[a]);
+        b->lo[a] = minf(b->lo[a], o->lo[a]);
+        b->hi[a] = maxf(b->hi[a], o->hi[a]);
     }
 }
 static void box_grow_point(box *b, const float p[3]) {
     for (int a = 0; a < 3; a++) {
-        b->lo[a] = fminf(b->lo[a], p[a]);
-        b->hi[a] = fmaxf(b->hi[a], p[a]);
+        b->lo[a] = minf(b->lo[a], p[a]);
+        b->hi[a] = maxf(b->hi[a], p[a]);
     }
 }
 /* Half the surface area (the SAH only compares areas). Empty boxes count as 0. */
@@ -36,8 +46,8 @@ static float box_area(const box *b) {
 static void grow_vec(float lo[3], float hi[3], rc_vec3 p) {
     const float v[3] = {p.x, p.y, p.z};
     for (int a = 0; a < 3; a++) {
-        lo[a] = fminf(lo[a], v[a]);
-        hi[a] = fmaxf(hi[a], v[a]);
+        lo[a] = minf(lo[a], v[a]);
+        hi[a] = maxf(hi[a], v[a]);
     }
 }
 
@@ -57,7 +67,7 @@ void rc_prim_bounds(const rc_prim *p, float lo[3], float hi[3]) {
         if (rc_prim_type(p) == RC_PRIM_QUAD) grow_vec(lo, hi, rc_add(p->p, rc_add(p->a, p->b)));
     }
     float m = 0.0f;
-    for (int a = 0; a < 3; a++) m = fmaxf(m, fmaxf(fabsf(lo[a]), fabsf(hi[a])));
+    for (int a = 0; a < 3; a++) m = maxf(m, maxf(fabsf(lo[a]), fabsf(hi[a])));
     float pad = 1e-5f * (1.0f + m);
     for (int a = 0; a < 3; a++) {
         lo[a] -= pad;
