@@ -1,7 +1,8 @@
 /* mtl.c: the MTL reader. Line by line over the whole file in memory, as obj.c reads OBJ:
- * every token is checked before use and every number is finite and in its range. */
+ * every rc_token is checked before use and every number is finite and in its range. */
 #include "mtl.h"
 #include "echo.h"
+#include "text_tokens.h"
 #include "grow.h"
 #include "read_file.h"
 
@@ -15,11 +16,6 @@
 static const char *const k_ignored[] = {
     "Ka", "Tf", "map_Ka", "map_Ks", "map_Ns", "map_d", "disp",   "decal",  "refl",  "sharpness",
     "Pr", "Pm", "Ps",     "Pc",     "Pcr",    "aniso", "anisor", "map_Pr", "map_Pm"};
-
-typedef struct token {
-    const char *s;
-    size_t n;
-} token;
 
 typedef struct parser {
     const char *name, *dir;
@@ -35,40 +31,8 @@ static int perr(parser *p, const char *fmt, const char *arg) {
     return rc_fail(p->err, "%s:%zu: %s", p->name, p->line, what);
 }
 
-static const char *show(token t, char *buf, size_t cap) {
-    return echo_escape_n(buf, cap, t.s, t.n);
-}
-
-static int is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static int next_token(const char **pos, const char *end, token *t) {
-    const char *s = *pos;
-    while (s < end && is_space(*s)) s++;
-    if (s == end) return 0;
-    const char *e = s;
-    while (e < end && !is_space(*e)) e++;
-    t->s = s;
-    t->n = (size_t)(e - s);
-    *pos = e;
-    return 1;
-}
-
-/* The rest of the line, spaces trimmed at both ends (names and file names may hold spaces). */
-static token rest(const char *pos, const char *end) {
-    while (pos < end && is_space(*pos)) pos++;
-    while (end > pos && is_space(end[-1])) end--;
-    token t = {pos, (size_t)(end - pos)};
-    return t;
-}
-
-static int token_is(token t, const char *word) {
-    return strlen(word) == t.n && memcmp(t.s, word, t.n) == 0;
-}
-
-/* A token as a number, 0 when it is not one (no message). */
-static int as_number(token t, double *out) {
+/* A rc_token as a number, 0 when it is not one (no message). */
+static int as_number(rc_token t, double *out) {
     char buf[64];
     if (t.n == 0 || t.n >= sizeof buf) return 0;
     memcpy(buf, t.s, t.n);
@@ -83,39 +47,40 @@ static int as_number(token t, double *out) {
 }
 
 /* A number in [lo, hi]. */
-static int parse_num(parser *p, token t, const char *what, double lo, double hi, double *out) {
+static int parse_num(parser *p, rc_token t, const char *what, double lo, double hi, double *out) {
     char shown[40], msg[160];
     if (!as_number(t, out)) {
-        snprintf(msg, sizeof msg, "%s: '%s' is not a number", what, show(t, shown, sizeof shown));
+        snprintf(msg, sizeof msg, "%s: '%s' is not a number", what,
+                 rc_tok_show(t, shown, sizeof shown));
         return perr(p, "%s", msg);
     }
     if (!isfinite(*out) || *out < lo || *out > hi) {
         snprintf(msg, sizeof msg, "%s: %s is out of range (%g to %g)", what,
-                 show(t, shown, sizeof shown), lo, hi);
+                 rc_tok_show(t, shown, sizeof shown), lo, hi);
         return perr(p, "%s", msg);
     }
     return 0;
 }
 
 /* The material values go to: an error before any newmtl. */
-static rc_mtl_material *current(parser *p, token kw) {
+static rc_mtl_material *current(parser *p, rc_token kw) {
     char shown[40];
     if (p->out->count == p->first) {
-        perr(p, "'%s' before any newmtl", show(kw, shown, sizeof shown));
+        perr(p, "'%s' before any newmtl", rc_tok_show(kw, shown, sizeof shown));
         return NULL;
     }
     return &p->out->materials[p->out->count - 1];
 }
 
 /* `Kd r g b` (or one value for all three), each in [0, hi]. */
-static int parse_color(parser *p, token kw, const char *pos, const char *end, double hi,
+static int parse_color(parser *p, rc_token kw, const char *pos, const char *end, double hi,
                        float out[3]) {
     char what[16], shown[16];
-    snprintf(what, sizeof what, "%s", show(kw, shown, sizeof shown));
+    snprintf(what, sizeof what, "%s", rc_tok_show(kw, shown, sizeof shown));
     double c[3];
     int n = 0;
-    token t;
-    while (next_token(&pos, end, &t)) {
+    rc_token t;
+    while (rc_tok_next(&pos, end, &t)) {
         if (n == 3) return perr(p, "%s has more than 3 values (r g b)", what);
         if (parse_num(p, t, what, 0.0, hi, &c[n]) != 0) return -1;
         n++;
@@ -126,13 +91,13 @@ static int parse_color(parser *p, token kw, const char *pos, const char *end, do
 }
 
 /* A statement of one number in [lo, hi]. */
-static int parse_scalar(parser *p, token kw, const char *pos, const char *end, double lo, double hi,
-                        double *out) {
+static int parse_scalar(parser *p, rc_token kw, const char *pos, const char *end, double lo,
+                        double hi, double *out) {
     char what[16], shown[16];
-    snprintf(what, sizeof what, "%s", show(kw, shown, sizeof shown));
-    token t, extra;
-    if (!next_token(&pos, end, &t)) return perr(p, "%s needs a value", what);
-    if (next_token(&pos, end, &extra)) return perr(p, "%s has more than one value", what);
+    snprintf(what, sizeof what, "%s", rc_tok_show(kw, shown, sizeof shown));
+    rc_token t, extra;
+    if (!rc_tok_next(&pos, end, &t)) return perr(p, "%s needs a value", what);
+    if (rc_tok_next(&pos, end, &extra)) return perr(p, "%s has more than one value", what);
     return parse_num(p, t, what, lo, hi, out);
 }
 
@@ -194,14 +159,15 @@ static const map_option k_options[] = {
 };
 
 /* `map_Kd [options] FILE`: the options checked and skipped, the file name joined to dir. */
-static int parse_map(parser *p, token kw, const char *pos, const char *end, char **out) {
+static int parse_map(parser *p, rc_token kw, const char *pos, const char *end, char **out) {
     char shown[64], what[200];
     const char *s = pos;
-    token t;
+    rc_token t;
     for (;;) {
         const char *before = s;
-        if (!next_token(&s, end, &t)) {
-            snprintf(what, sizeof what, "%s needs a file name", show(kw, shown, sizeof shown));
+        if (!rc_tok_next(&s, end, &t)) {
+            snprintf(what, sizeof what, "%s needs a file name",
+                     rc_tok_show(kw, shown, sizeof shown));
             return perr(p, "%s", what);
         }
         if (t.n < 2 || t.s[0] != '-') {
@@ -210,48 +176,49 @@ static int parse_map(parser *p, token kw, const char *pos, const char *end, char
         }
         const map_option *o = NULL;
         for (size_t i = 0; i < sizeof k_options / sizeof *k_options; i++)
-            if (token_is(t, k_options[i].flag)) o = &k_options[i];
+            if (rc_tok_is(t, k_options[i].flag)) o = &k_options[i];
         if (!o) {
             char k[24];
-            snprintf(what, sizeof what, "%s: unknown option '%s'", show(kw, k, sizeof k),
-                     show(t, shown, sizeof shown));
+            snprintf(what, sizeof what, "%s: unknown option '%s'", rc_tok_show(kw, k, sizeof k),
+                     rc_tok_show(t, shown, sizeof shown));
             return perr(p, "%s", what);
         }
         int want = o->args < 0 ? 1 : o->args, most = o->args < 0 ? 3 : o->args;
         for (int a = 0; a < most; a++) {
             const char *at = s;
-            token v;
+            rc_token v;
             double d;
-            int have = next_token(&s, end, &v);
+            int have = rc_tok_next(&s, end, &v);
             if (a >= want && (!have || !as_number(v, &d))) {
-                s = at; /* an optional number not given: the next token is something else */
+                s = at; /* an optional number not given: the next rc_token is something else */
                 break;
             }
             int ok = have;
             if (ok && o->on_off == 1)
-                ok = token_is(v, "on") || token_is(v, "off");
+                ok = rc_tok_is(v, "on") || rc_tok_is(v, "off");
             else if (ok && o->on_off == 2)
                 ok = v.n == 1 && strchr("rgbmlz", v.s[0]) != NULL;
             else if (ok && o->on_off == 3)
-                ok = token_is(v, "sphere") || (v.n > 5 && memcmp(v.s, "cube_", 5) == 0);
+                ok = rc_tok_is(v, "sphere") || (v.n > 5 && memcmp(v.s, "cube_", 5) == 0);
             else if (ok)
                 ok = as_number(v, &d) && isfinite(d) && fabs(d) <= 1e6;
             if (!ok) {
                 char k[24], f[24];
                 snprintf(what, sizeof what, "%s: option %s: bad or missing value%s%s%s",
-                         show(kw, k, sizeof k), show(t, f, sizeof f), have ? " '" : "",
-                         have ? show(v, shown, sizeof shown) : "", have ? "'" : "");
+                         rc_tok_show(kw, k, sizeof k), rc_tok_show(t, f, sizeof f),
+                         have ? " '" : "", have ? rc_tok_show(v, shown, sizeof shown) : "",
+                         have ? "'" : "");
                 return perr(p, "%s", what);
             }
         }
     }
-    token name = rest(s, end);
+    rc_token name = rc_tok_rest(s, end);
     char why[128];
     char *full = rc_mtl_join(p->dir, name.s, name.n, why, sizeof why);
     if (!full) {
         char k[24];
-        snprintf(what, sizeof what, "%s '%s': %s", show(kw, k, sizeof k),
-                 show(name, shown, sizeof shown), why);
+        snprintf(what, sizeof what, "%s '%s': %s", rc_tok_show(kw, k, sizeof k),
+                 rc_tok_show(name, shown, sizeof shown), why);
         return perr(p, "%s", what);
     }
     free(*out);
@@ -268,14 +235,15 @@ static void material_free(rc_mtl_material *m) {
 
 static int parse_newmtl(parser *p, const char *pos, const char *end) {
     char shown[64];
-    token name = rest(pos, end);
+    rc_token name = rc_tok_rest(pos, end);
     if (name.n == 0) return perr(p, "%s", "newmtl needs a name");
     if (name.n > 256) return perr(p, "%s", "material name longer than 256 bytes");
     rc_mtl *o = p->out;
     for (size_t i = p->first; i < o->count; i++)
         if (strlen(o->materials[i].name) == name.n &&
             memcmp(o->materials[i].name, name.s, name.n) == 0)
-            return perr(p, "material '%s' is defined twice", show(name, shown, sizeof shown));
+            return perr(p, "material '%s' is defined twice",
+                        rc_tok_show(name, shown, sizeof shown));
     if (o->count >= RC_MTL_MAX_MATERIALS) return perr(p, "%s", "too many materials");
     if (rc_grow((void **)&o->materials, &o->cap, o->count + 1, sizeof *o->materials) != 0)
         return perr(p, "%s", "out of memory");
@@ -301,18 +269,18 @@ static int parse_newmtl(parser *p, const char *pos, const char *end) {
 static int parse_line(parser *p, const char *s, const char *end) {
     const char *hash = memchr(s, '#', (size_t)(end - s));
     if (hash) end = hash;
-    token kw;
-    if (!next_token(&s, end, &kw)) return 0;
-    if (token_is(kw, "newmtl")) return parse_newmtl(p, s, end);
+    rc_token kw;
+    if (!rc_tok_next(&s, end, &kw)) return 0;
+    if (rc_tok_is(kw, "newmtl")) return parse_newmtl(p, s, end);
     for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
-        if (token_is(kw, k_ignored[i])) return 0;
+        if (rc_tok_is(kw, k_ignored[i])) return 0;
     static const char *const known[] = {"Kd", "Ks",    "Ke",     "Ns",       "Ni",   "d",
                                         "Tr", "illum", "map_Kd", "map_Bump", "bump", "norm"};
     int k = -1;
     for (int i = 0; i < (int)(sizeof known / sizeof *known); i++)
-        if (token_is(kw, known[i])) k = i;
+        if (rc_tok_is(kw, known[i])) k = i;
     char shown[40];
-    if (k < 0) return perr(p, "unknown statement '%s'", show(kw, shown, sizeof shown));
+    if (k < 0) return perr(p, "unknown statement '%s'", rc_tok_show(kw, shown, sizeof shown));
     rc_mtl_material *m = current(p, kw);
     if (!m) return -1;
     double v;

@@ -1,7 +1,8 @@
-/* obj.c: the OBJ reader. Line by line over the whole file in memory; every token is checked
+/* obj.c: the OBJ reader. Line by line over the whole file in memory; every rc_token is checked
  * before use, so no input can read out of bounds or overflow a count. */
 #include "obj.h"
 #include "echo.h"
+#include "text_tokens.h"
 #include "grow.h"
 #include "read_file.h"
 
@@ -34,10 +35,6 @@ typedef struct parser {
 } parser;
 
 /* The tokens of one line, as (start, length) pairs into the line. */
-typedef struct token {
-    const char *s;
-    size_t n;
-} token;
 
 static int perr(parser *p, const char *fmt, const char *arg) {
     char what[1024];
@@ -45,36 +42,10 @@ static int perr(parser *p, const char *fmt, const char *arg) {
     return rc_fail(p->err, "%s:%zu: %s", p->name, p->line, what);
 }
 
-/* The token as a short printable string for messages: the escaping both tools use for echoed
- * input (echo.h), cut short with "..." when long. */
-static const char *show(token t, char *buf, size_t cap) {
-    return echo_escape_n(buf, cap, t.s, t.n);
-}
-
-static int is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Next whitespace-separated token of [*pos, end); 0 when none is left. */
-static int next_token(const char **pos, const char *end, token *t) {
-    const char *s = *pos;
-    while (s < end && is_space(*s)) s++;
-    if (s == end) return 0;
-    const char *e = s;
-    while (e < end && !is_space(*e)) e++;
-    t->s = s;
-    t->n = (size_t)(e - s);
-    *pos = e;
-    return 1;
-}
-
-static int token_is(token t, const char *word) {
-    return strlen(word) == t.n && memcmp(t.s, word, t.n) == 0;
-}
-
-static int parse_coord(parser *p, token t, float *out) {
+static int parse_coord(parser *p, rc_token t, float *out) {
     char buf[64], shown[40];
-    if (t.n >= sizeof buf) return perr(p, "'%s' is not a number", show(t, shown, sizeof shown));
+    if (t.n >= sizeof buf)
+        return perr(p, "'%s' is not a number", rc_tok_show(t, shown, sizeof shown));
     memcpy(buf, t.s, t.n);
     buf[t.n] = '\0';
     char *end;
@@ -95,8 +66,8 @@ static int parse_coord(parser *p, token t, float *out) {
 static int parse_vertex(parser *p, const char *pos, const char *end) {
     float c[7];
     int n = 0;
-    token t;
-    while (next_token(&pos, end, &t)) {
+    rc_token t;
+    while (rc_tok_next(&pos, end, &t)) {
         if (n == 7) return perr(p, "%s", "vertex has more than 7 values (x y z [w | r g b])");
         if (parse_coord(p, t, &c[n]) != 0) return -1;
         n++;
@@ -121,9 +92,9 @@ static int parse_attr(parser *p, const char *pos, const char *end, const char *w
                       int most, int keep, float **arr, size_t *count, size_t *cap) {
     float c[3] = {0.0f, 0.0f, 0.0f};
     int n = 0;
-    token t;
+    rc_token t;
     char msg[96];
-    while (next_token(&pos, end, &t)) {
+    while (rc_tok_next(&pos, end, &t)) {
         if (n == most) {
             snprintf(msg, sizeof msg, "%s has more than %d values", what, most);
             return perr(p, "%s", msg);
@@ -157,11 +128,11 @@ static int valid_int_field(const char *s, const char *e) {
 /* One integer field of a reference, [s, e), as a 0-based index among `count` of `kind`
  * defined so far. */
 static int parse_index(parser *p, const char *s, const char *e, size_t count, const char *kind,
-                       const char *kinds, token whole, uint32_t *out) {
+                       const char *kinds, rc_token whole, uint32_t *out) {
     char shown[40], what[160], buf[32];
     size_t n = (size_t)(e - s);
     if (n == 0 || n >= sizeof buf || !valid_int_field(s, e))
-        return perr(p, "bad vertex reference '%s'", show(whole, shown, sizeof shown));
+        return perr(p, "bad vertex reference '%s'", rc_tok_show(whole, shown, sizeof shown));
     memcpy(buf, s, n);
     buf[n] = '\0';
     errno = 0;
@@ -184,7 +155,7 @@ static int parse_index(parser *p, const char *s, const char *e, size_t count, co
 
 /* One face reference "i[/t[/n]]" -> 0-based vertex, texture coordinate and normal indices
  * (RC_OBJ_NONE where the reference names none). */
-static int parse_ref(parser *p, token t, uint32_t *out, uint32_t *out_t, uint32_t *out_n) {
+static int parse_ref(parser *p, rc_token t, uint32_t *out, uint32_t *out_t, uint32_t *out_n) {
     char shown[40];
     const char *end = t.s + t.n;
     const char *slash = memchr(t.s, '/', t.n);
@@ -192,7 +163,7 @@ static int parse_ref(parser *p, token t, uint32_t *out, uint32_t *out_t, uint32_
     const char *te = slash2 ? slash2 : end;
     *out_t = *out_n = RC_OBJ_NONE;
     if (slash && (!valid_int_field(slash + 1, te) || (slash2 && !valid_int_field(slash2 + 1, end))))
-        return perr(p, "bad vertex reference '%s'", show(t, shown, sizeof shown));
+        return perr(p, "bad vertex reference '%s'", rc_tok_show(t, shown, sizeof shown));
     if (parse_index(p, t.s, slash ? slash : end, p->m->num_vertices, "vertex", "vertices", t,
                     out) != 0)
         return -1;
@@ -276,8 +247,8 @@ static int add_triangle(parser *p, size_t i, size_t j, size_t k) {
 
 static int parse_face(parser *p, const char *pos, const char *end) {
     size_t n = 0;
-    token t;
-    while (next_token(&pos, end, &t)) {
+    rc_token t;
+    while (rc_tok_next(&pos, end, &t)) {
         if (rc_grow((void **)&p->face, &p->cap_face, n + 1, sizeof(uint32_t)) != 0 ||
             rc_grow((void **)&p->face_t, &p->cap_face_t, n + 1, sizeof(uint32_t)) != 0 ||
             rc_grow((void **)&p->face_n, &p->cap_face_n, n + 1, sizeof(uint32_t)) != 0)
@@ -296,25 +267,18 @@ static int parse_face(parser *p, const char *pos, const char *end) {
     return 0;
 }
 
-/* The rest of the line, spaces trimmed at both ends. */
-static token rest_of_line(const char *pos, const char *end) {
-    while (pos < end && is_space(*pos)) pos++;
-    while (end > pos && is_space(end[-1])) end--;
-    token t = {pos, (size_t)(end - pos)};
-    return t;
-}
-
 /* `mtllib FILE...`: each MTL file read now, its materials appended. */
 static int parse_mtllib(parser *p, const char *pos, const char *end) {
     char shown[64], why[160], what[320];
-    token t;
+    rc_token t;
     int any = 0;
     if (!p->dir) return perr(p, "%s", "mtllib: MTL files are not read here (an OBJ from memory)");
-    while (next_token(&pos, end, &t)) {
+    while (rc_tok_next(&pos, end, &t)) {
         any = 1;
         char *full = rc_mtl_join(p->dir, t.s, t.n, why, sizeof why);
         if (!full) {
-            snprintf(what, sizeof what, "mtllib '%s': %s", show(t, shown, sizeof shown), why);
+            snprintf(what, sizeof what, "mtllib '%s': %s", rc_tok_show(t, shown, sizeof shown),
+                     why);
             return perr(p, "%s", what);
         }
         char *text;
@@ -349,12 +313,12 @@ static int parse_mtllib(parser *p, const char *pos, const char *end) {
 /* `usemtl NAME`: the faces after it take that material. */
 static int parse_usemtl(parser *p, const char *pos, const char *end) {
     char shown[64];
-    token name = rest_of_line(pos, end);
+    rc_token name = rc_tok_rest(pos, end);
     if (name.n == 0) return perr(p, "%s", "usemtl needs a material name");
     long i = rc_mtl_find(&p->m->mtl, name.s, name.n);
     if (i < 0)
         return perr(p, "usemtl '%s': no such material in the mtllib files above",
-                    show(name, shown, sizeof shown));
+                    rc_tok_show(name, shown, sizeof shown));
     p->material = (uint32_t)i;
     return 0;
 }
@@ -362,21 +326,21 @@ static int parse_usemtl(parser *p, const char *pos, const char *end) {
 static int parse_line(parser *p, const char *s, const char *end) {
     const char *hash = memchr(s, '#', (size_t)(end - s));
     if (hash) end = hash;
-    token kw;
-    if (!next_token(&s, end, &kw)) return 0;
-    if (token_is(kw, "v")) return parse_vertex(p, s, end);
-    if (token_is(kw, "f")) return parse_face(p, s, end);
-    if (token_is(kw, "vt"))
+    rc_token kw;
+    if (!rc_tok_next(&s, end, &kw)) return 0;
+    if (rc_tok_is(kw, "v")) return parse_vertex(p, s, end);
+    if (rc_tok_is(kw, "f")) return parse_face(p, s, end);
+    if (rc_tok_is(kw, "vt"))
         return parse_attr(p, s, end, "texture coordinate", 1, 3, 2, &p->m->vt, &p->m->num_texcoords,
                           &p->cap_vt);
-    if (token_is(kw, "vn"))
+    if (rc_tok_is(kw, "vn"))
         return parse_attr(p, s, end, "normal", 3, 3, 3, &p->m->vn, &p->m->num_normals, &p->cap_vn);
-    if (token_is(kw, "mtllib")) return p->read_mtl ? parse_mtllib(p, s, end) : 0;
-    if (token_is(kw, "usemtl")) return p->read_mtl ? parse_usemtl(p, s, end) : 0;
+    if (rc_tok_is(kw, "mtllib")) return p->read_mtl ? parse_mtllib(p, s, end) : 0;
+    if (rc_tok_is(kw, "usemtl")) return p->read_mtl ? parse_usemtl(p, s, end) : 0;
     for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
-        if (token_is(kw, k_ignored[i])) return 0;
+        if (rc_tok_is(kw, k_ignored[i])) return 0;
     char shown[40];
-    return perr(p, "unknown statement '%s'", show(kw, shown, sizeof shown));
+    return perr(p, "unknown statement '%s'", rc_tok_show(kw, shown, sizeof shown));
 }
 
 void rc_mesh_free(rc_mesh *m) {
