@@ -320,6 +320,11 @@ static int parse_line(parser *p, const char *s, const char *end) {
     }
 }
 
+static int one_line(void *ctx, const char *s, const char *end, int nul) {
+    parser *p = ctx;
+    return nul ? perr(p, "%s", "NUL byte in the line (not a text file)") : parse_line(p, s, end);
+}
+
 int rc_mtl_parse(const char *name, const char *dir, const char *text, size_t len, rc_mtl *out,
                  rc_error *err) {
     parser p;
@@ -329,18 +334,7 @@ int rc_mtl_parse(const char *name, const char *dir, const char *text, size_t len
     p.err = err;
     p.out = out;
     p.first = out->count;
-    const char *s = text, *end = text + len;
-    int rc = 0;
-    while (s < end && rc == 0) {
-        p.line++;
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        const char *le = nl ? nl : end;
-        if (memchr(s, '\0', (size_t)(le - s)))
-            rc = perr(&p, "%s", "NUL byte in the line (not a text file)");
-        else
-            rc = parse_line(&p, s, le);
-        s = nl ? nl + 1 : end;
-    }
+    int rc = rc_text_lines(text, len, &p.line, one_line, &p);
     if (rc != 0) {
         while (out->count > p.first) material_free(&out->materials[--out->count]);
         if (out->count == 0) rc_mtl_free(out);

@@ -343,6 +343,11 @@ static int parse_line(parser *p, const char *s, const char *end) {
     return perr(p, "unknown statement '%s'", rc_tok_show(kw, shown, sizeof shown));
 }
 
+static int one_line(void *ctx, const char *s, const char *end, int nul) {
+    parser *p = ctx;
+    return nul ? perr(p, "%s", "NUL byte in the line (not a text file)") : parse_line(p, s, end);
+}
+
 void rc_mesh_free(rc_mesh *m) {
     if (!m) return;
     free(m->v);
@@ -368,18 +373,7 @@ static int parse(const char *name, int read_mtl, const char *dir, size_t max_byt
     p.dir = dir;
     p.mtl_bytes = max_bytes > len ? max_bytes - len : 0;
     p.material = RC_OBJ_NONE;
-    const char *s = text, *end = text + len;
-    int rc = 0;
-    while (s < end && rc == 0) {
-        p.line++;
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        const char *le = nl ? nl : end;
-        if (memchr(s, '\0', (size_t)(le - s)))
-            rc = perr(&p, "%s", "NUL byte in the line (not a text file)");
-        else
-            rc = parse_line(&p, s, le);
-        s = nl ? nl + 1 : end;
-    }
+    int rc = rc_text_lines(text, len, &p.line, one_line, &p);
     free(p.face);
     free(p.face_t);
     free(p.face_n);

@@ -49,4 +49,22 @@ static inline const char *rc_tok_show(rc_token t, char *buf, size_t cap) {
     return echo_escape_n(buf, cap, t.s, t.n);
 }
 
+/* Each line of text[0 .. len) in turn, *line counting them from 1: fn(ctx, start, end, nul)
+ * with the line without its newline, nul set when it holds a NUL byte. Stops at the first
+ * call that returns non-zero and returns that. */
+static inline int rc_text_lines(const char *text, size_t len, size_t *line,
+                                int (*fn)(void *ctx, const char *s, const char *e, int nul),
+                                void *ctx) {
+    const char *s = text, *end = text + len;
+    int rc = 0;
+    while (s < end && rc == 0) {
+        ++*line;
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *le = nl ? nl : end;
+        rc = fn(ctx, s, le, memchr(s, '\0', (size_t)(le - s)) != NULL);
+        s = nl ? nl + 1 : end;
+    }
+    return rc;
+}
+
 #endif /* RC_TEXT_TOKENS_H */
