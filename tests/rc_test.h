@@ -124,8 +124,7 @@ static inline int test_start(const char *prog, int args_ok, const char *usage,
 }
 
 static inline rc_material test_material(uint32_t type, float r, float g, float b, float param) {
-    rc_material m = {{r, g, b}, type, param, {0, 0, 0}};
-    return m;
+    return rc_material_make(type, rc_v3(r, g, b), param);
 }
 
 #endif /* RC_TEST_H */

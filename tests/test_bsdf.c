@@ -46,8 +46,8 @@ static rc_vec3 dir_side(float cz, float phi, float side) {
 }
 
 static const char *model_name(uint32_t m) {
-    static const char *names[] = {"lambertian", "fuzz_metal",       "smooth_dielectric",
-                                  "gltf_pbr",   "rough_dielectric", "emissive"};
+    static const char *names[] = {"lambertian", "fuzz_metal", "smooth_dielectric",
+                                  "emissive",   "gltf_pbr",   "rough_dielectric"};
     return m < RC_BSDF_MODEL_COUNT ? names[m] : "?";
 }
 

@@ -17,8 +17,9 @@
 
 /* The kind of a path's hit as the partition should see it: material type, miss, ended. */
 static unsigned kind_of(const rc_scene *s, const rc_renderer *r, const rc_path *p) {
-    if (!(p->flags & RC_PATH_ALIVE)) return 5;
-    if (p->prim == RC_NO_PRIM) return 4;
+    if (!(p->flags & RC_PATH_ALIVE))
+        return RC_SORT_DEAD; /* path.h: after the models, a miss then an ended path */
+    if (p->prim == RC_NO_PRIM) return RC_SORT_MISS;
     return s->materials[rc_prim_material(&r->view.bvh.prims[p->prim])].type;
 }
 
@@ -39,7 +40,7 @@ static void check_partition(const rc_scene *s, rc_mode mode, uint32_t wave) {
     size_t n = r->n;
     /* before: how many paths of each kind the stream holds */
     uint8_t *seen = calloc(n, 1);
-    size_t expect[6] = {0};
+    size_t expect[RC_SORT_KEYS] = {0};
     for (size_t i = 0; i < n; i++) {
         const rc_path *p = rc_stream_path(r, i);
         expect[kind_of(s, r, p)]++;
@@ -48,7 +49,7 @@ static void check_partition(const rc_scene *s, rc_mode mode, uint32_t wave) {
     CHECK(r->n == n, "the sort changed the stream length");
     size_t pos = 0;
     int order_ok = 1, group_ok = 1, perm_ok = 1;
-    for (unsigned k = 0; k < 6; k++) {
+    for (unsigned k = 0; k < RC_SORT_KEYS; k++) {
         CHECK(r->groups[k] == expect[k], "group %u: %u paths, expected %zu", k, r->groups[k],
               expect[k]);
         uint32_t prev = 0;

@@ -4,12 +4,13 @@
 
 #include "vec.h"
 
-enum { RC_BG_CONSTANT = 0, RC_BG_SKY = 1 };
+enum { RC_BG_CONSTANT = 0, RC_BG_SKY = 1, RC_BG_ENV = 2 };
 
 /* 32 bytes.
  *   constant: every direction has radiance `bottom`
  *   sky:      RTIOW's gradient, `bottom` straight down to `top` straight up, linear in the
- *             direction's y (defaults: white to (0.5, 0.7, 1.0)) */
+ *             direction's y (defaults: white to (0.5, 0.7, 1.0))
+ *   env:      the scene's environment map (envmap.h, rc_scene_view.env); this record unused */
 typedef struct rc_background {
     rc_vec3 bottom;
     uint32_t type;

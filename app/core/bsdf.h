@@ -76,14 +76,17 @@ RC_FN rc_vec3 rc_frame_to_world(const rc_frame *f, rc_vec3 v) {
 
 /* ---- the parameters at one hit ---- */
 
-typedef enum rc_bsdf_model {
-    RC_BSDF_LAMBERTIAN = 0,        /* base_color = albedo */
-    RC_BSDF_FUZZ_METAL = 1,        /* base_color = albedo, fuzz */
-    RC_BSDF_SMOOTH_DIELECTRIC = 2, /* base_color = tint of both lobes, ior */
-    RC_BSDF_GLTF_PBR = 3,          /* base_color, metallic, roughness, ior, transmission */
-    RC_BSDF_ROUGH_DIELECTRIC = 4,  /* base_color = tint of transmission, roughness, ior */
-    RC_BSDF_EMISSIVE = 5,          /* no scattering */
-    RC_BSDF_MODEL_COUNT
+typedef enum rc_bsdf_model { /* material.h's RC_MAT_*, one enum */
+                             RC_BSDF_LAMBERTIAN = RC_MAT_LAMBERTIAN, /* base_color = albedo */
+                             RC_BSDF_FUZZ_METAL = RC_MAT_METAL,      /* base_color = albedo, fuzz */
+                             RC_BSDF_SMOOTH_DIELECTRIC =
+                                 RC_MAT_DIELECTRIC,              /* base_color = tint, ior */
+                             RC_BSDF_EMISSIVE = RC_MAT_EMISSIVE, /* no scattering */
+                             RC_BSDF_GLTF_PBR = RC_MAT_PBR,      /* base_color, metallic, roughness,
+                                                                    ior, transmission */
+                             RC_BSDF_ROUGH_DIELECTRIC =
+                                 RC_MAT_ROUGH_DIELECTRIC, /* tint, roughness, ior */
+                             RC_BSDF_MODEL_COUNT = RC_MAT_MODELS
 } rc_bsdf_model;
 
 /* One surface point's scattering, textures already applied; 36 bytes. Fields a model does not
@@ -158,7 +161,8 @@ RC_FN rc_bsdf rc_bsdf_gltf(rc_vec3 base_color, float metallic, float roughness, 
     return b;
 }
 
-/* The BSDF of one of today's materials (material.h), drawing as rc_scatter draws. */
+/* The BSDF of a scene material (material.h) before textures; the RTIOW models draw as
+ * rc_scatter draws. */
 RC_FN rc_bsdf rc_bsdf_from_material(const rc_material *m) {
     switch (m->type) {
     case RC_MAT_LAMBERTIAN:
@@ -171,6 +175,14 @@ RC_FN rc_bsdf rc_bsdf_from_material(const rc_material *m) {
     case RC_MAT_DIELECTRIC: {
         rc_bsdf b = rc_bsdf_make(RC_BSDF_SMOOTH_DIELECTRIC, m->color);
         b.ior = m->param;
+        return b;
+    }
+    case RC_MAT_PBR:
+        return rc_bsdf_gltf(m->color, m->metallic, m->roughness, m->ior, m->transmission);
+    case RC_MAT_ROUGH_DIELECTRIC: {
+        rc_bsdf b = rc_bsdf_make(RC_BSDF_ROUGH_DIELECTRIC, m->color);
+        b.roughness = m->roughness;
+        b.ior = m->ior;
         return b;
     }
     default:

@@ -6,6 +6,7 @@
 #ifndef RC_BVH_H
 #define RC_BVH_H
 
+#include "alpha.h"
 #include "prim.h"
 
 /* One node, 32 bytes aligned to 16 (two 16-byte loads on the GPU).
@@ -28,7 +29,15 @@ typedef struct rc_bvh_view {
     const rc_prim *prims;
     uint32_t num_nodes;
     uint32_t num_prims;
+    rc_alpha_view alpha; /* for the primitives flagged RC_PRIM_MASKED (none: unused) */
 } rc_bvh_view;
+
+/* Whether a primitive's hit found by the intersection test counts: always, unless it is
+ * alpha-masked and its alpha there is below the cutoff (alpha.h). */
+RC_FN int rc_hit_counts(const rc_bvh_view *bvh, const rc_prim *pr, uint32_t prim, rc_vec3 o,
+                        rc_vec3 d) {
+    return !(pr->type_mat & RC_PRIM_MASKED) || rc_alpha_hit(&bvh->alpha, pr, prim, o, d);
+}
 
 /* The nearest hit: distance along the ray and primitive index (RC_NO_PRIM on a miss). */
 #define RC_NO_PRIM 0xffffffffu
@@ -61,7 +70,8 @@ RC_FN void rc_leaf_hit(const rc_bvh_view *bvh, uint32_t first, uint32_t count, r
                        float tmin, rc_hit *hit) {
     for (uint32_t i = first; i < first + count; i++) {
         float t;
-        if (rc_prim_hit(&bvh->prims[i], o, d, tmin, hit->t, &t)) {
+        const rc_prim *pr = &bvh->prims[i];
+        if (rc_prim_hit(pr, o, d, tmin, hit->t, &t) && rc_hit_counts(bvh, pr, i, o, d)) {
             hit->t = t;
             hit->prim = i;
         }
@@ -175,7 +185,9 @@ RC_FN int rc_bvh_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tm
         if (count > 0) {
             for (uint32_t i = first; i < first + count; i++) {
                 float t;
-                if (rc_prim_hit(&bvh->prims[i], o, d, tmin, tmax, &t)) return 1;
+                const rc_prim *pr = &bvh->prims[i];
+                if (rc_prim_hit(pr, o, d, tmin, tmax, &t) && rc_hit_counts(bvh, pr, i, o, d))
+                    return 1;
             }
         } else {
             const rc_bvh_node na = bvh->nodes[first], nb = bvh->nodes[first + 1];

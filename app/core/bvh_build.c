@@ -304,6 +304,7 @@ void rc_bvh_free(rc_bvh *bvh) {
 
 rc_bvh_view rc_bvh_view_of(const rc_bvh *bvh) {
     rc_bvh_view v;
+    memset(&v, 0, sizeof v);
     v.nodes = bvh->nodes;
     v.prims = bvh->prims;
     v.num_nodes = bvh->num_nodes;

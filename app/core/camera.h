@@ -14,6 +14,7 @@ typedef struct rc_camera {
     rc_vec3 vertical;   /* image-plane edge along t */
     rc_vec3 u, v;       /* lens basis: camera right and up */
     float lens_radius;  /* aperture / 2; 0 = pinhole */
+    float tan_half_fov; /* tan(vfov / 2): a pixel row's angle is about 2 tan_half_fov / height */
 } rc_camera;
 
 /* The parameters a scene file gives; vfov in degrees, aspect = width / height. */
@@ -37,6 +38,7 @@ RC_FN rc_camera rc_camera_make(const rc_camera_desc *d, float aspect) {
         rc_sub(rc_sub(rc_sub(c.origin, rc_scale(c.horizontal, 0.5f)), rc_scale(c.vertical, 0.5f)),
                rc_scale(w, d->focus_distance));
     c.lens_radius = 0.5f * d->aperture;
+    c.tan_half_fov = h;
     return c;
 }
 

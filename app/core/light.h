@@ -1,12 +1,12 @@
-/* light.h: next-event estimation. The light table (emissive quads and spheres, one chosen by
- * power), a point on a light drawn as seen from a surface point, the density of that choice
+/* light.h: next-event estimation. The light table (every emissive primitive: quads, spheres
+ * and triangles, one chosen by power; the environment map beside them with its own share), a
+ * point on a light drawn as seen from a surface point, the density of that choice
  * in solid angle, and the densities of the materials' own sampling that multiple importance
  * sampling weighs it against (Veach 1997, ch. 9; the power heuristic, beta = 2).
  *
  * A light's selection probability sits in its primitive's `pad` field (0 for every other
  * primitive), so a path that hits a light by scattering finds the density NEE had for the
- * same point without a search: rc_light_pdf. Emissive triangles are not in the table: NEE
- * never draws them and a scattered path that hits one counts it fully (weight 1). */
+ * same point without a search: rc_light_pdf. */
 #ifndef RC_LIGHT_H
 #define RC_LIGHT_H
 
@@ -14,11 +14,15 @@
 #include "prim.h"
 
 /* Lights in the table: prims[i] is the leaf-order primitive of light i, cdf[i] the
- * probability of choosing a light <= i (cdf[count - 1] = 1). count == 0: no NEE. */
+ * probability of choosing a light <= i among the table's (cdf[count - 1] = 1). env_prob: the
+ * probability that a light sample goes to the environment map instead (scene.h says how it
+ * is chosen); a table light's `pad` holds its probability with (1 - env_prob) in it. count ==
+ * 0 and env_prob == 0: no NEE. */
 typedef struct rc_light_view {
     const uint32_t *prims;
     const float *cdf;
     uint32_t count;
+    float env_prob;
 } rc_light_view;
 
 /* Below this fuzz a metal is a mirror: its lobe is too narrow for a light sample to land in
@@ -90,15 +94,17 @@ RC_FN float rc_sphere_cone(const rc_prim *pr, rc_vec3 o) {
 
 /* The density (solid angle, selection included) with which NEE from o draws the point at
  * distance t along unit w on light primitive pr: 0 when pr is no light of the table.
- *   quad:   uniform in area: sel * t^2 / (area * |cos| at the light) (it emits both ways)
+ *   quad, triangle: uniform in area: sel * t^2 / (area * |cos| at the light) (it emits both
+ *           ways); a triangle's area is half the quad's of the same edges
  *   sphere: uniform in the cone it fills: sel / (2 pi (1 - cos theta_max)) */
 RC_FN float rc_light_pdf(const rc_prim *pr, rc_vec3 o, rc_vec3 w, float t) {
     float sel = pr->pad;
     if (!(sel > 0.0f)) return 0.0f;
-    if (rc_prim_type(pr) == RC_PRIM_QUAD) {
+    if (rc_prim_type(pr) != RC_PRIM_SPHERE) {
         rc_vec3 n = rc_cross(pr->a, pr->b);
         float area = rc_length(n);
         float cos_l = fabsf(rc_dot(n, w)) / area;
+        if (rc_prim_type(pr) == RC_PRIM_TRIANGLE) area *= 0.5f;
         return cos_l > 0.0f ? sel * t * t / (area * cos_l) : 0.0f;
     }
     float omc = rc_sphere_cone(pr, o);
@@ -107,10 +113,21 @@ RC_FN float rc_light_pdf(const rc_prim *pr, rc_vec3 o, rc_vec3 w, float t) {
 
 /* A point on light primitive pr as seen from o, from two uniforms: the unit direction to it,
  * its distance and the density of this choice (selection included, as rc_light_pdf gives
- * it). Returns 0 when there is nothing to sample (o inside a sphere, grazing a quad). */
+ * it), and for a triangle the point's barycentrics (bary1, bary2) (its emission may be textured).
+ * Returns 0 when there is nothing to sample (o inside a sphere, grazing a quad). A triangle's
+ * point is uniform in area: b1 = sqrt(u1) (1 - u2), b2 = sqrt(u1) u2 (Shirley & Chiu's warp,
+ * pbrt-v3 sec. 13.6.5). */
 RC_FN int rc_light_sample(const rc_prim *pr, rc_vec3 o, float u1, float u2, rc_vec3 *w, float *dist,
-                          float *pdf) {
-    if (rc_prim_type(pr) == RC_PRIM_QUAD) {
+                          float *pdf, float *bary1, float *bary2) {
+    *bary1 = *bary2 = 0.0f;
+    if (rc_prim_type(pr) != RC_PRIM_SPHERE) {
+        if (rc_prim_type(pr) == RC_PRIM_TRIANGLE) {
+            float su = sqrtf(u1);
+            u1 = su * (1.0f - u2);
+            u2 = su * u2;
+            *bary1 = u1;
+            *bary2 = u2;
+        }
         rc_vec3 y = rc_add(pr->p, rc_add(rc_scale(pr->a, u1), rc_scale(pr->b, u2)));
         rc_vec3 to = rc_sub(y, o);
         float d = rc_length(to);

@@ -6,6 +6,7 @@
 
 #include "light.h"
 #include "scene_view.h"
+#include "shading.h"
 
 #include <stddef.h>
 
@@ -35,8 +36,9 @@ typedef struct rc_path {
     float pdf;          /* the density rc_scatter drew dir with, when the vertex it left also
                            sampled a light (MIS weighs a light hit against it); 0: the light
                            a hit finds counts fully (camera ray, glass, mirror, no NEE) */
-    uint32_t spare[2];
-    uint32_t flags; /* bits 0..7: bounce; 8..30: sample in the wave; 31: alive */
+    float cone_width;   /* the ray cone at the origin (texture.h): its width */
+    float cone_spread;  /* and its whole angle */
+    uint32_t flags;     /* bits 0..7: bounce; 8..30: sample in the wave; 31: alive */
 } rc_path;
 
 /* One shadow ray, 48 bytes, aligned to 16: what shade appends for a light sample, in the
@@ -91,7 +93,9 @@ RC_FN void rc_path_generate(const rc_camera *cam, uint32_t width, uint32_t heigh
     p->throughput = rc_v3s(1.0f);
     p->pixel = pixel;
     p->pdf = 0.0f;
-    p->spare[0] = p->spare[1] = 0u;
+    /* a pinhole's cone (Ray Tracing Gems ch. 20, eq. 30 with atan(x) ~ x at a pixel's angle) */
+    p->cone_width = 0.0f;
+    p->cone_spread = 2.0f * cam->tan_half_fov / (float)height;
     p->flags = RC_PATH_ALIVE | (k << RC_PATH_SAMPLE_SHIFT);
 }
 
@@ -129,48 +133,71 @@ RC_FN rc_vec3 rc_offset_origin(rc_vec3 x, rc_vec3 n, rc_vec3 dir) {
     return rc_add(x, rc_scale(n, rc_dot(dir, n) > 0.0f ? eps : -eps));
 }
 
-/* Next-event estimation at surface point x (unit normal n facing the ray, material m): choose
- * a light by power and a point on it, and write the shadow ray that carries its light
- * weighted by the power heuristic against the material's own sampling. No ray (sh->slot
- * stays 0) when the point lies behind the surface or the light has nothing to offer. */
+/* Next-event estimation at surface point x (shading sh, geometric normal facing the ray):
+ * choose the environment or a light of the table by power and a point on it, and write the
+ * shadow ray that carries its light weighted by the power heuristic against the material's
+ * own sampling. No ray (sh->slot stays 0) when the point lies behind the surface or the light
+ * has nothing to offer. */
 RC_FN void rc_path_nee(const rc_scene_view *sc, const rc_shade_params *sp, const rc_path *p,
-                       const rc_material *m, rc_vec3 x, rc_vec3 n, rc_rng_key key, rc_shadow *sh) {
-    uint32_t li = rc_light_pick(&sc->lights, rc_key_rand(key, RC_DIM_LIGHT));
-    const rc_prim *lp = &sc->bvh.prims[sc->lights.prims[li]];
+                       const rc_shading *sg, rc_vec3 x, rc_rng_key key, rc_shadow *sh) {
     /* the origin a scattered ray leaving above the surface has: the same light density */
-    rc_vec3 o = rc_offset_origin(x, n, n), w;
-    float dist, pl;
-    if (!rc_light_sample(lp, o, rc_key_rand(key, RC_DIM_LIGHT_U), rc_key_rand(key, RC_DIM_LIGHT_V),
-                         &w, &dist, &pl))
-        return;
-    float pb = rc_scatter_pdf(m, p->dir, n, w);
+    rc_vec3 n = sg->ng;
+    rc_vec3 o = rc_offset_origin(x, n, n), w, le;
+    float dist, pl, u = rc_key_rand(key, RC_DIM_LIGHT);
+    const float pe = sc->lights.env_prob;
+    if (pe > 0.0f && u < pe) {
+        le = rc_env_sample(&sc->env, rc_key_rand(key, RC_DIM_LIGHT_U),
+                           rc_key_rand(key, RC_DIM_LIGHT_V), &w, &pl);
+        pl *= pe;
+        dist = INFINITY;
+        if (!(pl > 0.0f) || !(rc_dot(w, n) > 0.0f)) return;
+    } else {
+        if (pe > 0.0f) u = fminf((u - pe) / (1.0f - pe), 0.99999994f);
+        uint32_t li = rc_light_pick(&sc->lights, u);
+        uint32_t lpi = sc->lights.prims[li];
+        const rc_prim *lp = &sc->bvh.prims[lpi];
+        float b1, b2;
+        if (!rc_light_sample(lp, o, rc_key_rand(key, RC_DIM_LIGHT_U),
+                             rc_key_rand(key, RC_DIM_LIGHT_V), &w, &dist, &pl, &b1, &b2))
+            return;
+        const rc_material *lm = &sc->materials[rc_prim_material(lp)];
+        uint32_t tri = sc->mesh.prim_tri ? sc->mesh.prim_tri[lpi] : RC_NO_TRI;
+        le = rc_emission_at(sc, lm, tri, b1, b2);
+    }
+    float k, pb;
+    rc_vec3 c = rc_shading_eval(sg, p->dir, w, &k, &pb);
     if (!(pb > 0.0f)) return;
-    /* f cos = color * pb (light.h): throughput * color * pb * Le / pl * w_light */
-    float k = pb / pl * rc_mis_weight(pl, pb);
-    rc_vec3 le = sc->materials[rc_prim_material(lp)].color;
+    /* f cos = c * k (shading.h): throughput * c * Le * k / pl * w_light */
+    k = k / pl * rc_mis_weight(pl, pb);
     sh->origin = o;
     sh->tmax = dist * (1.0f - 1e-4f);
     sh->dir = w;
-    sh->contrib = rc_scale(rc_mul(rc_mul(p->throughput, m->color), le), k);
+    sh->contrib = rc_scale(rc_mul(rc_mul(p->throughput, c), le), k);
     sh->slot = (uint32_t)rc_path_slot(sp, p) | RC_PATH_ALIVE;
 }
 
-/* shade: add the background (miss) or the emission (light) and end the path there; otherwise
- * sample a light (sh != NULL and NEE on), scatter by the material, end absorbed paths and
- * paths at max_depth, and play Russian roulette from rr_depth on. Returns 1 if the path goes
- * on, 0 if it ended. `sh` receives the shadow ray, or slot 0 for none. */
+/* shade: add the background (miss) or what the surface emits (MIS-weighed against the light
+ * sample of the vertex before); end the path at a miss or an emitter that does not scatter;
+ * otherwise sample a light (sh != NULL and NEE on), scatter by the material, end absorbed
+ * paths and paths at max_depth, and play Russian roulette from rr_depth on. Returns 1 if the
+ * path goes on, 0 if it ended. `sh` receives the shadow ray, or slot 0 for none. */
 RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_path *p,
                         rc_vec3 *sample_rgb, rc_shadow *sh) {
     if (sh) sh->slot = 0u;
     if (p->prim == RC_NO_PRIM) {
-        rc_vec3 bg = rc_background_radiance(&sc->background, p->dir);
-        rc_path_add(sp, p, sample_rgb, rc_mul(p->throughput, bg));
+        rc_vec3 bg = rc_mul(p->throughput, rc_scene_background(sc, p->dir));
+        /* the environment is a light NEE samples: weigh the hit against that strategy */
+        if (p->pdf > 0.0f && sc->lights.env_prob > 0.0f)
+            bg = rc_scale(
+                bg, rc_mis_weight(p->pdf, sc->lights.env_prob * rc_env_pdf(&sc->env, p->dir)));
+        rc_path_add(sp, p, sample_rgb, bg);
         return rc_path_finish(p);
     }
     const rc_prim *pr = &sc->bvh.prims[p->prim];
     const rc_material *m = &sc->materials[rc_prim_material(pr)];
-    if (m->type == RC_MAT_EMISSIVE) {
-        rc_vec3 le = rc_mul(p->throughput, m->color);
+    if (m->type == RC_MAT_EMISSIVE && m->tex_emissive == RC_NO_TEXTURE) {
+        /* an emitter that scatters nothing and has no texture: no surface interaction needed */
+        rc_vec3 le = rc_mul(p->throughput, m->emission);
         /* the vertex before sampled a light too: weigh this hit against that strategy */
         if (p->pdf > 0.0f)
             le = rc_scale(le, rc_mis_weight(p->pdf, rc_light_pdf(pr, p->origin, p->dir, p->t)));
@@ -180,18 +207,28 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     uint32_t bounce = rc_path_bounce(p);
     rc_rng_key key = {p->pixel, sp->sample + rc_path_wave_sample(p),
                       bounce | sp->seed << RC_SEED_SHIFT};
-    rc_vec3 x = rc_add(p->origin, rc_scale(p->dir, p->t));
-    rc_vec3 n = rc_prim_normal(pr, x);
-    int front = rc_dot(p->dir, n) < 0.0f;
-    if (!front) n = rc_neg(n);
+    rc_surface s = rc_surface_at(&sc->bvh, &sc->mesh, p->prim, p->origin, p->dir, p->t);
+    rc_vec3 x = s.p;
+    const float width = p->cone_width + p->cone_spread * p->t; /* RTG eq. 29 */
+    rc_shading sg = rc_shading_at(sc, &s, p->dir, width);
+    if (rc_material_emits(m)) {
+        rc_vec3 le = rc_mul(p->throughput, sg.emission);
+        if (p->pdf > 0.0f)
+            le = rc_scale(le, rc_mis_weight(p->pdf, rc_light_pdf(pr, p->origin, p->dir, p->t)));
+        rc_path_add(sp, p, sample_rgb, le);
+        if (m->type == RC_MAT_EMISSIVE) return rc_path_finish(p);
+    }
     /* a light sample counts a path one vertex longer: only where scattering could still
        reach a light within max_depth */
-    int nee =
-        sh && sp->nee && sc->lights.count > 0 && rc_material_nee(m) && bounce + 1 < sp->max_depth;
-    if (nee) rc_path_nee(sc, sp, p, m, x, n, key, sh);
+    int nee = sh && sp->nee && (sc->lights.count > 0 || sc->lights.env_prob > 0.0f) &&
+              bounce + 1 < sp->max_depth && rc_shading_nee(&sg);
+    if (nee) rc_path_nee(sc, sp, p, &sg, x, key, sh);
     rc_vec3 dir, weight;
-    if (!rc_scatter(m, p->dir, n, front, key, &dir, &weight)) return rc_path_finish(p);
-    p->pdf = nee ? rc_scatter_pdf(m, p->dir, n, dir) : 0.0f;
+    float pdf, beta;
+    if (!rc_shading_sample(&sg, p->dir, key, nee, &dir, &weight, &pdf, &beta))
+        return rc_path_finish(p);
+    /* a direction into the surface: NEE from the front could not have drawn it */
+    p->pdf = nee && rc_dot(dir, s.ng) > 0.0f ? pdf : 0.0f;
     p->throughput = rc_mul(p->throughput, weight);
     bounce++;
     if (bounce >= sp->max_depth) return rc_path_finish(p);
@@ -201,18 +238,20 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
         if (!(rc_key_rand(key, RC_DIM_ROULETTE) < q)) return rc_path_finish(p);
         p->throughput = rc_scale(p->throughput, 1.0f / q);
     }
-    p->origin = rc_offset_origin(x, n, dir);
+    p->origin = rc_offset_origin(x, s.ng, dir);
     p->dir = dir;
+    p->cone_width = width;
+    p->cone_spread += beta;
     p->flags = (p->flags & RC_PATH_SAMPLE_MASK) | RC_PATH_ALIVE | bounce;
     return 1;
 }
 
-/* --sort-materials: the keys of the partition before shade, the material kind of the hit
- * (material.h's RC_MAT_* are 0 .. 3), then a miss, then a path that has ended already (only
- * `none` keeps those in the stream). */
-#define RC_SORT_MISS 4u
-#define RC_SORT_DEAD 5u
-#define RC_SORT_KEYS 6u
+/* --sort-materials: the keys of the partition before shade, the material model of the hit
+ * (material.h's RC_MAT_* are 0 .. RC_MAT_MODELS - 1), then a miss, then a path that has ended
+ * already (only `none` keeps those in the stream). */
+#define RC_SORT_MISS RC_MAT_MODELS
+#define RC_SORT_DEAD (RC_MAT_MODELS + 1u)
+#define RC_SORT_KEYS (RC_MAT_MODELS + 2u)
 
 /* The key of a path after extend. */
 RC_FN uint8_t rc_material_key(const rc_scene_view *sc, const rc_path *p) {

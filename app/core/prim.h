@@ -7,10 +7,13 @@
 
 enum { RC_PRIM_SPHERE = 0, RC_PRIM_QUAD = 1, RC_PRIM_TRIANGLE = 2 };
 
-/* type_mat packs two fields: bits 0..1 the type (RC_PRIM_*), bits 2..31 the material index. */
+/* type_mat packs three fields: bits 0..1 the type (RC_PRIM_*), bits 2..30 the material index,
+ * bit 31 RC_PRIM_MASKED: the material is alpha-masked (alpha.h), so a hit on it is tested
+ * against its alpha before it counts (set by rc_scene_finish). */
 #define RC_PRIM_TYPE_BITS     2u
 #define RC_PRIM_TYPE_MASK     0x3u
-#define RC_PRIM_MAX_MATERIALS (1u << (32u - RC_PRIM_TYPE_BITS))
+#define RC_PRIM_MASKED        0x80000000u
+#define RC_PRIM_MAX_MATERIALS (1u << (31u - RC_PRIM_TYPE_BITS))
 
 /* One primitive, 48 bytes aligned to 16 (three 16-byte loads on the GPU), the same layout on
  * the host and the device.
@@ -30,7 +33,7 @@ RC_FN uint32_t rc_prim_type(const rc_prim *pr) {
     return pr->type_mat & RC_PRIM_TYPE_MASK;
 }
 RC_FN uint32_t rc_prim_material(const rc_prim *pr) {
-    return pr->type_mat >> RC_PRIM_TYPE_BITS;
+    return (pr->type_mat & ~RC_PRIM_MASKED) >> RC_PRIM_TYPE_BITS;
 }
 RC_FN uint32_t rc_prim_pack(uint32_t type, uint32_t material) {
     return (material << RC_PRIM_TYPE_BITS) | type;

@@ -6,6 +6,7 @@
 #include "background.h"
 #include "bvh.h"
 #include "camera.h"
+#include "envmap.h"
 #include "light.h"
 #include "material.h"
 #include "surface.h"
@@ -15,9 +16,17 @@ typedef struct rc_scene_view {
     const rc_material *materials; /* indexed by rc_prim_material() */
     uint32_t num_materials;
     rc_background background;
-    rc_camera camera;     /* made for the image's aspect ratio */
-    rc_light_view lights; /* emissive quads and spheres, for next-event estimation */
-    rc_mesh_view mesh;    /* per-vertex data of triangle meshes (surface.h) */
+    rc_camera camera;         /* made for the image's aspect ratio */
+    rc_light_view lights;     /* emissive quads and spheres, for next-event estimation */
+    rc_mesh_view mesh;        /* per-vertex data of triangle meshes (mesh.h) */
+    rc_texture_view textures; /* the materials' textures (texture.h) */
+    rc_env_view env;          /* the environment map when background.type is RC_BG_ENV */
 } rc_scene_view;
+
+/* Radiance arriving along unit direction d from outside the scene. */
+RC_FN rc_vec3 rc_scene_background(const rc_scene_view *sc, rc_vec3 d) {
+    if (sc->background.type == RC_BG_ENV) return rc_env_radiance(&sc->env, d);
+    return rc_background_radiance(&sc->background, d);
+}
 
 #endif /* RC_SCENE_VIEW_H */

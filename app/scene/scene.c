@@ -21,6 +21,8 @@ void rc_scene_init(rc_scene *s) {
     s->defaults.height = RC_DEFAULT_HEIGHT;
     s->defaults.spp = RC_DEFAULT_SPP;
     s->defaults.max_depth = RC_DEFAULT_MAX_DEPTH;
+    rc_texture_table_init(&s->textures);
+    s->env_scale = 1.0f;
 }
 
 void rc_scene_free(rc_scene *s) {
@@ -34,6 +36,10 @@ void rc_scene_free(rc_scene *s) {
     free(s->tri_vtx);
     free(s->prim_tri);
     free(s->leaf_tri);
+    free(s->uv1s);
+    free(s->colors);
+    rc_texture_table_free(&s->textures);
+    rc_env_free(&s->env);
     rc_bvh_free(&s->bvh);
     memset(s, 0, sizeof *s);
 }
@@ -43,6 +49,7 @@ long rc_scene_add_material(rc_scene *s, const rc_material *m) {
     if (rc_grow((void **)&s->materials, &s->cap_materials, s->num_materials + 1, sizeof *m) != 0)
         return -1;
     s->materials[s->num_materials] = *m;
+    if (m->type == RC_MAT_EMISSIVE) s->materials[s->num_materials].emission = m->color;
     return (long)s->num_materials++;
 }
 
@@ -86,18 +93,55 @@ int rc_scene_add_triangle(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t
     return 0;
 }
 
-long rc_scene_add_vertex(rc_scene *s, const float normal[3], const float uv[2]) {
+/* Make room for one more entry of an optional per-vertex array of `k` floats that exists once
+ * some vertex has the attribute: entries before it get the default `def`. */
+static int grow_optional(float **a, size_t *cap, size_t i, int k, const float *def) {
+    size_t old = *a ? i : 0;
+    if (rc_grow((void **)a, cap, i + 1, (size_t)k * sizeof(float)) != 0) return -1;
+    for (size_t v = old; v < i; v++)
+        for (int c = 0; c < k; c++) (*a)[(size_t)k * v + c] = def[c];
+    return 0;
+}
+
+long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv[2],
+                              const float uv1[2], const float color[4]) {
+    static const float zero2[2] = {0.0f, 0.0f}, white[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     size_t i = s->num_vertices;
     if (i >= UINT32_MAX) return -1;
     if (rc_grow((void **)&s->normals, &s->cap_normals, i + 1, 3 * sizeof(float)) != 0 ||
         rc_grow((void **)&s->uvs, &s->cap_uvs, i + 1, 2 * sizeof(float)) != 0)
         return -1;
+    if ((uv1 || s->uv1s) && grow_optional(&s->uv1s, &s->cap_uv1s, i, 2, zero2) != 0) return -1;
+    if ((color || s->colors) && grow_optional(&s->colors, &s->cap_colors, i, 4, white) != 0)
+        return -1;
     for (int k = 0; k < 3; k++) s->normals[3 * i + k] = normal ? normal[k] : 0.0f;
     for (int k = 0; k < 2; k++) s->uvs[2 * i + k] = uv ? uv[k] : 0.0f;
+    if (s->uv1s)
+        for (int k = 0; k < 2; k++) s->uv1s[2 * i + k] = uv1 ? uv1[k] : 0.0f;
+    if (s->colors)
+        for (int k = 0; k < 4; k++) s->colors[4 * i + k] = color ? color[k] : 1.0f;
     if (normal && (normal[0] != 0.0f || normal[1] != 0.0f || normal[2] != 0.0f)) s->has_normals = 1;
     if (uv) s->has_uvs = 1;
     s->num_vertices = i + 1;
     return (long)i;
+}
+
+long rc_scene_add_vertex(rc_scene *s, const float normal[3], const float uv[2]) {
+    return rc_scene_add_vertex_full(s, normal, uv, NULL, NULL);
+}
+
+void rc_scene_set_env(rc_scene *s, rc_env_map *env, float rotation_deg, float scale) {
+    rc_env_free(&s->env);
+    s->env = *env;
+    memset(env, 0, sizeof *env);
+    s->has_env = 1;
+    s->env_rotation = rotation_deg;
+    s->env_scale = scale;
+    s->background.type = RC_BG_ENV;
+}
+
+size_t rc_scene_image_bytes(const rc_scene *s) {
+    return rc_texture_table_bytes(&s->textures) + (s->has_env ? rc_env_bytes(&s->env) : 0);
 }
 
 int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t material,
@@ -119,7 +163,8 @@ int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint
 }
 
 size_t rc_scene_vertex_bytes(const rc_scene *s) {
-    return s->num_vertices * 5 * sizeof(float) + s->num_tris * 3 * sizeof(uint32_t) +
+    return s->num_vertices * ((s->uv1s ? 7 : 5) + (s->colors ? 4 : 0)) * sizeof(float) +
+           s->num_tris * 3 * sizeof(uint32_t) +
            (s->prim_tri ? 2 * s->num_prims * sizeof(uint32_t) : 0);
 }
 
@@ -137,21 +182,41 @@ int rc_light_sampling_parse(const char *s, int *out) {
     return 0;
 }
 
+/* The mean of an emissive texture's linear RGB at level 0 (entry `slot` - 1 of the table), or
+ * 1 1 1 without one: a textured light's power is its factor times this. */
+static rc_vec3 texture_mean_rgb(const rc_scene *s, uint32_t slot) {
+    if (slot == RC_NO_TEXTURE || slot > s->textures.count) return rc_v3s(1.0f);
+    const rc_texture *t = &s->textures.textures[slot - 1];
+    const uint32_t *px = s->textures.texels + t->base + t->offset[0];
+    size_t n = (size_t)t->width[0] * t->height[0];
+    double sum[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        rc_rgba c = rc_tex_decode(px[i], t->srgb);
+        sum[0] += c.r, sum[1] += c.g, sum[2] += c.b;
+    }
+    if (n == 0) return rc_v3s(1.0f);
+    return rc_v3((float)(sum[0] / n), (float)(sum[1] / n), (float)(sum[2] / n));
+}
+
 /* Emitted power of a light primitive, up to the factor pi every one shares: radiance
- * (luminance) x area x the sides it emits from (a quad both, a sphere its outside). 0 for a
- * primitive that is no light of the table. */
-static double light_power(const rc_prim *p, const rc_material *mats) {
+ * (luminance, a textured emission's mean) x area x the sides it emits from (quads and
+ * triangles both, a sphere its outside). 0 for a primitive that emits nothing. */
+static double light_power(const rc_prim *p, const rc_material *mats, const rc_vec3 *tex_mean) {
     const rc_material *m = &mats[rc_prim_material(p)];
-    if (m->type != RC_MAT_EMISSIVE) return 0.0;
-    double lum = 0.2126 * m->color.x + 0.7152 * m->color.y + 0.0722 * m->color.z;
+    if (!rc_material_emits(m)) return 0.0;
+    rc_vec3 e = rc_mul(m->emission, tex_mean[rc_prim_material(p)]);
+    double lum = 0.2126 * e.x + 0.7152 * e.y + 0.0722 * e.z;
     if (rc_prim_type(p) == RC_PRIM_QUAD) return lum * 2.0 * rc_length(rc_cross(p->a, p->b));
-    if (rc_prim_type(p) == RC_PRIM_SPHERE) return lum * 4.0 * (double)RC_PI * p->r * p->r;
-    return 0.0;
+    if (rc_prim_type(p) == RC_PRIM_TRIANGLE) return lum * rc_length(rc_cross(p->a, p->b));
+    return lum * 4.0 * (double)RC_PI * p->r * p->r;
 }
 
 /* The light table over the BVH's primitives (leaf order): a light is chosen with probability
  * proportional to its power, through a CDF; each one's probability, as the float CDF gives
- * it, goes to its primitive's pad for rc_light_pdf. */
+ * it times the table's share (1 - env_prob), goes to its primitive's pad for rc_light_pdf.
+ * The environment's share: 1 when it is the only light, 0.5 beside a table (its power
+ * relative to the table's has no meaning without the scene's extent; half the samples each
+ * way bounds the variance of either strategy by a factor 2). */
 static int build_lights(rc_scene *s) {
     free(s->light_prims);
     free(s->light_cdf);
@@ -160,32 +225,55 @@ static int build_lights(rc_scene *s) {
     s->num_lights = 0;
     rc_prim *prims = s->bvh.prims;
     uint32_t n = s->bvh.num_prims, count = 0;
+    rc_vec3 *tex_mean = malloc((s->num_materials ? s->num_materials : 1) * sizeof *tex_mean);
+    if (!tex_mean) return -1;
+    for (size_t i = 0; i < s->num_materials; i++)
+        tex_mean[i] = rc_material_emits(&s->materials[i])
+                          ? texture_mean_rgb(s, s->materials[i].tex_emissive)
+                          : rc_v3s(0.0f);
     double total = 0.0;
     for (uint32_t i = 0; i < n; i++) {
         prims[i].pad = 0.0f;
-        double w = light_power(&prims[i], s->materials);
+        double w = light_power(&prims[i], s->materials, tex_mean);
         if (w > 0.0) {
             count++;
             total += w;
         }
     }
-    if (count == 0) return 0;
+    s->env_prob = s->has_env ? (count > 0 ? 0.5f : 1.0f) : 0.0f;
+    if (count == 0) {
+        free(tex_mean);
+        return 0;
+    }
     s->light_prims = malloc(count * sizeof *s->light_prims);
     s->light_cdf = malloc(count * sizeof *s->light_cdf);
-    if (!s->light_prims || !s->light_cdf) return -1;
+    if (!s->light_prims || !s->light_cdf) {
+        free(tex_mean);
+        return -1;
+    }
     double sum = 0.0;
-    float prev = 0.0f;
+    float prev = 0.0f, share = 1.0f - s->env_prob;
     for (uint32_t i = 0; i < n; i++) {
-        double w = light_power(&prims[i], s->materials);
+        double w = light_power(&prims[i], s->materials, tex_mean);
         if (!(w > 0.0)) continue;
         sum += w;
         float c = s->num_lights + 1 == count ? 1.0f : (float)(sum / total);
         s->light_prims[s->num_lights] = i;
         s->light_cdf[s->num_lights++] = c;
-        prims[i].pad = c - prev;
+        prims[i].pad = share == 1.0f ? c - prev : (c - prev) * share;
         prev = c;
     }
+    free(tex_mean);
     return 0;
+}
+
+/* Flag the primitives of alpha-masked materials (prim.h's RC_PRIM_MASKED) for the traversal. */
+static void flag_masked(rc_scene *s) {
+    for (uint32_t i = 0; i < s->bvh.num_prims; i++) {
+        rc_prim *p = &s->bvh.prims[i];
+        p->type_mat &= ~RC_PRIM_MASKED;
+        if (s->materials[rc_prim_material(p)].alpha_cutoff > 0.0f) p->type_mat |= RC_PRIM_MASKED;
+    }
 }
 
 int rc_scene_finish(rc_scene *s, rc_error *err) {
@@ -195,6 +283,7 @@ int rc_scene_finish(rc_scene *s, rc_error *err) {
         return rc_fail(err, "out of memory building the BVH of %zu primitives", s->num_prims);
     s->bvh_build_ms = timing_now_ms() - t0;
     if (build_lights(s) != 0) return rc_fail(err, "out of memory for the light table");
+    flag_masked(s);
     free(s->leaf_tri);
     s->leaf_tri = NULL;
     if (s->num_tris > 0) {
@@ -220,9 +309,17 @@ rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t hei
     v.lights.prims = s->light_prims;
     v.lights.cdf = s->light_cdf;
     v.lights.count = s->num_lights;
+    v.lights.env_prob = s->env_prob;
     v.mesh.prim_tri = s->leaf_tri;
     v.mesh.tri_vtx = s->tri_vtx;
     v.mesh.normals = s->leaf_tri && s->has_normals ? s->normals : NULL;
     v.mesh.uvs = s->leaf_tri && s->has_uvs ? s->uvs : NULL;
+    v.mesh.uv1s = s->leaf_tri ? s->uv1s : NULL;
+    v.mesh.colors = s->leaf_tri ? s->colors : NULL;
+    v.textures = rc_texture_table_view(&s->textures);
+    if (s->has_env) v.env = rc_env_view_make(&s->env, s->env_rotation, s->env_scale);
+    v.bvh.alpha.materials = s->materials;
+    v.bvh.alpha.mesh = v.mesh;
+    v.bvh.alpha.textures = v.textures;
     return v;
 }

@@ -5,7 +5,9 @@
 
 #include "../core/bvh_build.h"
 #include "../core/scene_view.h"
+#include "env_load.h"
 #include "rc_error.h"
+#include "texture_load.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -67,6 +69,21 @@ typedef struct rc_scene {
     uint32_t *prim_tri; /* the first num_prim_tri primitives' entries; later ones have none */
     size_t num_prim_tri, cap_prim_tri;
     uint32_t *leaf_tri;
+    /* optional per-vertex data beside normals and uvs: a second uv set (2 floats) and a
+       linear RGBA colour (4 floats); NULL until the first vertex that has one, then one per
+       vertex (defaults 0 0 and 1 1 1 1) */
+    float *uv1s, *colors;
+    size_t cap_uv1s, cap_colors;
+    /* the textures materials name (material.h's tex_* ids index it) */
+    rc_texture_table textures;
+    /* the environment (background.h RC_BG_ENV): the map and how it is placed */
+    rc_env_map env;
+    int has_env;
+    float env_rotation; /* degrees about +Y */
+    float env_scale;    /* radiance multiplier */
+    /* the share of next-event estimation's samples that go to the environment (0 without
+       one, 1 with no other light, 0.5 otherwise), set by rc_scene_finish */
+    float env_prob;
 } rc_scene;
 
 /* An empty scene: no primitives, RTIOW sky, a camera at (0 0 1) looking at the origin. */
@@ -82,6 +99,14 @@ int rc_scene_add_triangle(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t
 /* Append a vertex's data: its normal (NULL or 0 0 0: none) and uv (NULL: 0 0). Returns its
  * index, or -1 when out of memory. */
 long rc_scene_add_vertex(rc_scene *s, const float normal[3], const float uv[2]);
+/* The same with a second uv set (NULL: 0 0) and a linear RGBA colour (NULL: 1 1 1 1). */
+long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv[2],
+                              const float uv1[2], const float color[4]);
+/* Give the scene an environment map (the scene takes `env` over; the background becomes
+ * RC_BG_ENV): rotation in degrees about +Y, scale multiplies its radiance. */
+void rc_scene_set_env(rc_scene *s, rc_env_map *env, float rotation_deg, float scale);
+/* Host bytes of the scene's textures and environment (for the memory report and budget). */
+size_t rc_scene_image_bytes(const rc_scene *s);
 /* A triangle with vertex data: its corners a, b, c and the indices of their vertex data
  * (rc_scene_add_vertex). 0 or -1 (out of memory, or an index out of range). */
 int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t material,

@@ -46,7 +46,7 @@ void rc_batch_clear(rc_batch *b) {
 }
 
 /* Two triangles; when out of memory the overlay just loses the shape. */
-static void quad(rc_batch *b, float x0, float y0, float x1, float y1, rc_rgba c) {
+static void quad(rc_batch *b, float x0, float y0, float x1, float y1, rc_rgba8 c) {
     if (rc_grow((void **)&b->v, &b->cap, b->n + 6, sizeof *b->v) != 0) return;
     rc_vertex2d *v = b->v + b->n;
     const float xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
@@ -54,7 +54,7 @@ static void quad(rc_batch *b, float x0, float y0, float x1, float y1, rc_rgba c)
     b->n += 6;
 }
 
-void rc_batch_rect(rc_batch *b, float x, float y, float w, float h, rc_rgba c) {
+void rc_batch_rect(rc_batch *b, float x, float y, float w, float h, rc_rgba8 c) {
     if (w > 0.0f && h > 0.0f) quad(b, x, y, x + w, y + h, c);
 }
 
@@ -82,7 +82,7 @@ float rc_batch_text_width(const rc_batch *b, const char *s) {
 }
 
 /* stb_easy_font's quads (4 vertices of x, y, z, rgba) scaled and placed at (x, y). */
-static void glyphs(rc_batch *b, float x, float y, rc_rgba c, char *line) {
+static void glyphs(rc_batch *b, float x, float y, rc_rgba8 c, char *line) {
     static char buf[RC_TEXT_MAX * 300];
     int quads = stb_easy_font_print(0.0f, 0.0f, line, NULL, buf, sizeof buf);
     const float *q = (const float *)buf; /* 4 floats per vertex: x, y, z, packed colour */
@@ -92,15 +92,15 @@ static void glyphs(rc_batch *b, float x, float y, rc_rgba c, char *line) {
     }
 }
 
-float rc_batch_text(rc_batch *b, float x, float y, rc_rgba c, const char *s) {
+float rc_batch_text(rc_batch *b, float x, float y, rc_rgba8 c, const char *s) {
     char line[RC_TEXT_MAX];
     to_ascii(s, line, sizeof line);
-    glyphs(b, x + b->scale, y + b->scale, (rc_rgba){0, 0, 0, (uint8_t)(c.a * 3 / 4)}, line);
+    glyphs(b, x + b->scale, y + b->scale, (rc_rgba8){0, 0, 0, (uint8_t)(c.a * 3 / 4)}, line);
     glyphs(b, x, y, c, line);
     return (float)stb_easy_font_width(line) * b->scale;
 }
 
-float rc_batch_textf(rc_batch *b, float x, float y, rc_rgba c, const char *fmt, ...) {
+float rc_batch_textf(rc_batch *b, float x, float y, rc_rgba8 c, const char *fmt, ...) {
     char s[RC_TEXT_MAX];
     va_list ap;
     va_start(ap, fmt);

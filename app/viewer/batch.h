@@ -11,13 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct rc_rgba {
+typedef struct rc_rgba8 {
     uint8_t r, g, b, a; /* sRGB, straight alpha */
-} rc_rgba;
+} rc_rgba8;
 
 typedef struct rc_vertex2d {
     float x, y;
-    rc_rgba c;
+    rc_rgba8 c;
 } rc_vertex2d;
 
 typedef struct rc_batch {
@@ -34,11 +34,11 @@ typedef struct rc_batch {
 int rc_batch_init(rc_batch *b, rc_error *err);
 void rc_batch_free(rc_batch *b);
 void rc_batch_clear(rc_batch *b);
-void rc_batch_rect(rc_batch *b, float x, float y, float w, float h, rc_rgba c);
+void rc_batch_rect(rc_batch *b, float x, float y, float w, float h, rc_rgba8 c);
 /* Text with its top-left corner at (x, y), with a one-unit shadow; returns its width in
  * pixels. Non-ASCII characters are replaced ("§" becomes "Sec. "). */
-float rc_batch_text(rc_batch *b, float x, float y, rc_rgba c, const char *s);
-float rc_batch_textf(rc_batch *b, float x, float y, rc_rgba c, const char *fmt, ...)
+float rc_batch_text(rc_batch *b, float x, float y, rc_rgba8 c, const char *s);
+float rc_batch_textf(rc_batch *b, float x, float y, rc_rgba8 c, const char *fmt, ...)
     ECHO_PRINTF(5, 6);
 /* Width in pixels of one line of text at the batch's scale. */
 float rc_batch_text_width(const rc_batch *b, const char *s);

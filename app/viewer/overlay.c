@@ -19,12 +19,12 @@
 #define RC_GRAPH_COLS   2048
 #define RC_FOLD         0.75f /* the share of the window the whole panel may take */
 
-static const rc_rgba text = {235, 235, 235, 255}, dim = {160, 160, 165, 255},
-                     accent = {255, 205, 80, 255}, panel = {12, 12, 16, 200},
-                     track = {255, 255, 255, 28};
+static const rc_rgba8 text = {235, 235, 235, 255}, dim = {160, 160, 165, 255},
+                      accent = {255, 205, 80, 255}, panel = {12, 12, 16, 200},
+                      track = {255, 255, 255, 28};
 /* Phase colours, in rc_history's order: other (generate + accumulate), extend, shade, compact,
  * shadow, sort (--sort-materials), tail (--tail-below). */
-static const rc_rgba phase_color[RC_PH_COUNT] = {
+static const rc_rgba8 phase_color[RC_PH_COUNT] = {
     {150, 150, 150, 255}, {70, 140, 245, 255}, {90, 200, 120, 255}, {255, 120, 40, 255},
     {190, 110, 230, 255}, {230, 210, 60, 255}, {80, 215, 215, 255}};
 static const char *const phase_name[RC_PH_COUNT] = {
@@ -38,7 +38,7 @@ typedef struct layout {
     float right; /* the right end of the widest text so far */
 } layout;
 
-static void line(layout *l, rc_rgba c, const char *str) {
+static void line(layout *l, rc_rgba8 c, const char *str) {
     l->right = fmaxf(l->right, l->x + rc_batch_text(l->b, l->x, l->y, c, str));
     l->y += RC_FONT_LINE * l->s;
 }
@@ -54,7 +54,7 @@ static void count_str(double v, char *out, size_t cap) {
 }
 
 /* A dim label and its value, values aligned in one column. */
-static float labelled(layout *l, const char *label, rc_rgba c, const char *value) {
+static float labelled(layout *l, const char *label, rc_rgba8 c, const char *value) {
     float col = l->x + rc_batch_text_width(l->b, "algorithm  ");
     rc_batch_text(l->b, l->x, l->y, dim, label);
     float end = col + rc_batch_text(l->b, col, l->y, c, value);
@@ -345,7 +345,7 @@ void rc_help_draw(rc_viewer *v) {
     }
     float gap = 12.0f * s, pad = 10.0f * s, w = kw + gap + ww, h = (float)(n + 2) * lh;
     float x = ((float)v->win_w - w) / 2.0f, y = ((float)v->win_h - h) / 2.0f;
-    rc_batch_rect(b, x - pad, y - pad, w + 2.0f * pad, h + 2.0f * pad, (rc_rgba){12, 12, 16, 240});
+    rc_batch_rect(b, x - pad, y - pad, w + 2.0f * pad, h + 2.0f * pad, (rc_rgba8){12, 12, 16, 240});
     rc_batch_text(b, x, y, accent, "keys   (H or F1 closes this)");
     for (size_t i = 0; i < n; i++) {
         float yi = y + (float)(i + 2) * lh;
