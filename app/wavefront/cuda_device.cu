@@ -44,26 +44,89 @@ extern "C" uint32_t rc_cuda_default_pool(uint32_t fills) {
     return pool < RC_POOL_MAX ? (uint32_t)pool : RC_POOL_MAX;
 }
 
-/* The scene's vertex data (surface.h) on the device: the leaf-order index, the triangles'
- * vertex indices, the normals and the uvs, into d[0..3] (NULL where the scene has none), and
- * the view of them in *v. */
-extern "C" int rc_cuda_upload_mesh(const rc_scene *s, void *d[4], rc_mesh_view *v) {
+/* What the scene's arrays take on the device: geometry, materials, lights, vertex data,
+ * textures and the environment. */
+static size_t scene_device_bytes(const rc_scene *s) {
+    size_t b = s->bvh.num_nodes * sizeof(rc_bvh_node) + s->bvh.num_prims * sizeof(rc_prim) +
+               s->num_materials * sizeof(rc_material) +
+               s->num_lights * (sizeof(uint32_t) + sizeof(float));
+    if (s->leaf_tri) b += rc_scene_vertex_bytes(s);
+    return b + rc_scene_image_bytes(s);
+}
+
+extern "C" int rc_cuda_check_scene_fits(const rc_scene *s, const char *who, rc_error *err) {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0; /* the upload itself reports the error */
+    }
+    const size_t need = scene_device_bytes(s);
+    if (need <= free_b) return 0;
+    return rc_fail(err,
+                   "%s: the scene needs %zu MiB on the GPU (%zu MiB of it textures and the "
+                   "environment), %zu of %zu MiB are free; nothing was uploaded",
+                   who, need >> 20, rc_scene_image_bytes(s) >> 20, free_b >> 20, total_b >> 20);
+}
+
+/* The scene's vertex data (mesh.h), textures (texture.h) and environment map (envmap.h) on the
+ * device, into d[0 .. RC_CUDA_SCENE_EXTRAS) (NULL where the scene has none), and *v's views of
+ * them: v->mesh, v->textures, v->env (its placement from the host view), and v->bvh.alpha,
+ * whose materials are v->materials (upload those first). */
+extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EXTRAS],
+                                     rc_scene_view *v) {
     const rc_scene_view host = rc_scene_view_make(s, 1, 1);
-    const void *src[4] = {host.mesh.prim_tri, host.mesh.tri_vtx, host.mesh.normals, host.mesh.uvs};
-    const size_t bytes[4] = {host.mesh.prim_tri ? s->bvh.num_prims * sizeof(uint32_t) : 0,
-                             host.mesh.prim_tri ? s->num_tris * 3 * sizeof(uint32_t) : 0,
-                             host.mesh.normals ? s->num_vertices * 3 * sizeof(float) : 0,
-                             host.mesh.uvs ? s->num_vertices * 2 * sizeof(float) : 0};
+    const size_t nv = s->num_vertices;
+    const rc_texture_view *tv = &host.textures;
+    size_t texels = 0;
+    for (uint32_t i = 0; i < tv->count; i++) {
+        const rc_texture *t = &tv->textures[i];
+        const size_t last = t->levels - 1;
+        const size_t end = t->base + t->offset[last] + (size_t)t->width[last] * t->height[last];
+        if (end > texels) texels = end;
+    }
+    const rc_env_view *ev = &host.env;
+    const size_t ew = ev->width, eh = ev->height;
+    const int env = s->has_env;
+    const void *src[RC_CUDA_SCENE_EXTRAS] = {
+        host.mesh.prim_tri, host.mesh.tri_vtx, host.mesh.normals, host.mesh.uvs,
+        host.mesh.uv1s,     host.mesh.colors,  tv->textures,      tv->texels,
+        ev->rgb,            ev->pdf,           ev->cond_cdf,      ev->marg_cdf};
+    const size_t bytes[RC_CUDA_SCENE_EXTRAS] = {
+        host.mesh.prim_tri ? s->bvh.num_prims * sizeof(uint32_t) : 0,
+        host.mesh.prim_tri ? s->num_tris * 3 * sizeof(uint32_t) : 0,
+        host.mesh.normals ? nv * 3 * sizeof(float) : 0,
+        host.mesh.uvs ? nv * 2 * sizeof(float) : 0,
+        host.mesh.uv1s ? nv * 2 * sizeof(float) : 0,
+        host.mesh.colors ? nv * 4 * sizeof(float) : 0,
+        tv->count * sizeof(rc_texture),
+        texels * sizeof(uint32_t),
+        env ? ew * eh * 3 * sizeof(float) : 0,
+        env ? ew * eh * sizeof(float) : 0,
+        env ? eh * (ew + 1) * sizeof(float) : 0,
+        env ? (eh + 1) * sizeof(float) : 0};
     cudaError_t e = cudaSuccess;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < RC_CUDA_SCENE_EXTRAS; i++) {
         d[i] = NULL;
         if (e == cudaSuccess && bytes[i]) e = cudaMalloc(&d[i], bytes[i]);
         if (e == cudaSuccess && bytes[i])
             e = cudaMemcpy(d[i], src[i], bytes[i], cudaMemcpyHostToDevice);
     }
-    v->prim_tri = (const uint32_t *)d[0];
-    v->tri_vtx = (const uint32_t *)d[1];
-    v->normals = (const float *)d[2];
-    v->uvs = (const float *)d[3];
+    v->mesh.prim_tri = (const uint32_t *)d[0];
+    v->mesh.tri_vtx = (const uint32_t *)d[1];
+    v->mesh.normals = (const float *)d[2];
+    v->mesh.uvs = (const float *)d[3];
+    v->mesh.uv1s = (const float *)d[4];
+    v->mesh.colors = (const float *)d[5];
+    v->textures.textures = (const rc_texture *)d[6];
+    v->textures.texels = (const uint32_t *)d[7];
+    v->textures.count = tv->count;
+    v->env = host.env;
+    v->env.rgb = (const float *)d[8];
+    v->env.pdf = (const float *)d[9];
+    v->env.cond_cdf = (const float *)d[10];
+    v->env.marg_cdf = (const float *)d[11];
+    v->bvh.alpha.materials = v->materials;
+    v->bvh.alpha.mesh = v->mesh;
+    v->bvh.alpha.textures = v->textures;
     return e == cudaSuccess ? 0 : (int)e;
 }

@@ -55,7 +55,8 @@ static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
     c->view.bvh.nodes = (const rc_bvh_node *)c->d_nodes;
     c->view.bvh.prims = (const rc_prim *)c->d_prims;
     c->view.materials = (const rc_material *)c->d_materials;
-    if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_mesh(scene, c->d_mesh, &c->view.mesh);
+    static_assert(sizeof c->d_mesh / sizeof *c->d_mesh == RC_CUDA_SCENE_EXTRAS, "d_mesh");
+    if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_extras(scene, c->d_mesh, &c->view);
     return e;
 }
 
@@ -131,6 +132,7 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
         e = cudaEventCreate(&ev);
         c->events[i] = ev;
     }
+    if (e == cudaSuccess && rc_cuda_check_scene_fits(scene, "CUDA backend", err) != 0) return -1;
     if (e == cudaSuccess) e = upload_scene(r, scene);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
@@ -166,7 +168,7 @@ extern "C" void rc_cuda_destroy(rc_renderer *r) {
     for (int i = 0; i < CUDA_BUFS; i++) cudaFree(*b[i].ptr);
     void *scene[] = {c->d_nodes, c->d_prims, c->d_materials, c->d_light_prims, c->d_light_cdf};
     for (size_t i = 0; i < sizeof scene / sizeof *scene; i++) cudaFree(scene[i]);
-    for (int i = 0; i < 4; i++) cudaFree(c->d_mesh[i]);
+    for (int i = 0; i < RC_CUDA_SCENE_EXTRAS; i++) cudaFree(c->d_mesh[i]);
     cudaFreeHost(c->h_counts);
     for (int i = 0; i < 2 * RC_CUDA_MAX_TIMED; i++)
         if (c->events[i]) cudaEventDestroy((cudaEvent_t)c->events[i]);

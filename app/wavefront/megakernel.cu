@@ -128,8 +128,7 @@ __global__ void rc_megakernel_resolve(const unsigned long long *film, uint32_t p
 
 typedef struct mk_buffers {
     void *nodes, *prims, *materials, *finished, *rgb, *rays, *light_prims, *light_cdf, *film, *next;
-    void *mesh[4];     /* the vertex data (rc_cuda_upload_mesh) */
-    rc_mesh_view view; /* of mesh[] */
+    void *extras[RC_CUDA_SCENE_EXTRAS]; /* vertex data, textures, environment */
     cudaEvent_t ev[2];
 } mk_buffers;
 
@@ -151,7 +150,6 @@ static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np, int
         e = mk_upload(&b->materials, scene->materials, scene->num_materials * sizeof(rc_material));
     if (e == cudaSuccess) e = mk_upload(&b->light_prims, scene->light_prims, lb);
     if (e == cudaSuccess) e = mk_upload(&b->light_cdf, scene->light_cdf, lb);
-    if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_mesh(scene, b->mesh, &b->view);
     if (e == cudaSuccess) e = cudaMalloc(&b->finished, np * sizeof(rc_vec3));
     if (e == cudaSuccess) e = cudaMalloc(&b->rgb, np * sizeof(rc_vec3));
     if (e == cudaSuccess) e = cudaMalloc(&b->rays, sizeof(unsigned long long));
@@ -166,7 +164,7 @@ static void mk_free(mk_buffers *b) {
     void *bufs[] = {b->nodes, b->prims,       b->materials, b->finished, b->rgb,
                     b->rays,  b->light_prims, b->light_cdf, b->film,     b->next};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
-    for (int i = 0; i < 4; i++) cudaFree(b->mesh[i]);
+    for (int i = 0; i < RC_CUDA_SCENE_EXTRAS; i++) cudaFree(b->extras[i]);
     for (int i = 0; i < 2; i++)
         if (b->ev[i]) cudaEventDestroy(b->ev[i]);
 }
@@ -247,14 +245,51 @@ static int objects_render(const rc_scene *scene, const rc_settings *st, uint32_t
     return 0;
 }
 
+/* The flat megakernel's largest scene: the knot's 102,400 triangles take it seconds a frame;
+ * ten times as many would look like a hang. */
+#define RC_MK_FLAT_MAX_PRIMS 262144u
+
+/* The teaching baselines draw what they were written for: `objects` the four RTIOW materials
+ * on spheres (its own check of the primitives follows), `flat` any primitive but tests every
+ * one for every ray, so neither reads textures, vertex data or an environment map, and flat
+ * does not skip alpha-masked surfaces. 0, or -1 with one line in err. */
+static int teaching_refusal(const rc_scene *scene, rc_megakernel_kind kind, rc_error *err) {
+    if (kind != RC_MEGAKERNEL_FLAT && kind != RC_MEGAKERNEL_OBJECTS) return 0;
+    const char *name = rc_megakernel_name(kind), *what = NULL;
+    for (size_t i = 0; i < scene->num_materials && !what; i++) {
+        const rc_material *m = &scene->materials[i];
+        if (m->type > RC_MAT_EMISSIVE)
+            what = "materials other than the four of Ray Tracing in One Weekend";
+        else if (m->type != RC_MAT_EMISSIVE && rc_material_emits(m))
+            what = "emitting surfaces that also scatter";
+        else if (m->alpha_cutoff > 0.0f)
+            what = "alpha-masked surfaces";
+    }
+    if (!what && scene->textures.count > 0) what = "textures";
+    if (!what && scene->has_env) what = "an environment map";
+    if (!what && kind == RC_MEGAKERNEL_OBJECTS && scene->num_tris > 0) what = "triangle meshes";
+    if (!what && kind == RC_MEGAKERNEL_FLAT && scene->bvh.num_prims > RC_MK_FLAT_MAX_PRIMS)
+        return rc_fail(err,
+                       "the flat megakernel tests every primitive for every ray; this scene has "
+                       "%u (it takes at most %u); use --megakernel bvh or persistent",
+                       scene->bvh.num_prims, RC_MK_FLAT_MAX_PRIMS);
+    if (!what) return 0;
+    return rc_fail(err,
+                   "the %s megakernel is a teaching baseline without %s; use --megakernel bvh or "
+                   "persistent for this scene",
+                   name, what);
+}
+
 extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st,
                                     rc_megakernel_kind kind, uint32_t spp, uint32_t runs,
                                     float *rgb, rc_megakernel_result *res, rc_error *err) {
     memset(res, 0, sizeof *res);
     if (spp < 1 || spp >= RC_PATH_MAX_WAVE || runs < 1 || runs > 64)
         return rc_fail(err, "megakernel: spp must be 1..%u and runs 1..64", RC_PATH_MAX_WAVE - 1);
+    if (teaching_refusal(scene, kind, err) != 0) return -1;
     if (kind == RC_MEGAKERNEL_OBJECTS) return objects_render(scene, st, spp, runs, rgb, res, err);
     size_t np = (size_t)st->width * st->height;
+    if (rc_cuda_check_scene_fits(scene, "megakernel", err) != 0) return -1;
     mk_buffers b;
     memset(&b, 0, sizeof b);
     cudaError_t e = mk_alloc(&b, scene, np, kind == RC_MEGAKERNEL_PERSISTENT);
@@ -265,8 +300,9 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     v.materials = (const rc_material *)b.materials;
     v.lights.prims = (const uint32_t *)b.light_prims;
     v.lights.cdf = (const float *)b.light_cdf;
-    v.mesh = b.view;
-    uint32_t nee = st->light_sampling == RC_LIGHTS_NEE && scene->num_lights > 0;
+    if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_extras(scene, b.extras, &v);
+    uint32_t nee =
+        st->light_sampling == RC_LIGHTS_NEE && (scene->num_lights > 0 || scene->env_prob > 0.0f);
     /* num_pixels 0: a thread's own accumulator takes each sample's light (path.h) */
     rc_shade_params sp = {st->first_sample, st->max_depth, RC_RR_DEPTH, 0u, nee, st->seed};
     double times[64];

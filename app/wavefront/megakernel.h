@@ -48,10 +48,16 @@ int rc_megakernel_parse(const char *s, rc_megakernel_kind *out);
 int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
                          uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
                          rc_error *err);
-/* cuda_device.cu: the scene's vertex data (surface.h) uploaded into four device buffers d[]
- * (NULL where there is none; cudaFree each), their view in *v. 0, or a cudaError_t. Shared by
- * the wavefront loop's upload and the megakernels'. */
-int rc_cuda_upload_mesh(const rc_scene *s, void *d[4], rc_mesh_view *v);
+/* cuda_device.cu: the scene's vertex data, textures and environment map uploaded into
+ * RC_CUDA_SCENE_EXTRAS device buffers d[] (NULL where there is none; cudaFree each), their
+ * views in *v (v->mesh, v->textures, v->env, v->bvh.alpha with v->materials, which must be
+ * the device's already). 0, or a cudaError_t. Shared by the wavefront loop's upload and the
+ * megakernels'. */
+#define RC_CUDA_SCENE_EXTRAS 12
+int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EXTRAS], rc_scene_view *v);
+/* 0 when the scene's arrays fit in the device's free memory; otherwise -1 with one line in err
+ * ("WHO: the scene needs N MiB on the GPU ..."), before anything is uploaded. */
+int rc_cuda_check_scene_fits(const rc_scene *s, const char *who, rc_error *err);
 /* megakernel_objects.cu: one run of the object-style kernel, its GPU time in *ms. */
 int rc_megakernel_objects_render(const rc_scene *scene, const rc_settings *st, uint32_t spp,
                                  float *rgb, double *ms, uint64_t *rays, rc_error *err);
