@@ -70,7 +70,21 @@ typedef struct cli_common {
     int fetch_set;
     const char *schedule; /* --schedule regen|waves */
     uint32_t pool;        /* --pool N; 0: auto */
+    const char *env;      /* --env FILE.hdr: replaces the scene's environment or background */
+    double env_rotation;  /* --env-rotation DEG, when env_rotation_set */
+    int env_rotation_set;
+    double env_scale; /* --env-scale S, when env_scale_set */
+    int env_scale_set;
 } cli_common;
+
+/* The --help lines of the environment options that render, bench and view share. */
+#define CLI_HELP_ENV                                                                               \
+    "  --env FILE.hdr        light the scene with an equirectangular Radiance HDR map, in\n"       \
+    "                        place of the scene file's environment or background\n"                \
+    "  --env-rotation DEG    turn the environment about +Y by DEG degrees, a finite number\n"      \
+    "                        (default 0; without --env, the scene file's own)\n"                   \
+    "  --env-scale S         multiply its radiance by S in [0, 1e6] (default 1; without\n"         \
+    "                        --env, the scene file's own)\n"
 
 /* `--samples-per-wave auto` on the CUDA backend fills the stream up to this many paths; the CPU
  * backend gains nothing from long streams and renders one sample per wave. */

@@ -5,7 +5,10 @@
 #include "num_parse.h"
 #include "out_path.h"
 #include "core/path.h"
+#include "timing.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +198,22 @@ int cli_shared_option(cli_args *a, cli_common *c, void (*usage)(FILE *)) {
     return 0;
 }
 
+/* The current value as a finite number in [lo, hi]: decimal, with no blanks around it;
+ * prints the error and returns -1. */
+static int cli_number(cli_args *a, double lo, double hi, const char *what, double *out) {
+    const char *s = a->value;
+    char *end = NULL;
+    double v = *s && !isspace((unsigned char)*s) ? strtod(s, &end) : NAN;
+    if (!end || end == s || *end || !isfinite(v) || v < lo || v > hi) {
+        cli_usage_error(a->cmd, "%s: '%s' is not %s", cli_opt_name(a), s, what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+#define CLI_ENV_MAX_SCALE 1e6
+
 int cli_common_option(cli_args *a, cli_common *c) {
     int r;
     uint32_t v;
@@ -202,6 +221,22 @@ int cli_common_option(cli_args *a, cli_common *c) {
         if (r > 0) return set_knob(a, c);
     } else if ((r = cli_is(a, "--scene", 1)) != 0) {
         if (r > 0) c->scene = a->value;
+    } else if ((r = cli_is(a, "--env", 1)) != 0) {
+        if (r > 0 && !*a->value) {
+            cli_usage_error(a->cmd, "%s: the file name is empty", cli_opt_name(a));
+            return -1;
+        }
+        if (r > 0) c->env = a->value;
+    } else if ((r = cli_is(a, "--env-rotation", 1)) != 0) {
+        if (r > 0 && cli_number(a, -1e15, 1e15, "a finite number of degrees (|x| <= 1e15)",
+                                &c->env_rotation) != 0)
+            return -1;
+        if (r > 0) c->env_rotation_set = 1;
+    } else if ((r = cli_is(a, "--env-scale", 1)) != 0) {
+        if (r > 0 &&
+            cli_number(a, 0.0, CLI_ENV_MAX_SCALE, "a number in [0, 1e6]", &c->env_scale) != 0)
+            return -1;
+        if (r > 0) c->env_scale_set = 1;
     } else if ((r = cli_is(a, "--width", 1)) != 0) {
         if (r > 0 && cli_uint(a, 1, RC_MAX_SIZE, &c->width) != 0) return -1;
     } else if ((r = cli_is(a, "--height", 1)) != 0) {
@@ -375,12 +410,57 @@ int cli_check_memory(const char *cmd, const cli_common *c, const rc_scene *scene
     return 0;
 }
 
+/* --env, --env-rotation and --env-scale on a loaded scene. --env's map replaces the scene
+ * file's environment (or background); it is read within what the scene leaves of the memory
+ * limit (its primitives, vertex data and textures; the file's own environment, which it
+ * replaces, not counted), and the light table is built again for it (the BVH stays). Without
+ * --env the other two change the scene file's environment, and need one. */
+static int cli_attach_env(const char *cmd, const cli_common *c, rc_scene *scene) {
+    if (!c->env) {
+        if (!scene->has_env)
+            return cli_usage_error(cmd,
+                                   "%s: %s has no environment to change (--env FILE.hdr gives "
+                                   "one)",
+                                   c->env_rotation_set ? "--env-rotation" : "--env-scale",
+                                   c->scene);
+        if (c->env_rotation_set) scene->env_rotation = (float)c->env_rotation;
+        if (c->env_scale_set) scene->env_scale = (float)c->env_scale;
+        return 0;
+    }
+    double t0 = timing_now_ms();
+    size_t mib = cli_max_memory(c);
+    size_t limit = mib > SIZE_MAX >> 21 ? SIZE_MAX >> 1 : mib << 20;
+    size_t own = scene->has_env ? rc_env_bytes(&scene->env) : 0;
+    size_t images = rc_scene_image_bytes(scene) - own;
+    double used = (double)scene->num_prims * RC_SCENE_PRIM_BYTES +
+                  (double)rc_scene_vertex_bytes(scene) + (double)images;
+    size_t room = used < (double)limit ? limit - (size_t)used : 0;
+    rc_env_map env;
+    rc_error err;
+    if (rc_env_load_file(c->env, room, &env, &err) != 0) {
+        fprintf(stderr, "raycompact %s: %s\n", cmd, err.msg);
+        return RC_EXIT_USAGE;
+    }
+    rc_scene_set_env(scene, &env, c->env_rotation_set ? (float)c->env_rotation : 0.0f,
+                     c->env_scale_set ? (float)c->env_scale : 1.0f);
+    if (rc_scene_relight(scene, &err) != 0) return cli_run_error(cmd, "%s", err.msg);
+    scene->load_ms += timing_now_ms() - t0;
+    return 0;
+}
+
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st) {
     if (!c->scene) return cli_usage_error(cmd, "--scene FILE is required");
     rc_error err;
     if (rc_scene_load_max(c->scene, cli_max_memory(c), scene, &err) != 0) {
         fprintf(stderr, "raycompact %s: %s\n", cmd, err.msg);
         return RC_EXIT_USAGE;
+    }
+    if (c->env || c->env_rotation_set || c->env_scale_set) {
+        int rc = cli_attach_env(cmd, c, scene);
+        if (rc != 0) {
+            rc_scene_free(scene);
+            return rc;
+        }
     }
     rc_settings_init(st, scene);
     if (c->width) st->width = c->width;

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define CAM "\"camera\": {\"look_from\": [0, 0, 1], \"look_at\": [0, 0, 0]}"
@@ -49,7 +50,8 @@ static const scene_case k_cases[] = {
      "@: background.type: 'gradient' is not one of: sky, constant"},
     {"{" CAM ", \"background\": {\"type\": \"constant\"}}", "@: background.color: missing"},
     {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"plastic\"}]}",
-     "@: materials[0].type: 'plastic' is not one of: lambertian, metal, dielectric, emissive"},
+     "@: materials[0].type: 'plastic' is not one of: lambertian, metal, dielectric, emissive, "
+     "pbr, rough_dielectric"},
     {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1],"
      " \"fuzz\": 0.1}]}",
      "@: materials[0].fuzz: not a field of a lambertian material"},
@@ -82,6 +84,88 @@ static const scene_case k_cases[] = {
      "@: meshes[0]: %/bad.obj:2: vertex has 2 coordinates, needs 3"},
     {"{" CAM ", \"meshes\": [{\"file\": \"good.obj\", \"scale\": 0, \"material\": \"m\"}]}",
      "@: meshes[0].scale: must not be 0"},
+    /* the glTF-like models, and emission on any model */
+    {"{" CAM ", \"materials\": [{\"name\": \"p\", \"type\": \"pbr\", \"color\": [0.8, 0.2, 0.1],"
+     " \"metallic\": 0.5, \"roughness\": 0.3, \"ior\": 1.45, \"transmission\": 0.25,"
+     " \"emission\": [1, 0.5, 0], \"emission_strength\": 4},"
+     " {\"name\": \"r\", \"type\": \"rough_dielectric\", \"color\": [0.9, 1, 0.9],"
+     " \"roughness\": 0.2, \"ior\": 1.33},"
+     " {\"name\": \"g\", \"type\": \"metal\", \"albedo\": [1, 1, 1], \"emission\": [0, 2, 0]}],"
+     " \"spheres\": [{\"center\": [0, 0, 0], \"radius\": 1, \"material\": \"p\"},"
+     " {\"center\": [2, 0, 0], \"radius\": 1, \"material\": {\"type\": \"pbr\","
+     " \"color\": [1, 1, 1]}}]}",
+     NULL},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"metallic\": 1}]}",
+     "@: materials[0].color: missing"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, 1, 1],"
+     " \"metallic\": 1.5}]}",
+     "@: materials[0].metallic: 1.5 is out of range [0, 1]"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, 1, 1],"
+     " \"roughness\": -0.25}]}",
+     "@: materials[0].roughness: -0.25 is out of range [0, 1]"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, 1, 1],"
+     " \"transmission\": 2}]}",
+     "@: materials[0].transmission: 2 is out of range [0, 1]"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, 1, 1],"
+     " \"ior\": 0.5}]}",
+     "@: materials[0].ior: 0.5 is out of range [1, 4]"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"rough_dielectric\", \"ior\": 5}]}",
+     "@: materials[0].ior: 5 is out of range [1, 4]"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, -1, 1]}]}",
+     "@: materials[0].color: each component must be in [0, 1]"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, 1, 1],"
+     " \"roughness\": \"low\"}]}",
+     "@: materials[0].roughness: expected a number (|x| <= 1e15)"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, 1, 1],"
+     " \"fuzz\": 0.1}]}",
+     "@: materials[0].fuzz: not a field of a pbr material"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"rough_dielectric\","
+     " \"metallic\": 0}]}",
+     "@: materials[0].metallic: not a field of a rough_dielectric material"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1],"
+     " \"emission\": [1, -2, 1]}]}",
+     "@: materials[0].emission: each component must be in [0, 1e+06]"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1],"
+     " \"emission\": [1, 1e999, 1]}]}",
+     "@: materials[0].emission: expected an array of 3 numbers (|x| <= 1e15)"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1],"
+     " \"emission_strength\": 2}]}",
+     "@: materials[0].emission_strength: needs an emission colour"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, 1, 1],"
+     " \"emission\": [1, 1, 1], \"emission_strength\": -1}]}",
+     "@: materials[0].emission_strength: -1 is out of range [0, 1e+06]"},
+    {"{" CAM ", \"materials\": [{\"name\": \"m\", \"type\": \"pbr\", \"color\": [1, 1, 1],"
+     " \"sheen\": 1}]}",
+     "@: materials[0].sheen: unknown field"},
+    /* the environment map: relative to the scene's folder, its own errors inside ours */
+    {"{" CAM ", \"environment\": {\"file\": \"sky.hdr\", \"rotation\": 90, \"scale\": 1.5}}", NULL},
+    {"{" CAM ", \"environment\": {\"file\": \"sky.hdr\"}, \"materials\": [{\"name\": \"e\","
+     " \"type\": \"emissive\", \"emission\": [4, 4, 4]}], \"spheres\": [{\"center\": [0, 0, 0],"
+     " \"radius\": 1, \"material\": \"e\"}]}",
+     NULL},
+    {"{" CAM ", \"environment\": {\"file\": \"nosuch.hdr\"}}",
+     "@: environment: %/nosuch.hdr: cannot open: No such file or directory"},
+    {"{" CAM ", \"environment\": {\"file\": \"good.obj\"}}",
+     "@: environment: %/good.obj: not a Radiance HDR image (no #?RADIANCE or #?RGBE first line)"},
+    {"{" CAM ", \"environment\": {\"file\": \"fifo.hdr\"}}",
+     "@: environment: %/fifo.hdr: not a regular file"},
+    {"{" CAM ", \"environment\": {\"file\": \"/dev/zero\"}}",
+     "@: environment: /dev/zero: not a regular file"},
+    {"{" CAM ", \"environment\": {\"file\": \"sky.hdr\", \"scale\": -1}}",
+     "@: environment.scale: -1 is out of range [0, 1e+06]"},
+    {"{" CAM ", \"environment\": {\"file\": \"sky.hdr\", \"rotation\": \"east\"}}",
+     "@: environment.rotation: expected a number (|x| <= 1e15)"},
+    {"{" CAM ", \"environment\": {\"file\": \"sky.hdr\", \"rotation\": 1e999}}",
+     "@: environment.rotation: expected a number (|x| <= 1e15)"},
+    {"{" CAM ", \"environment\": {\"file\": \"sky.hdr\", \"exposure\": 1}}",
+     "@: environment.exposure: unknown field"},
+    {"{" CAM ", \"environment\": {\"rotation\": 90}}", "@: environment.file: missing"},
+    {"{" CAM ", \"environment\": {\"file\": 3}}", "@: environment.file: expected a string"},
+    {"{" CAM ", \"environment\": {\"file\": \"\"}}", "@: environment.file: is empty"},
+    {"{" CAM ", \"environment\": \"sky.hdr\"}", "@: environment: expected an object"},
+    {"{" CAM ", \"background\": {\"type\": \"sky\"}, \"environment\": {\"file\": \"sky.hdr\"}}",
+     "@: environment: a scene has a background or an environment, not both (the environment "
+     "lights the rays that leave the scene)"},
 };
 
 static void write_file(const char *path, const char *text) {
@@ -90,6 +174,16 @@ static void write_file(const char *path, const char *text) {
         fputs(text, f);
         fclose(f);
     }
+}
+
+/* A 4 x 2 Radiance HDR map of flat RGBE scanlines, every texel (1, 0.5, 0.25). */
+static void write_hdr(const char *path) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fputs("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 4\n", f);
+    static const unsigned char texel[4] = {128, 64, 32, 129};
+    for (int i = 0; i < 8; i++) fwrite(texel, 1, sizeof texel, f);
+    fclose(f);
 }
 
 /* Expand "@" to the scene path and "%" to the directory. */
@@ -111,12 +205,16 @@ int main(void) {
         perror("mkdtemp");
         return 1;
     }
-    char path[256], obj_good[256], obj_bad[256];
+    char path[256], obj_good[256], obj_bad[256], sky[256], fifo[256];
     snprintf(path, sizeof path, "%s/scene.json", dir);
     snprintf(obj_good, sizeof obj_good, "%s/good.obj", dir);
     snprintf(obj_bad, sizeof obj_bad, "%s/bad.obj", dir);
+    snprintf(sky, sizeof sky, "%s/sky.hdr", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo.hdr", dir);
     write_file(obj_good, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     write_file(obj_bad, "v 0 0 0\nv 1 0\n");
+    write_hdr(sky);
+    CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
     for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
         write_file(path, k_cases[i].text);
         rc_scene s;
@@ -140,6 +238,8 @@ int main(void) {
     unlink(path);
     unlink(obj_good);
     unlink(obj_bad);
+    unlink(sky);
+    unlink(fifo);
     rmdir(dir);
     return test_finish("test_scene_errors");
 }

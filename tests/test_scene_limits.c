@@ -148,7 +148,7 @@ static const error_case k_errors[] = {
     {"{" CAM ", \"materials\": [{\"name\": \"n\", \"type\": \"\\r\\u0007\", \"albedo\": [1, 1, "
      "1]}]}",
      "t.json: materials[0].type: '\\x0d\\x07' is not one of: lambertian, metal, dielectric, "
-     "emissive"},
+     "emissive, pbr, rough_dielectric"},
     {"{" CAM ", \"spheres\": [{\"center\": [0, 0, 0], \"radius\": 1, \"material\": \"a\\nb\"}]}",
      "t.json: spheres[0].material: no material named 'a\\x0ab'"},
     {"{" CAM ", \"meshes\": [{\"file\": \"/x\\u001b]0;title\\u0007.obj\", \"material\": "

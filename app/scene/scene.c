@@ -298,6 +298,11 @@ int rc_scene_finish(rc_scene *s, rc_error *err) {
     return 0;
 }
 
+int rc_scene_relight(rc_scene *s, rc_error *err) {
+    if (build_lights(s) != 0) return rc_fail(err, "out of memory for the light table");
+    return 0;
+}
+
 rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t height) {
     rc_scene_view v;
     memset(&v, 0, sizeof v);

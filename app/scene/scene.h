@@ -115,6 +115,10 @@ int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint
 size_t rc_scene_vertex_bytes(const rc_scene *s);
 /* Build the BVH and the light table. 0, or -1 with err set. */
 int rc_scene_finish(rc_scene *s, rc_error *err);
+/* After rc_scene_finish: build the light table again (its primitives and the environment's
+ * share), the BVH as it is; for an environment attached (rc_scene_set_env) or replaced after
+ * the load. 0, or -1 with err set. */
+int rc_scene_relight(rc_scene *s, rc_error *err);
 /* What per-ray code reads, for an image of width x height, pointing into the host arrays. */
 rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t height);
 

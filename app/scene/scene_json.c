@@ -91,49 +91,149 @@ static int parse_background(rc_json_ctx *c, const cJSON *o) {
     return rc_json_fail(c, "background.type", "'%s' is not one of: sky, constant", type);
 }
 
+/* "environment": an equirectangular Radiance HDR map lighting the scene from every
+ * direction, the file relative to the scene's folder; it takes the place of the background
+ * (both at once are refused: one of them would be ignored). Its bytes count against the memory
+ * limit as primitives' worth. */
+#define ENV_MAX_SCALE 1e6
+
+static int parse_environment(rc_json_ctx *c, const cJSON *o, int has_background) {
+    static const char *const keys[] = {"file", "rotation", "scale", NULL};
+    if (!o) return 0;
+    if (rc_json_check_fields(c, o, "environment", keys) != 0) return -1;
+    if (has_background)
+        return rc_json_fail(c, "environment",
+                            "a scene has a background or an environment, not both (the "
+                            "environment lights the rays that leave the scene)");
+    const char *file = rc_json_string(c, o, "environment", "file");
+    if (!file) return -1;
+    if (!*file) return rc_json_fail(c, "environment.file", "is empty");
+    double rot = 0.0;
+    float scale = 1.0f;
+    if (rc_json_number(c, o, "environment", "rotation", 0, 0.0, &rot) != 0 ||
+        rc_json_ranged(c, o, "environment", "scale", 0, 1.0, 0.0, ENV_MAX_SCALE, 0, 0, &scale) != 0)
+        return -1;
+    char full[4096];
+    if (file[0] == '/')
+        snprintf(full, sizeof full, "%s", file);
+    else
+        snprintf(full, sizeof full, "%s/%s", c->dir, file);
+    size_t room = SIZE_MAX;
+    if (c->s->max_prims)
+        room = c->s->num_prims < c->s->max_prims
+                   ? (c->s->max_prims - c->s->num_prims) * RC_SCENE_PRIM_BYTES
+                   : 0;
+    rc_env_map env;
+    rc_error eerr;
+    if (rc_env_load_file(full, room, &env, &eerr) != 0)
+        return rc_json_fail(c, "environment", "%s", eerr.msg);
+    if (c->s->max_prims) {
+        size_t used = (rc_env_bytes(&env) + RC_SCENE_PRIM_BYTES - 1) / RC_SCENE_PRIM_BYTES;
+        /* the map fit the room, so used <= max_prims; 0 would mean no limit */
+        c->s->max_prims = c->s->max_prims > used ? c->s->max_prims - used : 1;
+    }
+    rc_scene_set_env(c->s, &env, (float)rot, scale);
+    return 0;
+}
+
 /* ---- materials ---- */
 
+/* The emission any material may have beside its own fields: "emission" (each component in
+ * [0, 1e6]) times "emission_strength" (in [0, 1e6], default 1); an emissive material's
+ * emission is its required field, read here all the same. */
+static int parse_emission(rc_json_ctx *c, const cJSON *o, const char *path, int required,
+                          rc_vec3 *out) {
+    float strength = 1.0f;
+    if (rc_json_color(c, o, path, "emission", required, rc_v3s(0), 1e6f, out) != 0 ||
+        rc_json_ranged(c, o, path, "emission_strength", 0, 1.0, 0.0, 1e6, 0, 0, &strength) != 0)
+        return -1;
+    char fp[256];
+    if (cJSON_GetObjectItemCaseSensitive(o, "emission_strength") &&
+        !cJSON_GetObjectItemCaseSensitive(o, "emission"))
+        return rc_json_fail(c, rc_json_join(fp, sizeof fp, path, "emission_strength"),
+                            "needs an emission colour");
+    *out = rc_scale(*out, strength);
+    return 0;
+}
+
+#define MAT_TYPES "lambertian, metal, dielectric, emissive, pbr, rough_dielectric"
+
 static int parse_material_body(rc_json_ctx *c, const cJSON *o, const char *path, rc_material *m) {
-    static const char *const keys[] = {"name", "type",  "albedo",   "fuzz",
-                                       "ior",  "color", "emission", NULL};
-    static const char *const types[] = {"lambertian", "metal", "dielectric", "emissive"};
-    /* Fields each type reads, by the order of `types`. */
-    static const char *const own[4][3] = {{"albedo", NULL, NULL},
-                                          {"albedo", "fuzz", NULL},
-                                          {"ior", "color", NULL},
-                                          {"emission", NULL, NULL}};
+    static const char *const keys[] = {"name",     "type",      "albedo",       "fuzz",
+                                       "ior",      "color",     "emission",     "emission_strength",
+                                       "metallic", "roughness", "transmission", NULL};
+    /* By RC_MAT_* value. */
+    static const char *const types[RC_MAT_MODELS] = {"lambertian", "metal", "dielectric",
+                                                     "emissive",   "pbr",   "rough_dielectric"};
+    /* The fields each type reads beside name, type, emission and emission_strength. */
+    static const char *const own[RC_MAT_MODELS][5] = {
+        {"albedo", NULL},
+        {"albedo", "fuzz", NULL},
+        {"ior", "color", NULL},
+        {NULL},
+        {"color", "metallic", "roughness", "ior", "transmission"},
+        {"color", "roughness", "ior", NULL}};
     if (rc_json_check_fields(c, o, path, keys) != 0) return -1;
     const char *type = rc_json_string(c, o, path, "type");
     if (!type) return -1;
     int t = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < RC_MAT_MODELS; i++)
         if (strcmp(type, types[i]) == 0) t = i;
     char fp[256];
     if (t < 0)
         return rc_json_fail(c, rc_json_join(fp, sizeof fp, path, "type"),
-                            "'%s' is not one of: lambertian, metal, dielectric, emissive", type);
+                            "'%s' is not one of: " MAT_TYPES, type);
     for (const cJSON *it = o->child; it; it = it->next) {
         int ok = !strcmp(it->string, "name") || !strcmp(it->string, "type") ||
-                 !strcmp(it->string, "comment");
-        for (int k = 0; k < 3 && own[t][k]; k++) ok |= !strcmp(it->string, own[t][k]);
+                 !strcmp(it->string, "comment") || !strcmp(it->string, "emission") ||
+                 !strcmp(it->string, "emission_strength");
+        for (int k = 0; k < 5 && own[t][k]; k++) ok |= !strcmp(it->string, own[t][k]);
         if (!ok)
             return rc_json_fail(c, rc_json_join(fp, sizeof fp, path, it->string),
                                 "not a field of a %s material", type);
     }
-    memset(m, 0, sizeof *m);
-    m->type = (uint32_t)t;
+    rc_vec3 color = rc_v3s(0.0f), emission = rc_v3s(0.0f);
+    float param = 0.0f;
     switch (t) {
     case RC_MAT_LAMBERTIAN:
-        return rc_json_color(c, o, path, "albedo", 1, rc_v3s(0), 1.0f, &m->color);
+        if (rc_json_color(c, o, path, "albedo", 1, rc_v3s(0), 1.0f, &color) != 0) return -1;
+        break;
     case RC_MAT_METAL:
-        if (rc_json_color(c, o, path, "albedo", 1, rc_v3s(0), 1.0f, &m->color) != 0) return -1;
-        return rc_json_ranged(c, o, path, "fuzz", 0, 0.0, 0.0, 1.0, 0, 0, &m->param);
+        if (rc_json_color(c, o, path, "albedo", 1, rc_v3s(0), 1.0f, &color) != 0 ||
+            rc_json_ranged(c, o, path, "fuzz", 0, 0.0, 0.0, 1.0, 0, 0, &param) != 0)
+            return -1;
+        break;
     case RC_MAT_DIELECTRIC:
-        if (rc_json_color(c, o, path, "color", 0, rc_v3s(1), 1.0f, &m->color) != 0) return -1;
-        return rc_json_ranged(c, o, path, "ior", 0, 1.5, 0.0, 100.0, 1, 0, &m->param);
-    default:
-        return rc_json_color(c, o, path, "emission", 1, rc_v3s(0), 1e6f, &m->color);
+        if (rc_json_color(c, o, path, "color", 0, rc_v3s(1), 1.0f, &color) != 0 ||
+            rc_json_ranged(c, o, path, "ior", 0, 1.5, 0.0, 100.0, 1, 0, &param) != 0)
+            return -1;
+        break;
+    case RC_MAT_PBR:
+        if (rc_json_color(c, o, path, "color", 1, rc_v3s(0), 1.0f, &color) != 0) return -1;
+        break;
+    case RC_MAT_ROUGH_DIELECTRIC:
+        if (rc_json_color(c, o, path, "color", 0, rc_v3s(1), 1.0f, &color) != 0) return -1;
+        break;
+    default: /* emissive: its colour is the emission */
+        break;
     }
+    if (parse_emission(c, o, path, t == RC_MAT_EMISSIVE, &emission) != 0) return -1;
+    if (t == RC_MAT_EMISSIVE) color = emission;
+    *m = rc_material_make((uint32_t)t, color, param);
+    m->emission = emission;
+    if (t == RC_MAT_PBR || t == RC_MAT_ROUGH_DIELECTRIC) {
+        /* the defaults are rc_material_make's */
+        if (rc_json_ranged(c, o, path, "roughness", 0, m->roughness, 0.0, 1.0, 0, 0,
+                           &m->roughness) != 0 ||
+            rc_json_ranged(c, o, path, "ior", 0, m->ior, 1.0, 4.0, 0, 0, &m->ior) != 0)
+            return -1;
+    }
+    if (t == RC_MAT_PBR && (rc_json_ranged(c, o, path, "metallic", 0, m->metallic, 0.0, 1.0, 0, 0,
+                                           &m->metallic) != 0 ||
+                            rc_json_ranged(c, o, path, "transmission", 0, m->transmission, 0.0, 1.0,
+                                           0, 0, &m->transmission) != 0))
+        return -1;
+    return 0;
 }
 
 static int add_material(rc_json_ctx *c, const rc_material *m, const char *path, uint32_t *index) {
@@ -495,14 +595,17 @@ static int parse_mesh(rc_json_ctx *c, const cJSON *o, const char *path) {
 }
 
 static int parse_root(rc_json_ctx *c, const cJSON *root) {
-    static const char *const keys[] = {"render", "camera", "background", "materials", "spheres",
-                                       "quads",  "boxes",  "triangles",  "meshes",    NULL};
+    static const char *const keys[] = {"render",    "camera",  "background", "environment",
+                                       "materials", "spheres", "quads",      "boxes",
+                                       "triangles", "meshes",  NULL};
     if (!cJSON_IsObject(root))
         return rc_fail(c->err, "%s: the scene must be a JSON object", c->file);
     if (rc_json_check_fields(c, root, "", keys) != 0) return -1;
     if (parse_render(c, cJSON_GetObjectItemCaseSensitive(root, "render")) != 0 ||
         parse_camera(c, cJSON_GetObjectItemCaseSensitive(root, "camera")) != 0 ||
         parse_background(c, cJSON_GetObjectItemCaseSensitive(root, "background")) != 0 ||
+        parse_environment(c, cJSON_GetObjectItemCaseSensitive(root, "environment"),
+                          cJSON_GetObjectItemCaseSensitive(root, "background") != NULL) != 0 ||
         parse_materials(c, cJSON_GetObjectItemCaseSensitive(root, "materials")) != 0)
         return -1;
     if (parse_list(c, root, "spheres", parse_sphere) != 0 ||
