@@ -69,7 +69,7 @@ static void leaf_order(void) {
         /* the triangle's input index from its position, against the uv its data carries */
         rc_vec3 c = rc_add(pr->p, rc_scale(rc_add(pr->a, pr->b), 1.0f / 3.0f));
         rc_vec3 o = rc_add(c, rc_v3(0, 0, 1)), d = rc_v3(0, 0, -1);
-        rc_surface sf = rc_surface_at(&v.bvh, &v.mesh, i, o, d, 1.0f);
+        rc_surface sf = rc_surface_at(&v.bvh, &v.mesh, 1, i, o, d, 1.0f);
         uint32_t want = id - 1;
         CHECK((uint32_t)lrintf(sf.u) == want, "leaf %u: uv %g, want %u", i, sf.u, want);
         CHECK((uint32_t)((pr->p.x + 0.5f)) == (want * 37u) % n, "leaf %u: not triangle %u", i,
@@ -96,9 +96,11 @@ static void sides(void) {
     rc_error err = {{0}};
     CHECK(rc_scene_finish(&s, &err) == 0, "%s", err.msg);
     rc_scene_view v = rc_scene_view_make(&s, 8, 8);
-    rc_surface a = rc_surface_at(&v.bvh, &v.mesh, 0, rc_v3(0.2f, 0.2f, 1), rc_v3(0, 0, -1), 1.0f);
+    rc_surface a =
+        rc_surface_at(&v.bvh, &v.mesh, 1, 0, rc_v3(0.2f, 0.2f, 1), rc_v3(0, 0, -1), 1.0f);
     CHECK(a.front && a.ng.z > 0.99f && a.ns.z > 0.9f, "front: ng %g ns %g", a.ng.z, a.ns.z);
-    rc_surface b = rc_surface_at(&v.bvh, &v.mesh, 0, rc_v3(0.2f, 0.2f, -1), rc_v3(0, 0, 1), 1.0f);
+    rc_surface b =
+        rc_surface_at(&v.bvh, &v.mesh, 1, 0, rc_v3(0.2f, 0.2f, -1), rc_v3(0, 0, 1), 1.0f);
     CHECK(!b.front && b.ng.z < -0.99f && b.ns.z < -0.9f, "back: ng %g ns %g", b.ng.z, b.ns.z);
     CHECK(fabsf(a.u) == 0.0f && fabsf(a.v) == 0.0f, "no uvs: (%g, %g)", a.u, a.v);
     rc_scene_free(&s);
@@ -156,7 +158,7 @@ static void smooth_normals(void) {
         rc_vec3 o = rc_scale(dir, -3.0f);
         rc_hit h = rc_bvh_intersect(&v.bvh, o, dir, 0.0f, INFINITY);
         if (h.prim == RC_NO_PRIM) continue;
-        rc_surface sf = rc_surface_at(&v.bvh, &v.mesh, h.prim, o, dir, h.t);
+        rc_surface sf = rc_surface_at(&v.bvh, &v.mesh, 1, h.prim, o, dir, h.t);
         rc_vec3 truth = rc_normalize(sf.p);
         /* the winding here points inwards: the normals are turned to face the ray */
         CHECK(rc_dot(dir, sf.ng) < 0.0f && rc_dot(sf.ns, sf.ng) > 0.0f,

@@ -29,14 +29,16 @@ typedef struct rc_bvh_view {
     const rc_prim *prims;
     uint32_t num_nodes;
     uint32_t num_prims;
-    rc_alpha_view alpha; /* for the primitives flagged RC_PRIM_MASKED (none: unused) */
+    rc_alpha_view alpha; /* for the primitives flagged RC_PRIM_MASKED */
+    uint32_t masked;     /* 1: some primitive is flagged (0: the test is never made) */
 } rc_bvh_view;
 
 /* Whether a primitive's hit found by the intersection test counts: always, unless it is
  * alpha-masked and its alpha there is below the cutoff (alpha.h). */
 RC_FN int rc_hit_counts(const rc_bvh_view *bvh, const rc_prim *pr, uint32_t prim, rc_vec3 o,
                         rc_vec3 d) {
-    return !(pr->type_mat & RC_PRIM_MASKED) || rc_alpha_hit(&bvh->alpha, pr, prim, o, d);
+    return !bvh->masked || !(pr->type_mat & RC_PRIM_MASKED) ||
+           rc_alpha_hit(&bvh->alpha, pr, prim, o, d);
 }
 
 /* The nearest hit: distance along the ray and primitive index (RC_NO_PRIM on a miss). */

@@ -133,6 +133,11 @@ RC_FN rc_vec3 rc_offset_origin(rc_vec3 x, rc_vec3 n, rc_vec3 dir) {
     return rc_add(x, rc_scale(n, rc_dot(dir, n) > 0.0f ? eps : -eps));
 }
 
+/* The environment's share of the light samples (0 without one). */
+RC_FN float rc_env_share(const rc_scene_view *sc) {
+    return (sc->features & RC_FEAT_ENV) ? sc->lights.env_prob : 0.0f;
+}
+
 /* Next-event estimation at surface point x (shading sh, geometric normal facing the ray):
  * choose the environment or a light of the table by power and a point on it, and write the
  * shadow ray that carries its light weighted by the power heuristic against the material's
@@ -144,7 +149,7 @@ RC_FN void rc_path_nee(const rc_scene_view *sc, const rc_shade_params *sp, const
     rc_vec3 n = sg->ng;
     rc_vec3 o = rc_offset_origin(x, n, n), w, le;
     float dist, pl, u = rc_key_rand(key, RC_DIM_LIGHT);
-    const float pe = sc->lights.env_prob;
+    const float pe = rc_env_share(sc);
     if (pe > 0.0f && u < pe) {
         le = rc_env_sample(&sc->env, rc_key_rand(key, RC_DIM_LIGHT_U),
                            rc_key_rand(key, RC_DIM_LIGHT_V), &w, &pl);
@@ -187,7 +192,7 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     if (p->prim == RC_NO_PRIM) {
         rc_vec3 bg = rc_mul(p->throughput, rc_scene_background(sc, p->dir));
         /* the environment is a light NEE samples: weigh the hit against that strategy */
-        if (p->pdf > 0.0f && sc->lights.env_prob > 0.0f)
+        if ((sc->features & RC_FEAT_ENV) && p->pdf > 0.0f && sc->lights.env_prob > 0.0f)
             bg = rc_scale(
                 bg, rc_mis_weight(p->pdf, sc->lights.env_prob * rc_env_pdf(&sc->env, p->dir)));
         rc_path_add(sp, p, sample_rgb, bg);
@@ -195,7 +200,8 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     }
     const rc_prim *pr = &sc->bvh.prims[p->prim];
     const rc_material *m = &sc->materials[rc_prim_material(pr)];
-    if (m->type == RC_MAT_EMISSIVE && m->tex_emissive == RC_NO_TEXTURE) {
+    if (m->type == RC_MAT_EMISSIVE &&
+        (!(sc->features & RC_FEAT_TEXTURES) || m->tex_emissive == RC_NO_TEXTURE)) {
         /* an emitter that scatters nothing and has no texture: no surface interaction needed */
         rc_vec3 le = rc_mul(p->throughput, m->emission);
         /* the vertex before sampled a light too: weigh this hit against that strategy */
@@ -207,11 +213,12 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     uint32_t bounce = rc_path_bounce(p);
     rc_rng_key key = {p->pixel, sp->sample + rc_path_wave_sample(p),
                       bounce | sp->seed << RC_SEED_SHIFT};
-    rc_surface s = rc_surface_at(&sc->bvh, &sc->mesh, p->prim, p->origin, p->dir, p->t);
+    rc_surface s = rc_surface_at(&sc->bvh, &sc->mesh, (sc->features & RC_FEAT_MESH) != 0u, p->prim,
+                                 p->origin, p->dir, p->t);
     rc_vec3 x = s.p;
     const float width = p->cone_width + p->cone_spread * p->t; /* RTG eq. 29 */
     rc_shading sg = rc_shading_at(sc, &s, p->dir, width);
-    if (rc_material_emits(m)) {
+    if ((sc->features & RC_FEAT_MODELS) && rc_material_emits(m)) {
         rc_vec3 le = rc_mul(p->throughput, sg.emission);
         if (p->pdf > 0.0f)
             le = rc_scale(le, rc_mis_weight(p->pdf, rc_light_pdf(pr, p->origin, p->dir, p->t)));
@@ -220,7 +227,7 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     }
     /* a light sample counts a path one vertex longer: only where scattering could still
        reach a light within max_depth */
-    int nee = sh && sp->nee && (sc->lights.count > 0 || sc->lights.env_prob > 0.0f) &&
+    int nee = sh && sp->nee && (sc->lights.count > 0 || rc_env_share(sc) > 0.0f) &&
               bounce + 1 < sp->max_depth && rc_shading_nee(&sg);
     if (nee) rc_path_nee(sc, sp, p, &sg, x, key, sh);
     rc_vec3 dir, weight;

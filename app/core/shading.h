@@ -29,12 +29,13 @@
 
 /* A surface point's scattering, ready to sample or evaluate. */
 typedef struct rc_shading {
-    rc_bsdf b;        /* the model and its parameters here (textures applied) */
-    rc_vec3 ns;       /* unit shading normal on the ray's side (normal map applied) */
-    rc_vec3 ng;       /* unit geometric normal on the ray's side */
-    rc_vec3 emission; /* emitted radiance (both sides) */
-    int front;        /* the ray came from the side the primitive's own normal points to */
-    int smooth;       /* ns differs from ng: the side checks apply */
+    rc_bsdf b;         /* the model and its parameters here (textures applied) */
+    rc_vec3 ns;        /* unit shading normal on the ray's side (normal map applied) */
+    rc_vec3 ng;        /* unit geometric normal on the ray's side */
+    rc_vec3 emission;  /* emitted radiance (both sides) */
+    int front;         /* the ray came from the side the primitive's own normal points to */
+    int smooth;        /* ns differs from ng: the side checks apply */
+    uint32_t features; /* the scene's RC_FEAT_* */
 } rc_shading;
 
 /* The RTIOW material of the shading's parameters, for rc_scatter and rc_scatter_pdf. */
@@ -47,7 +48,7 @@ RC_FN rc_material rc_shading_rtiow(const rc_shading *sh) {
 }
 
 RC_FN int rc_shading_is_rtiow(const rc_shading *sh) {
-    return sh->b.model <= RC_MAT_DIELECTRIC;
+    return !(sh->features & RC_FEAT_MODELS) || sh->b.model <= RC_MAT_DIELECTRIC;
 }
 
 /* The texture lookup of slot `id` of the material at the hit: the slot's uv set, the level of
@@ -80,7 +81,7 @@ RC_FN int rc_tri_tangents(const rc_prim *pr, const float uv0[2], const float uv1
 RC_FN rc_vec3 rc_emission_at(const rc_scene_view *sc, const rc_material *m, uint32_t tri, float b1,
                              float b2) {
     rc_vec3 e = m->emission;
-    if (m->tex_emissive != RC_NO_TEXTURE && tri != RC_NO_TRI) {
+    if ((sc->features & RC_FEAT_TEXTURES) && m->tex_emissive != RC_NO_TEXTURE && tri != RC_NO_TRI) {
         float uv[2];
         rc_material_uv(&sc->mesh, tri, (m->flags & RC_MATF_UV1_EMISSIVE) != 0u, b1, b2, uv);
         rc_rgba c = rc_tex_sample(&sc->textures, m->tex_emissive - 1u, uv[0], uv[1], 0.0f);
@@ -99,7 +100,9 @@ RC_FN rc_shading rc_shading_at(const rc_scene_view *sc, const rc_surface *s, rc_
     sh.ng = s->ng;
     sh.front = s->front;
     sh.emission = m->emission;
-    sh.smooth = s->smooth;
+    sh.smooth = (sc->features & RC_FEAT_MESH) && s->smooth;
+    sh.features = sc->features;
+    if (!(sc->features & RC_FEAT_TEXTURES)) return sh;
     const uint32_t any_tex =
         m->tex_base | m->tex_mr | m->tex_normal | m->tex_emissive | m->tex_transmission;
     if (s->tri == RC_NO_TRI || (any_tex == RC_NO_TEXTURE && !(m->flags & RC_MATF_VERTEX_COLOR)))
@@ -178,7 +181,8 @@ RC_FN rc_shading rc_shading_at(const rc_scene_view *sc, const rc_surface *s, rc_
 /* Whether a direction w leaving the surface is consistent: on the same side of the geometric
  * surface as of the shading one (always, without a shading normal). */
 RC_FN int rc_shading_side_ok(const rc_shading *sh, rc_vec3 w) {
-    return !sh->smooth || ((rc_dot(w, sh->ns) > 0.0f) == (rc_dot(w, sh->ng) > 0.0f));
+    return !(sh->features & RC_FEAT_MESH) || !sh->smooth ||
+           ((rc_dot(w, sh->ns) > 0.0f) == (rc_dot(w, sh->ng) > 0.0f));
 }
 
 /* Whether light sampling can reach the surface: a diffuse or glossy lobe (RTIOW: Lambertian or
@@ -231,6 +235,7 @@ RC_FN int rc_shading_sample(const rc_shading *sh, rc_vec3 d, rc_rng_key key, int
     rc_frame f = rc_frame_from_hit(sh->ns, sh->front);
     rc_vec3 wo = rc_frame_to_local(&f, rc_neg(d));
     rc_bsdf_sampled s;
+    /* RC_MAT_EMISSIVE is not RTIOW's and ends above: without RC_FEAT_MODELS nothing gets here */
     if (!rc_bsdf_sample(&sh->b, wo, rc_key_rand(key, RC_DIM_CHOICE),
                         rc_key_rand(key, RC_DIM_SCATTER_U), rc_key_rand(key, RC_DIM_SCATTER_V), &s))
         return 0;

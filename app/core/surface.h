@@ -36,9 +36,10 @@ typedef struct rc_surface {
 /* The surface interaction of the hit at distance t of the ray o + t d (unit d) on leaf-order
  * primitive `prim`. The geometric normal is the primitive's, turned towards the ray; the
  * shading normal is first put on the side of the primitive's own normal (vertex normals that
- * disagree with the winding are turned, not trusted), then turned with it. */
-RC_FN rc_surface rc_surface_at(const rc_bvh_view *bvh, const rc_mesh_view *mesh, uint32_t prim,
-                               rc_vec3 o, rc_vec3 d, float t) {
+ * disagree with the winding are turned, not trusted), then turned with it. has_mesh 0: the
+ * primitive has no vertex data whatever the mesh view says (rc_scene_view.features). */
+RC_FN rc_surface rc_surface_at(const rc_bvh_view *bvh, const rc_mesh_view *mesh, int has_mesh,
+                               uint32_t prim, rc_vec3 o, rc_vec3 d, float t) {
     const rc_prim *pr = &bvh->prims[prim];
     rc_surface s;
     s.p = rc_add(o, rc_scale(d, t));
@@ -47,7 +48,7 @@ RC_FN rc_surface rc_surface_at(const rc_bvh_view *bvh, const rc_mesh_view *mesh,
     s.ns = n;
     s.u = s.v = s.b1 = s.b2 = 0.0f;
     s.prim = prim;
-    uint32_t tri = mesh->prim_tri ? mesh->prim_tri[prim] : RC_NO_TRI;
+    uint32_t tri = has_mesh && mesh->prim_tri ? mesh->prim_tri[prim] : RC_NO_TRI;
     s.tri = tri;
     s.smooth = 0;
     if (tri != RC_NO_TRI) {

@@ -8,8 +8,9 @@
  * --fmad=false, so the compiler contracts nothing by itself and every kernel that runs the
  * same per-path code rounds it the same way (the shade phase, the tail kernels and the
  * megakernels must give the same bytes; docs/design.md). On the host a multiply and an add,
- * which the dot and cross products below order so that they round as the plain C forms
- * a.x * b.x + a.y * b.y + a.z * b.z and a.y * b.z - a.z * b.y do. */
+ * which the dot product below orders so that it rounds as the plain C form
+ * a.x * b.x + a.y * b.y + a.z * b.z does. (The cross product stays plain: with its multiply-adds
+ * written out, extend's traversal spilled at its 48-register bound.) */
 #if defined(__CUDA_ARCH__)
 #define RC_FMA(a, b, c) __fmaf_rn((a), (b), (c))
 #else
@@ -49,8 +50,7 @@ RC_FN float rc_dot(rc_vec3 a, rc_vec3 b) {
     return RC_FMA(a.z, b.z, RC_FMA(a.y, b.y, a.x * b.x));
 }
 RC_FN rc_vec3 rc_cross(rc_vec3 a, rc_vec3 b) {
-    return rc_v3(RC_FMA(a.y, b.z, -(a.z * b.y)), RC_FMA(a.z, b.x, -(a.x * b.z)),
-                 RC_FMA(a.x, b.y, -(a.y * b.x)));
+    return rc_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
 RC_FN float rc_length(rc_vec3 a) {
     return sqrtf(rc_dot(a, a));

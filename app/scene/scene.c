@@ -303,6 +303,21 @@ int rc_scene_relight(rc_scene *s, rc_error *err) {
     return 0;
 }
 
+uint32_t rc_scene_features(const rc_scene *s) {
+    uint32_t f = 0u;
+    for (size_t i = 0; i < s->num_materials; i++) {
+        const rc_material *m = &s->materials[i];
+        if (m->type > RC_MAT_EMISSIVE || (m->type != RC_MAT_EMISSIVE && rc_material_emits(m)))
+            f |= RC_FEAT_MODELS;
+        if (m->tex_base | m->tex_mr | m->tex_normal | m->tex_emissive | m->tex_transmission ||
+            (m->flags & RC_MATF_VERTEX_COLOR))
+            f |= RC_FEAT_TEXTURES;
+    }
+    if (s->has_env) f |= RC_FEAT_ENV;
+    if (s->leaf_tri) f |= RC_FEAT_MESH;
+    return f;
+}
+
 rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t height) {
     rc_scene_view v;
     memset(&v, 0, sizeof v);
@@ -323,6 +338,10 @@ rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t hei
     v.mesh.colors = s->leaf_tri ? s->colors : NULL;
     v.textures = rc_texture_table_view(&s->textures);
     if (s->has_env) v.env = rc_env_view_make(&s->env, s->env_rotation, s->env_scale);
+    v.features = rc_scene_features(s);
+    v.bvh.masked = 0u;
+    for (size_t i = 0; i < s->num_materials; i++)
+        if (s->materials[i].alpha_cutoff > 0.0f) v.bvh.masked = 1u;
     v.bvh.alpha.materials = s->materials;
     v.bvh.alpha.mesh = v.mesh;
     v.bvh.alpha.textures = v.textures;

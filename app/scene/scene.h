@@ -119,6 +119,8 @@ int rc_scene_finish(rc_scene *s, rc_error *err);
  * share), the BVH as it is; for an environment attached (rc_scene_set_env) or replaced after
  * the load. 0, or -1 with err set. */
 int rc_scene_relight(rc_scene *s, rc_error *err);
+/* The RC_FEAT_* bits of what the scene uses (scene_view.h). */
+uint32_t rc_scene_features(const rc_scene *s);
 /* What per-ray code reads, for an image of width x height, pointing into the host arrays. */
 rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t height);
 

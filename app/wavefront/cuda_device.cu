@@ -88,9 +88,9 @@ extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EX
     const size_t ew = ev->width, eh = ev->height;
     const int env = s->has_env;
     const void *src[RC_CUDA_SCENE_EXTRAS] = {
-        host.mesh.prim_tri, host.mesh.tri_vtx, host.mesh.normals, host.mesh.uvs,
-        host.mesh.uv1s,     host.mesh.colors,  tv->textures,      tv->texels,
-        ev->rgb,            ev->pdf,           ev->cond_cdf,      ev->marg_cdf};
+        host.mesh.prim_tri, host.mesh.tri_vtx, host.mesh.normals, host.mesh.uvs, host.mesh.uv1s,
+        host.mesh.colors,   tv->textures,      tv->texels,        ev->rgb,       ev->pdf,
+        ev->cond_cdf,       ev->marg_cdf};
     const size_t bytes[RC_CUDA_SCENE_EXTRAS] = {
         host.mesh.prim_tri ? s->bvh.num_prims * sizeof(uint32_t) : 0,
         host.mesh.prim_tri ? s->num_tris * 3 * sizeof(uint32_t) : 0,

@@ -5,20 +5,20 @@
 #include <cuda_runtime.h>
 
 /* Trace slot i's ray to its nearest hit and store it there. */
-static __device__ __forceinline__ void rc_extend_slot(const rc_scene_view &sc, rc_path *paths,
+static __device__ __forceinline__ void rc_extend_slot(const rc_bvh_view &bvh, rc_path *paths,
                                                       const uint32_t *queue, uint32_t i) {
     rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
     if (!rc_path_alive(slot)) return;
-    rc_path p = *slot; /* 16-byte loads (path.h) */
-    rc_path_extend(&sc, &p);
-    slot->t = p.t;
-    slot->prim = p.prim;
+    const rc_path p = *slot; /* 16-byte loads (path.h) */
+    const rc_hit h = rc_bvh_intersect(&bvh, p.origin, p.dir, 0.0f, INFINITY); /* rc_path_extend */
+    slot->t = h.t;
+    slot->prim = h.prim;
 }
 
 /* One nearest-hit ray of the stream for rc_fetch_rays: the same traversal as
  * rc_bvh_intersect's, split at node visits, so the hits are the same. */
 struct rc_extend_ray {
-    const rc_scene_view *sc;
+    const rc_bvh_view *bvh;
     rc_path *paths;
     const uint32_t *queue;
     rc_path *slot;
@@ -28,11 +28,11 @@ struct rc_extend_ray {
         slot = queue ? &paths[queue[i]] : &paths[i];
         if (!rc_path_alive(slot)) return 0;
         const rc_path p = *slot;
-        if (rc_trav_begin(&sc->bvh, &s, p.origin, p.dir, 0.0f, INFINITY)) return 1;
+        if (rc_trav_begin(bvh, &s, p.origin, p.dir, 0.0f, INFINITY)) return 1;
         finish();
         return 0;
     }
-    __device__ int step() { return rc_trav_step(&sc->bvh, &s, k); }
+    __device__ int step() { return rc_trav_step(bvh, &s, k); }
     __device__ void finish() {
         slot->t = s.hit.t;
         slot->prim = s.hit.prim;
@@ -55,24 +55,28 @@ struct rc_extend_ray {
  * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. Registers are
  * bounded for RC_EXTEND_BLOCKS_PER_SM blocks an SM: the traversal waits on memory and more
  * warps hide it (evidence: docs/renderer.md, --set fetch). */
+template <bool FULL>
 __global__ void __launch_bounds__(RC_CUDA_BLOCK, RC_EXTEND_BLOCKS_PER_SM)
     rc_extend_kernel(rc_scene_view sc, rc_cuda_counts *counts, uint32_t bounce, uint32_t bound,
                      int device, int spread, uint32_t fetch, rc_path *paths,
                      const uint32_t *queue) {
+    /* the classic instance: no alpha test compiled into the traversal (kernels.cuh) */
+    rc_bvh_view bvh = sc.bvh;
+    if (!FULL) bvh.masked = 0u;
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     const uint32_t threads = gridDim.x * blockDim.x;
     if (spread && n > 0 && n < threads) {
         uint32_t step = min(32u, threads / n), t = blockIdx.x * blockDim.x + threadIdx.x;
         uint32_t i = t / step;
         if (t % step || i >= n) return;
-        rc_extend_slot(sc, paths, queue, i);
+        rc_extend_slot(bvh, paths, queue, i);
         return;
     }
     if (fetch > 0) {
         rc_trav_stack k;
         rc_extend_ray ray;
         ray.k = &k;
-        ray.sc = &sc;
+        ray.bvh = &bvh;
         ray.paths = paths;
         ray.queue = queue;
         rc_fetch_rays(n, &counts[bounce].fetched, fetch, ray);
@@ -81,7 +85,7 @@ __global__ void __launch_bounds__(RC_CUDA_BLOCK, RC_EXTEND_BLOCKS_PER_SM)
     RC_FOR_BLOCKS(base, n) {
         uint32_t i = base + threadIdx.x;
         if (i >= n) break;
-        rc_extend_slot(sc, paths, queue, i);
+        rc_extend_slot(bvh, paths, queue, i);
     }
 }
 
@@ -89,8 +93,8 @@ extern "C" void rc_cuda_extend(rc_renderer *r, uint32_t bounce) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
-    rc_extend_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-        c->view, c->counts, bounce, bound, c->device_loop, r->st.tune.spread, r->st.tune.fetch,
-        c->bufs.paths, c->bufs.queue);
+    RC_LAUNCH(c->view, rc_extend_kernel, rc_cuda_grid(r), RC_CUDA_BLOCK, (cudaStream_t)c->stream,
+              c->view, c->counts, bounce, bound, c->device_loop, r->st.tune.spread,
+              r->st.tune.fetch, c->bufs.paths, c->bufs.queue);
     rc_cuda_note(r, cudaGetLastError());
 }

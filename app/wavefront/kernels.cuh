@@ -19,6 +19,28 @@ static __device__ __forceinline__ uint32_t rc_stream_len(const rc_cuda_counts *c
     return n;
 }
 
+/* Each kernel that runs per-ray code comes in two instances: FULL for scenes that use what came
+ * after the RTIOW models (scene_view.h's RC_FEAT_* bits, alpha-masked primitives), and one for
+ * the classic scenes, in which rc_kernel_view makes those bits the constant 0 so that the code
+ * behind them compiles away (the classic scenes keep the registers and instructions they had).
+ * The host picks the instance with rc_cuda_full; RC_LAUNCH launches it. */
+template <bool FULL> static __device__ __forceinline__ void rc_kernel_view(rc_scene_view &sc) {
+    if (!FULL) {
+        sc.features = 0u;
+        sc.bvh.masked = 0u;
+    }
+}
+static inline bool rc_cuda_full(const rc_scene_view &v) {
+    return v.features != 0u || v.bvh.masked != 0u;
+}
+#define RC_LAUNCH(view, kernel, grid, block, stream, ...)                                          \
+    do {                                                                                           \
+        if (rc_cuda_full(view))                                                                    \
+            kernel<true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                           \
+        else                                                                                       \
+            kernel<false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                          \
+    } while (0)
+
 /* First slot of this block's pass `base` over a stream: blocks stride by the grid, so a launch
  * of grid_cap blocks covers any length and a nearly empty stream costs one short wave. The
  * loop bound is the same for every thread of a block (warp and block votes stay legal). */

@@ -1,5 +1,6 @@
 /* megakernel.cu: the flat, bvh and persistent megakernel baselines (megakernel.h). */
 #include "film.h"
+#include "kernels.cuh"
 #include "megakernel.h"
 #include "../core/path.h"
 #include "timing.h"
@@ -57,10 +58,11 @@ mk_sample(const rc_scene_view &sc, const rc_shade_params &sp, uint32_t width, ui
 /* flat (BVH false) and bvh: one thread per pixel, every sample in order, summed in fixed point
  * as the wavefront's accumulate does (film.h). flat keeps each sample's light in `finished`
  * (global memory, one value per pixel), bvh in a local variable. */
-template <bool BVH>
+template <bool BVH, bool FULL>
 __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                               uint32_t spp, rc_vec3 *finished, rc_vec3 *rgb,
                               unsigned long long *rays) {
+    rc_kernel_view<FULL>(sc);
     uint32_t x = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t y = blockIdx.y * blockDim.y + threadIdx.y;
     unsigned long long traced = 0;
@@ -84,10 +86,12 @@ __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height,
  * of pixels of one sample, in the order sample-major, tiles row by row. A finished sample adds
  * its fixed-point value to its pixel's sums with 64-bit atomics: integer addition, so the film
  * is the one the other kernels sum in sample order (film.h). */
+template <bool FULL>
 __global__ void __launch_bounds__(RC_MK_PT_BLOCK)
     rc_megakernel_persistent(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                              unsigned long long items, unsigned long long *next,
                              unsigned long long *film, unsigned long long *rays) {
+    rc_kernel_view<FULL>(sc);
     uint32_t tiles_x = (width + RC_MK_BATCH_W - 1) / RC_MK_BATCH_W;
     uint32_t tiles_y = (height + RC_MK_BATCH_H - 1) / RC_MK_BATCH_H;
     unsigned long long per_sample = (unsigned long long)tiles_x * tiles_y * RC_MK_BATCH;
@@ -170,13 +174,15 @@ static void mk_free(mk_buffers *b) {
 }
 
 /* The persistent kernel's grid: as many blocks as the device holds at once. */
-static cudaError_t mk_persistent_grid(unsigned *blocks) {
+static cudaError_t mk_persistent_grid(bool full, unsigned *blocks) {
     int device = 0, sms = 0, per_sm = 0;
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rc_megakernel_persistent,
-                                                          RC_MK_PT_BLOCK, 0);
+        e = full ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                       &per_sm, rc_megakernel_persistent<true>, RC_MK_PT_BLOCK, 0)
+                 : cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                       &per_sm, rc_megakernel_persistent<false>, RC_MK_PT_BLOCK, 0);
     *blocks = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
     return e;
 }
@@ -193,25 +199,28 @@ static cudaError_t mk_launch(mk_buffers *b, rc_megakernel_kind kind, const rc_sc
     if (e == cudaSuccess && kind == RC_MEGAKERNEL_PERSISTENT) {
         e = cudaMemset(b->next, 0, sizeof(unsigned long long));
         if (e == cudaSuccess) e = cudaMemset(b->film, 0, (size_t)np * 3 * sizeof h_rays);
-        if (e == cudaSuccess) e = mk_persistent_grid(&blocks);
+        if (e == cudaSuccess) e = mk_persistent_grid(rc_cuda_full(*v), &blocks);
     }
     if (e == cudaSuccess) e = cudaEventRecord(b->ev[0]);
     if (e != cudaSuccess) return e;
     dim3 block(RC_MK_TILE, RC_MK_TILE);
     dim3 grid((w + RC_MK_TILE - 1) / RC_MK_TILE, (h + RC_MK_TILE - 1) / RC_MK_TILE);
     rc_vec3 *rgb = (rc_vec3 *)b->rgb;
-    if (kind == RC_MEGAKERNEL_FLAT) {
-        rc_megakernel<false>
+    const bool full = rc_cuda_full(*v);
+    if (kind == RC_MEGAKERNEL_FLAT) { /* the teaching baseline: classic scenes only */
+        rc_megakernel<false, false>
             <<<grid, block>>>(*v, w, h, sp, spp, (rc_vec3 *)b->finished, rgb, d_rays);
+    } else if (kind == RC_MEGAKERNEL_BVH && full) {
+        rc_megakernel<true, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
     } else if (kind == RC_MEGAKERNEL_BVH) {
-        rc_megakernel<true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+        rc_megakernel<true, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
     } else {
         uint32_t tiles =
             ((w + RC_MK_BATCH_W - 1) / RC_MK_BATCH_W) * ((h + RC_MK_BATCH_H - 1) / RC_MK_BATCH_H);
         unsigned long long items = (unsigned long long)tiles * RC_MK_BATCH * spp;
         unsigned long long *film = (unsigned long long *)b->film;
-        rc_megakernel_persistent<<<blocks, RC_MK_PT_BLOCK>>>(
-            *v, w, h, sp, items, (unsigned long long *)b->next, film, d_rays);
+        RC_LAUNCH(*v, rc_megakernel_persistent, blocks, RC_MK_PT_BLOCK, 0, *v, w, h, sp, items,
+                  (unsigned long long *)b->next, film, d_rays);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
         rc_megakernel_resolve<<<(np + 255) / 256, 256>>>(film, np, spp, rgb);
     }

@@ -41,12 +41,14 @@ typedef struct rc_shadow_out {
 /* shade: emission or background, a light sample, scatter, roulette; then the flags or the
  * removal entries of both streams. The wave's first sample is read on the device
  * (generate.cu). */
+template <bool FULL>
 __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                 uint32_t bounce, uint32_t bound, int device, rc_path *paths,
                                 const uint32_t *queue, rc_vec3 *sample_rgb, int input,
                                 uint8_t *flags, uint32_t *removed, rc_shadow_out so,
                                 rc_cuda_counts *counts, const uint32_t *groups, uint32_t group,
                                 uint32_t *free_recs) {
+    rc_kernel_view<FULL>(sc);
     rc_cuda_counts *cnt = &counts[bounce];
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     sp.sample = *d_sample;
@@ -124,10 +126,10 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     const int input = (int)rc_compact_plan(r, bounce, &sinput);
     so.input = (int)sinput;
     for (uint32_t g = 0; g < launches; g++) {
-        rc_shade_kernel<<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
-            c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->bufs.paths,
-            c->bufs.queue, c->bufs.sample_rgb, input, c->bufs.flags, c->bufs.removed, so, c->counts,
-            groups, g, c->bufs.free_recs);
+        RC_LAUNCH(c->view, rc_shade_kernel, rc_cuda_grid(r), RC_CUDA_BLOCK, (cudaStream_t)c->stream,
+                  c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->bufs.paths,
+                  c->bufs.queue, c->bufs.sample_rgb, input, c->bufs.flags, c->bufs.removed, so,
+                  c->counts, groups, g, c->bufs.free_recs);
         rc_cuda_note(r, cudaGetLastError());
     }
 }

@@ -196,11 +196,12 @@ typedef struct rc_tail_regen {
 
 /* REGEN: a kernel of its own, since the claim loop's registers would lower the waves' tail's
  * occupancy even when it never runs. */
-template <bool REGEN>
+template <bool REGEN, bool FULL>
 __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
                                      rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb,
                                      rc_tail_regen rg) {
+    rc_kernel_view<FULL>(sc);
     sp.sample = *d_sample;
     rc_tail_warps(sc, sp, counts, from, rc_stream_len(counts, from, bound, 1), nee, paths, queue,
                   sample_rgb, REGEN);
@@ -209,9 +210,11 @@ __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const
                       rg.in_place ? 0u : counts[from].issued, rg.claims + (rg.in_place ? 0 : 1),
                       nee, sample_rgb);
 }
+template <bool FULL>
 __global__ void rc_tail_pairs_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound,
                                      rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb) {
+    rc_kernel_view<FULL>(sc);
     sp.sample = *d_sample;
     rc_tail_pairs(sc, sp, counts, from, rc_stream_len(counts, from, bound, 1), paths, queue,
                   sample_rgb);
@@ -249,15 +252,23 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
                         r->comp.input == RC_COMPACT_NOTHING,
                         c->regen};
     if (kind == RC_TAIL_PAIRS)
-        rc_tail_pairs_kernel<<<grid, RC_CUDA_BLOCK, 0, s>>>(c->view, r->shade, c->d_sample,
-                                                            c->counts, from, bound, c->bufs.paths,
-                                                            c->bufs.queue, c->bufs.sample_rgb);
+        RC_LAUNCH(c->view, rc_tail_pairs_kernel, grid, RC_CUDA_BLOCK, s, c->view, r->shade,
+                  c->d_sample, c->counts, from, bound, c->bufs.paths, c->bufs.queue,
+                  c->bufs.sample_rgb);
+    else if (rg.total && rc_cuda_full(c->view))
+        rc_tail_warps_kernel<true, true><<<grid, RC_CUDA_BLOCK, 0, s>>>(
+            c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
+            c->bufs.queue, c->bufs.sample_rgb, rg);
     else if (rg.total)
-        rc_tail_warps_kernel<true><<<grid, RC_CUDA_BLOCK, 0, s>>>(
+        rc_tail_warps_kernel<true, false><<<grid, RC_CUDA_BLOCK, 0, s>>>(
+            c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
+            c->bufs.queue, c->bufs.sample_rgb, rg);
+    else if (rc_cuda_full(c->view))
+        rc_tail_warps_kernel<false, true><<<grid, RC_CUDA_BLOCK, 0, s>>>(
             c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
             c->bufs.queue, c->bufs.sample_rgb, rg);
     else
-        rc_tail_warps_kernel<false><<<grid, RC_CUDA_BLOCK, 0, s>>>(
+        rc_tail_warps_kernel<false, false><<<grid, RC_CUDA_BLOCK, 0, s>>>(
             c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
             c->bufs.queue, c->bufs.sample_rgb, rg);
     rc_cuda_note(r, cudaGetLastError());
