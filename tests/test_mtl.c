@@ -3,8 +3,10 @@
  *   - 20000 random corruptions of a valid file never crash the reader;
  *   - map files: missing, a FIFO (refused without blocking), in a subfolder;
  *   - an OBJ with an MTL written here loaded as a scene: each triangle's material mapped by the
- *     rules (emitter, glass, metal with fuzz from Ns, Lambertian times a PNG's mean colour);
- *     usemtl of an unknown name refused with its line. */
+ *     rules (emitter, glass, metal with its roughness from Ns, Lambertian with map_Kd as its
+ *     sRGB base texture; highlights and Pm/Pr as the PBR model, rough tinted glass, norm as a
+ *     linear normal map, a bump map ignored, map_d as the base texture's alpha); usemtl of an
+ *     unknown name refused with its line. */
 #include "png.h"
 #include "rc_test.h"
 #include "scene/obj.h"
@@ -25,6 +27,10 @@ static const mtl_case k_cases[] = {
     {"newmtl a\nKd 0.5 0.5 0.5\n", NULL},
     {"# only a comment\n\n", NULL},
     {"newmtl a\nKa 1 1 1\nTf 1 1 1\nmap_Ks x.png\nPr 0.3\nPm 1\naniso 0.5\n", NULL},
+    {"newmtl a\nTf xyz 1 1 1\nTf spectral t.rfl 1\nmap_d -imfchan m a.png\n", NULL},
+    {"newmtl a\nPr 2\n", "t.mtl:2: Pr: 2 is out of range (0 to 1)"},
+    {"newmtl a\nPm x\n", "t.mtl:2: Pm: 'x' is not a number"},
+    {"newmtl a\nTf 0.5 2 0\n", "t.mtl:2: Tf: 2 is out of range (0 to 1)"},
     {"newmtl a\nKd 0.5 x 0.5\n", "t.mtl:2: Kd: 'x' is not a number"},
     {"newmtl a\nKs nan 0 0\n", "t.mtl:2: Ks: nan is out of range (0 to 1)"},
     {"newmtl a\nKd 1.5 0 0\n", "t.mtl:2: Kd: 1.5 is out of range (0 to 1)"},
@@ -103,7 +109,31 @@ static void values(void) {
           "name with a space: '%s'", w->name);
     CHECK(w->map_kd && strcmp(w->map_kd, "dir/tex/wood grain.png") == 0 && w->map_kd_line == 9,
           "map_Kd '%s'", w->map_kd ? w->map_kd : "(none)");
-    CHECK(w->map_bump && strcmp(w->map_bump, "dir/n.png") == 0, "map_Bump");
+    CHECK(w->map_bump && strcmp(w->map_bump, "dir/n.png") == 0 && !w->bump_is_normal &&
+              w->map_bump_line == 10,
+          "map_Bump");
+    CHECK(!g->has_tf && g->tf[0] == 1.0f && !g->has_pr && !g->has_pm && !g->has_ns && w->has_ns &&
+              !w->map_d,
+          "defaults of the new fields");
+    rc_mtl_free(&m);
+    memset(&m, 0, sizeof m);
+    const char *pbr = "newmtl p\nTf 0.5 0.6 0.7\nPr 0.25\nPm 1\nmap_d -imfchan m mask.png\n"
+                      "norm -bm 1 nrm.png\n";
+    CHECK(rc_mtl_parse("p.mtl", "dir", pbr, strlen(pbr), &m, &err) == 0 && m.count == 1, "%s",
+          err.msg);
+    if (m.count == 1) {
+        const rc_mtl_material *q = &m.materials[0];
+        CHECK(q->has_tf && near(q->tf[1], 0.6f) && q->has_pr && near(q->pr, 0.25f) && q->has_pm &&
+                  q->pm == 1.0f,
+              "Tf, Pr, Pm");
+        CHECK(q->map_d && strcmp(q->map_d, "dir/mask.png") == 0 && q->map_d_line == 5, "map_d");
+        CHECK(q->map_bump && strcmp(q->map_bump, "dir/nrm.png") == 0 && q->bump_is_normal &&
+                  q->map_bump_line == 6,
+              "norm");
+    }
+    rc_mtl_free(&m);
+    memset(&m, 0, sizeof m);
+    CHECK(rc_mtl_parse("g.mtl", "dir", text, strlen(text), &m, &err) == 0, "%s", err.msg);
     CHECK(rc_mtl_find(&m, "wood floor", 10) == 2 && rc_mtl_find(&m, "wood", 4) == -1, "find");
     /* a second file appends; a name of the first may come again */
     CHECK(rc_mtl_parse("h.mtl", "dir", "newmtl glass\n", 13, &m, &err) == 0 && m.count == 4,
@@ -225,14 +255,26 @@ static void obj_scene(const char *dir) {
                   "glass: type %u ior %g", m->type, m->param);
             break;
         case 2:
-            CHECK(m->type == RC_MAT_METAL && near(m->color.y, 0.8f) && near(m->param, 0.1f),
-                  "gold: type %u fuzz %g (want sqrt(2 / 200) = 0.1)", m->type, m->param);
+            CHECK(m->type == RC_MAT_PBR && m->metallic == 1.0f && near(m->color.y, 0.8f) &&
+                      near(m->roughness, sqrtf(0.1f)),
+                  "gold: type %u roughness %g (want sqrt(sqrt(2 / 200)))", m->type, m->roughness);
             break;
-        case 3:
-            CHECK(m->type == RC_MAT_LAMBERTIAN && near(m->color.x, 0.25f) &&
-                      fabs(m->color.y - g128) < 1e-5 && near(m->color.z, 0.5f),
+        case 3: {
+            CHECK(m->type == RC_MAT_LAMBERTIAN && near(m->color.x, 0.5f) && near(m->color.y, 1),
                   "wood: type %u colour %g %g %g", m->type, m->color.x, m->color.y, m->color.z);
+            const rc_texture *t =
+                m->tex_base ? &s.textures.textures[m->tex_base - 1] : s.textures.textures;
+            CHECK(m->tex_base != 0 && t->srgb == 1 && t->width[0] == 2 && t->height[0] == 1 &&
+                      t->filter == RC_FILTER_TRILINEAR && t->wrap_s == RC_WRAP_REPEAT,
+                  "wood: map_Kd as the base colour texture (slot %u)", m->tex_base);
+            if (m->tex_base) {
+                /* the PNG's first pixel, as written (its mean, once the colour, no longer) */
+                uint32_t t0 = s.textures.texels[t->base];
+                CHECK((t0 & 255u) == 255u && ((t0 >> 8) & 255u) == 128u, "texel %08x", t0);
+                (void)g128;
+            }
             break;
+        }
         default:
             CHECK(m->type == RC_MAT_LAMBERTIAN && near(m->color.x, 0.8f), "default: type %u",
                   m->type);
@@ -260,7 +302,10 @@ static void obj_scene(const char *dir) {
         if (named)
             CHECK(types == 1 << RC_MAT_METAL && s.num_materials == 1, "named: types %x", types);
         else
-            CHECK(types == 15 && s.num_prims == 5, "the file's materials: types %x", types);
+            CHECK(types == (1 << RC_MAT_LAMBERTIAN | 1 << RC_MAT_DIELECTRIC | 1 << RC_MAT_EMISSIVE |
+                            1 << RC_MAT_PBR) &&
+                      s.num_prims == 5,
+                  "the file's materials: types %x", types);
         rc_scene_free(&s);
     }
 
@@ -313,6 +358,95 @@ static void obj_scene(const char *dir) {
     rc_mesh_free(&mesh);
 }
 
+/* The MTL rules beyond the four models: a highlight (Ks, Ns) and the PBR extension (Pm, Pr) as
+ * the metallic-roughness model, rough tinted glass, an emitter that also reflects, a normal
+ * map from `norm` (linear) beside a bump map that is not one (ignored), map_d as the base
+ * texture's alpha (the same file, or a grey mask merged into a copy of map_Kd). */
+static void mtl_rules(const char *dir) {
+    char path[512], obj[512];
+    snprintf(path, sizeof path, "%s/r.mtl", dir);
+    CHECK(write_text(path, "newmtl shiny\nKd 0.5 0.5 0.5\nKs 0.5 0.5 0.5\nNs 98\n"
+                           "newmtl pbr\nKd 0.2 0.2 0.2\nPm 1\nPr 0.4\n"
+                           "newmtl frost\nNi 1.5\nd 0.5\nPr 0.3\nTf 0.9 0.8 0.7\n"
+                           "newmtl glow\nKd 0.5 0.5 0.5\nKe 2 2 2\n"
+                           "newmtl leaf\nmap_Kd sub/tex.png\nmap_d sub/tex.png\nnorm sub/tex.png\n"
+                           "newmtl bumpy\nbump sub/tex.png\n"
+                           "newmtl masked\nmap_Kd sub/tex.png\nmap_d mask.png\n") == 0,
+          "cannot write %s", path);
+    snprintf(path, sizeof path, "%s/mask.png", dir);
+    FILE *f = fopen(path, "wb");
+    const unsigned char grey[6] = {0, 0, 0, 255, 255, 255};
+    CHECK(f && rc_png_write(f, grey, 2, 1, 1) == 0, "cannot write %s", path);
+    if (f) fclose(f);
+    static const char *const names[] = {"shiny", "pbr", "frost", "glow", "leaf", "bumpy", "masked"};
+    char text[2048];
+    size_t n = (size_t)snprintf(text, sizeof text, "mtllib r.mtl\n");
+    for (int i = 0; i < 7; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              "v %d 0 0\nv %d 0 0\nv %d 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl %s\n"
+                              "f -3/-3 -2/-2 -1/-1\n",
+                              4 * i, 4 * i + 1, 4 * i, names[i]);
+    snprintf(obj, sizeof obj, "%s/r.obj", dir);
+    CHECK(write_text(obj, text) == 0, "cannot write %s", obj);
+    rc_scene s;
+    rc_error err = {{0}};
+    CHECK(rc_scene_load_max(obj, 256, &s, &err) == 0, "%s", err.msg);
+    if (err.msg[0]) return;
+    CHECK(s.num_prims == 7, "%zu primitives", s.num_prims);
+    int seen = 0;
+    for (size_t i = 0; i < s.num_prims; i++) {
+        const rc_prim *p = &s.prims[i];
+        const rc_material *m = &s.materials[rc_prim_material(p)];
+        int which = (int)lroundf(p->p.x / 4.0f);
+        seen |= 1 << which;
+        const rc_texture *tb = m->tex_base ? &s.textures.textures[m->tex_base - 1] : NULL;
+        const rc_texture *tn = m->tex_normal ? &s.textures.textures[m->tex_normal - 1] : NULL;
+        switch (which) {
+        case 0:
+            CHECK(m->type == RC_MAT_PBR && m->metallic == 0.0f && near(m->color.x, 0.5f) &&
+                      near(m->roughness, sqrtf(sqrtf(2.0f / 100.0f))),
+                  "shiny: type %u roughness %g", m->type, m->roughness);
+            break;
+        case 1:
+            CHECK(m->type == RC_MAT_PBR && m->metallic == 1.0f && near(m->roughness, 0.4f) &&
+                      near(m->color.x, 0.2f),
+                  "pbr: type %u", m->type);
+            break;
+        case 2:
+            CHECK(m->type == RC_MAT_ROUGH_DIELECTRIC && near(m->roughness, 0.3f) &&
+                      near(m->ior, 1.5f) && near(m->color.x, 0.9f) && near(m->color.z, 0.7f),
+                  "frost: type %u", m->type);
+            break;
+        case 3:
+            CHECK(m->type == RC_MAT_LAMBERTIAN && near(m->color.x, 0.5f) &&
+                      near(m->emission.y, 2.0f),
+                  "glow: type %u emission %g", m->type, m->emission.y);
+            break;
+        case 4:
+            CHECK(m->alpha_cutoff == 0.5f && tb && tb->srgb == 1 && tn && tn->srgb == 0 &&
+                      tb->base != tn->base,
+                  "leaf: cutoff %g, base %u, normal %u", m->alpha_cutoff, m->tex_base,
+                  m->tex_normal);
+            break;
+        case 5:
+            CHECK(m->tex_normal == 0 && m->tex_base == 0, "bumpy: a height map is no normal map");
+            break;
+        case 6:
+            CHECK(m->alpha_cutoff == 0.5f && tb && tb->srgb == 1, "masked: slot %u", m->tex_base);
+            if (tb) {
+                uint32_t t0 = s.textures.texels[tb->base], t1 = s.textures.texels[tb->base + 1];
+                CHECK((t0 & 255u) == 255u && (t0 >> 24) == 0u && (t1 >> 24) == 255u,
+                      "masked: map_Kd's colour, the mask's alpha: %08x %08x", t0, t1);
+            }
+            break;
+        }
+    }
+    CHECK(seen == 127, "triangles seen: %x", seen);
+    /* the OBJ's v grows upwards: the uvs go to the scene as 1 - v */
+    CHECK(s.uvs && s.uvs[1] == 1.0f && s.uvs[2 * 2 + 1] == 0.0f, "uv v flipped");
+    rc_scene_free(&s);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: test_mtl DIR\n");
@@ -322,5 +456,6 @@ int main(int argc, char **argv) {
     values();
     corruptions();
     obj_scene(argv[1]);
+    mtl_rules(argv[1]);
     return test_finish("test_mtl");
 }

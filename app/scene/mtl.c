@@ -13,9 +13,9 @@
 #include <string.h>
 
 /* Statements that carry nothing the renderer's materials use. */
-static const char *const k_ignored[] = {
-    "Ka", "Tf", "map_Ka", "map_Ks", "map_Ns", "map_d", "disp",   "decal",  "refl",  "sharpness",
-    "Pr", "Pm", "Ps",     "Pc",     "Pcr",    "aniso", "anisor", "map_Pr", "map_Pm"};
+static const char *const k_ignored[] = {"Ka",    "map_Ka", "map_Ks",    "map_Ns", "disp",
+                                        "decal", "refl",   "sharpness", "Ps",     "Pc",
+                                        "Pcr",   "aniso",  "anisor",    "map_Pr", "map_Pm"};
 
 typedef struct parser {
     const char *name, *dir;
@@ -230,6 +230,7 @@ static void material_free(rc_mtl_material *m) {
     free(m->name);
     free(m->map_kd);
     free(m->map_bump);
+    free(m->map_d);
     free(m->file);
 }
 
@@ -259,6 +260,7 @@ static int parse_newmtl(parser *p, const char *pos, const char *end) {
     m->name[name.n] = '\0';
     strcpy(m->file, p->name);
     m->kd[0] = m->kd[1] = m->kd[2] = 0.8f;
+    m->tf[0] = m->tf[1] = m->tf[2] = 1.0f;
     m->ni = 1.0f;
     m->d = 1.0f;
     m->illum = 2;
@@ -275,7 +277,8 @@ static int parse_line(parser *p, const char *s, const char *end) {
     for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
         if (rc_tok_is(kw, k_ignored[i])) return 0;
     static const char *const known[] = {"Kd", "Ks",    "Ke",     "Ns",       "Ni",   "d",
-                                        "Tr", "illum", "map_Kd", "map_Bump", "bump", "norm"};
+                                        "Tr", "illum", "map_Kd", "map_Bump", "bump", "norm",
+                                        "Tf", "Pr",    "Pm",     "map_d"};
     int k = -1;
     for (int i = 0; i < (int)(sizeof known / sizeof *known); i++)
         if (rc_tok_is(kw, known[i])) k = i;
@@ -295,6 +298,7 @@ static int parse_line(parser *p, const char *s, const char *end) {
     case 3:
         if (parse_scalar(p, kw, s, end, 0.0, 1e6, &v) != 0) return -1;
         m->ns = (float)v;
+        m->has_ns = 1;
         return 0;
     case 4:
         if (parse_scalar(p, kw, s, end, 0.01, 10.0, &v) != 0) return -1;
@@ -315,8 +319,34 @@ static int parse_line(parser *p, const char *s, const char *end) {
         if (parse_map(p, kw, s, end, &m->map_kd) != 0) return -1;
         m->map_kd_line = p->line;
         return 0;
+    case 12: {
+        /* `Tf xyz ...` and `Tf spectral FILE` are other forms of the statement: ignored */
+        rc_token first;
+        const char *at = s;
+        if (rc_tok_next(&at, end, &first) &&
+            (rc_tok_is(first, "xyz") || rc_tok_is(first, "spectral")))
+            return 0;
+        if (parse_color(p, kw, s, end, 1.0, m->tf) != 0) return -1;
+        m->has_tf = 1;
+        return 0;
+    }
+    case 13:
+    case 14:
+        if (parse_scalar(p, kw, s, end, 0.0, 1.0, &v) != 0) return -1;
+        if (k == 13)
+            m->pr = (float)v, m->has_pr = 1;
+        else
+            m->pm = (float)v, m->has_pm = 1;
+        return 0;
+    case 15:
+        if (parse_map(p, kw, s, end, &m->map_d) != 0) return -1;
+        m->map_d_line = p->line;
+        return 0;
     default:
-        return parse_map(p, kw, s, end, &m->map_bump);
+        if (parse_map(p, kw, s, end, &m->map_bump) != 0) return -1;
+        m->bump_is_normal = k == 11;
+        m->map_bump_line = p->line;
+        return 0;
     }
 }
 

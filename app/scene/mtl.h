@@ -3,11 +3,13 @@
  * wrong".
  *
  * Read: `newmtl NAME` (unique in a file), `Kd`, `Ks`, `Ke` (r g b, or one value for all
- * three), `Ns` (0..1e6), `Ni` (0.01..10), `d` and `Tr` (= 1 - d), `illum` (0..10), `map_Kd`
- * and `map_Bump` / `bump` / `norm` (option flags before the file name are skipped with their
- * arguments; an unknown option is an error). Ka, Tf, the other maps and the PBR extension's
- * statements are accepted and ignored; any other statement is an error. File names are
- * relative to the MTL's folder: absolute paths and ".." segments are refused. */
+ * three), `Ns` (0..1e6), `Ni` (0.01..10), `d` and `Tr` (= 1 - d), `illum` (0..10), `Tf` (r g b
+ * in 0..1; the other forms, `Tf xyz` and `Tf spectral`, are accepted and ignored), the PBR
+ * extension's `Pr` and `Pm` (0..1), `map_Kd`, `map_d` and `map_Bump` / `bump` / `norm` (option
+ * flags before the file name are skipped with their arguments; an unknown option is an
+ * error). Ka, the other maps and the PBR extension's other statements are accepted and
+ * ignored; any other statement is an error. File names are relative to the MTL's folder:
+ * absolute paths and ".." segments are refused. */
 #ifndef RC_MTL_H
 #define RC_MTL_H
 
@@ -29,9 +31,17 @@ typedef struct rc_mtl_material {
     int illum;                 /* illumination model, default 2 */
     int has_kd;                /* whether the file gave Kd */
     char *map_kd;              /* the diffuse map's path (the MTL's folder joined), or NULL */
-    char *map_bump;            /* the bump or normal map's path (not used yet), or NULL */
+    char *map_bump;            /* the bump or normal map's path, or NULL */
+    int bump_is_normal;        /* 1: it came from `norm` (a normal map); 0: a bump (height) map */
+    char *map_d;               /* the dissolve (alpha) map's path, or NULL */
     char *file;                /* the MTL file's name, for messages */
     size_t map_kd_line;        /* the line of map_Kd, for messages */
+    size_t map_bump_line, map_d_line;
+    int has_ns;         /* whether the file gave Ns */
+    float tf[3];        /* transmission filter, default 1 1 1 */
+    int has_tf;         /* whether the file gave Tf as r g b */
+    float pr, pm;       /* PBR extension: roughness and metallic, defaults 0 */
+    int has_pr, has_pm; /* whether the file gave them */
 } rc_mtl_material;
 
 typedef struct rc_mtl {

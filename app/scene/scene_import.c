@@ -1,6 +1,7 @@
 /* scene_import.c: a model file (glTF 2.0 through gltf.c, OBJ through obj.c) as a scene of the
- * renderer: its triangles with their vertex normals and texture coordinates, its materials
- * mapped onto the renderer's models, its camera (or one that frames it), the default sky. */
+ * renderer: its triangles with their vertex normals, texture coordinates and colours, its
+ * materials mapped onto the renderer's models with their textures in the scene's table, its
+ * camera (or one that frames it), the default sky. */
 #include "scene_import.h"
 #include "gltf.h"
 #include "obj.h"
@@ -28,52 +29,197 @@ int rc_scene_model_kind(const char *path) {
     return RC_MODEL_NONE;
 }
 
-/* The linear mean of a texture's RGB (sRGB texels decoded), or 1 1 1 without one. */
-static void texture_mean(const rc_import *im, const rc_import_texref *t, float out[3]) {
-    out[0] = out[1] = out[2] = 1.0f;
-    if (t->texture < 0 || (size_t)t->texture >= im->num_textures) return;
-    int32_t ii = im->textures[t->texture].image;
-    if (ii < 0 || (size_t)ii >= im->num_images) return;
-    const rc_import_image *img = &im->images[ii];
-    size_t n = (size_t)img->width * img->height;
-    if (n == 0) return;
-    double sum[3] = {0, 0, 0};
-    for (size_t p = 0; p < n; p++)
-        for (int k = 0; k < 3; k++) {
-            double v = img->rgba[4 * p + k] / 255.0;
-            sum[k] += v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
-        }
-    for (int k = 0; k < 3; k++) out[k] = (float)(sum[k] / (double)n);
+static int has_tex(const rc_import_texref *t) {
+    return t->texture >= 0;
 }
 
-rc_material rc_import_material_map(const rc_import *im, const rc_import_material *g) {
-    rc_material m;
-    memset(&m, 0, sizeof m);
-    float tex[3];
-    texture_mean(im, &g->base_color_tex, tex);
-    rc_vec3 base =
-        rc_v3(g->base_color[0] * tex[0], g->base_color[1] * tex[1], g->base_color[2] * tex[2]);
-    float e[3];
-    texture_mean(im, &g->emissive_tex, e);
-    rc_vec3 emit =
-        rc_scale(rc_v3(g->emissive[0] * e[0], g->emissive[1] * e[1], g->emissive[2] * e[2]),
-                 g->emissive_strength);
-    if (rc_max_comp(emit) > 0.0f) {
-        m.type = RC_MAT_EMISSIVE;
-        m.color = emit;
-    } else if (g->transmission >= 0.5f) {
-        m.type = RC_MAT_DIELECTRIC;
-        m.color = base;
+rc_material rc_import_material_map(const rc_import_material *g, int rules, int vertex_colors) {
+    rc_vec3 base = rc_v3(g->base_color[0], g->base_color[1], g->base_color[2]);
+    rc_material m = rc_material_make(RC_MAT_PBR, base, 0.0f);
+    m.metallic = g->metallic;
+    m.roughness = g->roughness;
+    m.ior = g->ior;
+    m.transmission = g->transmission;
+    m.emission =
+        rc_scale(rc_v3(g->emissive[0], g->emissive[1], g->emissive[2]), g->emissive_strength);
+    m.alpha = g->base_color[3];
+    m.alpha_cutoff = g->alpha_mode == RC_IMPORT_ALPHA_MASK    ? g->alpha_cutoff
+                     : g->alpha_mode == RC_IMPORT_ALPHA_BLEND ? 0.5f
+                                                              : 0.0f;
+    m.normal_scale = g->normal_scale;
+    if (has_tex(&g->base_color_tex) && g->base_color_tex.texcoord == 1) m.flags |= RC_MATF_UV1_BASE;
+    if (has_tex(&g->metallic_roughness_tex) && g->metallic_roughness_tex.texcoord == 1)
+        m.flags |= RC_MATF_UV1_MR;
+    if (has_tex(&g->normal_tex) && g->normal_tex.texcoord == 1) m.flags |= RC_MATF_UV1_NORMAL;
+    if (has_tex(&g->emissive_tex) && g->emissive_tex.texcoord == 1) m.flags |= RC_MATF_UV1_EMISSIVE;
+    if (vertex_colors) m.flags |= RC_MATF_VERTEX_COLOR;
+    if (rules != RC_IMPORT_RULES_MTL) return m;
+    /* the MTL conversion's glass, lamps and plain diffuse surfaces (scenes/FORMAT.md) */
+    if (g->transmission >= 0.5f) {
+        m.type = m.roughness > 0.0f ? RC_MAT_ROUGH_DIELECTRIC : RC_MAT_DIELECTRIC;
         m.param = g->ior;
-    } else if (g->metallic >= 0.5f) {
-        m.type = RC_MAT_METAL;
-        m.color = base;
-        m.param = fminf(1.0f, g->roughness * g->roughness); /* the microfacet alpha */
-    } else {
+        m.metallic = m.transmission = 0.0f;
+    } else if (rc_material_emits(&m) && rc_max_comp(base) == 0.0f && !has_tex(&g->base_color_tex) &&
+               g->metallic == 0.0f) {
+        m.type = RC_MAT_EMISSIVE;
+        m.color = m.emission;
+    } else if (g->metallic == 0.0f && g->roughness == 1.0f &&
+               !has_tex(&g->metallic_roughness_tex)) {
         m.type = RC_MAT_LAMBERTIAN;
-        m.color = base;
     }
     return m;
+}
+
+/* ---- textures ---- */
+
+/* The image a texture reference reads, or -1 (none, or an index out of range). */
+static int32_t ref_image(const rc_import *im, const rc_import_texref *r) {
+    if (r->texture < 0 || (size_t)r->texture >= im->num_textures) return -1;
+    int32_t ii = im->textures[r->texture].image;
+    return ii >= 0 && (size_t)ii < im->num_images ? ii : -1;
+}
+
+/* A material's texture uses: the reference, whether its texels are sRGB, and its slot. */
+typedef struct tex_use {
+    const rc_import_texref *ref;
+    int srgb;
+    uint32_t *slot;
+} tex_use;
+
+static void tex_uses(const rc_import_material *g, rc_material *m, tex_use u[5]) {
+    u[0] = (tex_use){&g->base_color_tex, 1, &m->tex_base};
+    u[1] = (tex_use){&g->metallic_roughness_tex, 0, &m->tex_mr};
+    u[2] = (tex_use){&g->normal_tex, 0, &m->tex_normal};
+    u[3] = (tex_use){&g->emissive_tex, 1, &m->tex_emissive};
+    u[4] = (tex_use){&g->transmission_tex, 0, &m->tex_transmission};
+}
+
+/* glTF's sampler filters as the renderer's: trilinear for a mipmap minification filter (or
+ * none given), nearest when both filters are NEAREST, else bilinear. */
+static uint32_t sampler_filter(const rc_import_sampler *s) {
+    if (s->min_filter == 0 || (s->min_filter >= 9984 && s->min_filter <= 9987))
+        return RC_FILTER_TRILINEAR;
+    if (s->min_filter == 9728 && s->mag_filter == 9728) return RC_FILTER_NEAREST;
+    return RC_FILTER_BILINEAR;
+}
+
+static uint32_t sampler_wrap(uint32_t w) {
+    return w == 0 ? RC_WRAP_REPEAT : w;
+}
+
+static void mib_text(double bytes, char *buf, size_t cap) {
+    double mib = bytes / 1048576.0;
+    snprintf(buf, cap, mib >= 10.0 ? "%.0f MiB" : "%.2f MiB", mib);
+}
+
+/* The texels of every (image, sRGB) pair the import's materials use, each pyramid counted
+ * once, against `left` bytes: the first that does not fit is refused in one line. */
+static int textures_fit(const rc_import *im, size_t left, const char *name, rc_error *err) {
+    if (im->num_images == 0) return 0;
+    unsigned char *seen = calloc(2 * im->num_images, 1);
+    if (!seen) return rc_fail(err, "%s: out of memory for its textures", name);
+    int rc = 0;
+    for (size_t i = 0; i < im->num_materials && rc == 0; i++) {
+        rc_material dummy;
+        tex_use u[5];
+        tex_uses(&im->materials[i], &dummy, u);
+        for (int k = 0; k < 5 && rc == 0; k++) {
+            int32_t ii = ref_image(im, u[k].ref);
+            if (ii < 0 || seen[2 * (size_t)ii + (size_t)u[k].srgb]) continue;
+            seen[2 * (size_t)ii + (size_t)u[k].srgb] = 1;
+            const rc_import_image *img = &im->images[ii];
+            if (img->width < 1 || img->height < 1 || img->width > RC_TEX_MAX_SIZE ||
+                img->height > RC_TEX_MAX_SIZE) {
+                rc = rc_fail(err, "%s: images[%d]: %ux%u pixels: each side must be 1 to %u", name,
+                             ii, img->width, img->height, RC_TEX_MAX_SIZE);
+                break;
+            }
+            rc_texture_image lay;
+            size_t bytes = rc_texture_pyramid(img->width, img->height, 1, &lay) * sizeof(uint32_t);
+            if (bytes > left) {
+                char need[32], have[32];
+                mib_text((double)bytes, need, sizeof need);
+                mib_text((double)left, have, sizeof have);
+                rc = rc_fail(err,
+                             "%s: images[%d]: %ux%u texture needs %s, over the %s left of the "
+                             "memory limit (--max-memory MIB raises it)",
+                             name, ii, img->width, img->height, need, have);
+                break;
+            }
+            left -= bytes;
+        }
+    }
+    free(seen);
+    return rc;
+}
+
+/* One texture use as an entry of the scene's table; the texels of each (image, sRGB) pair
+ * are decoded once (cache[2 image + srgb]: their entry, -1 before) and shared by later uses
+ * with their own sampler and transform. The entry's id, or -1 with err. */
+static long add_texture(rc_scene *s, const rc_import *im, const tex_use *u, long *cache,
+                        const char *name, rc_error *err) {
+    const rc_import_texture *t = &im->textures[u->ref->texture];
+    int32_t ii = ref_image(im, u->ref);
+    float xf[6];
+    rc_tex_transform_make(u->ref->offset[0], u->ref->offset[1], u->ref->rotation, u->ref->scale[0],
+                          u->ref->scale[1], xf);
+    uint32_t ws = sampler_wrap(t->sampler.wrap_s), wt = sampler_wrap(t->sampler.wrap_t);
+    uint32_t filter = sampler_filter(&t->sampler);
+    long *c = &cache[2 * (size_t)ii + (size_t)u->srgb];
+    rc_error terr;
+    long id;
+    if (*c >= 0) {
+        id = rc_texture_table_add_shared(&s->textures, *c, ws, wt, filter, xf, &terr);
+    } else {
+        const rc_import_image *g = &im->images[ii];
+        rc_texture_image img;
+        if (rc_texture_from_rgba8("texture", g->rgba, g->width, g->height, u->srgb, 1, SIZE_MAX,
+                                  &img, &terr) != 0)
+            return rc_fail(err, "%s: images[%d]: %s", name, ii, terr.msg);
+        id = rc_texture_table_add(&s->textures, &img, ws, wt, filter, xf, &terr);
+        rc_texture_image_free(&img);
+        if (id >= 0) *c = id;
+    }
+    if (id < 0) return rc_fail(err, "%s: images[%d]: %s", name, ii, terr.msg);
+    return id;
+}
+
+/* The import's materials mapped and appended, their textures added to the scene's table. */
+static int add_materials(rc_scene *s, const rc_import *im, const char *name, rc_error *err) {
+    int rules =
+        rc_scene_model_kind(name) == RC_MODEL_OBJ ? RC_IMPORT_RULES_MTL : RC_IMPORT_RULES_GLTF;
+    unsigned char *colored = calloc(im->num_materials + 1, 1);
+    long *cache = malloc((2 * im->num_images + 1) * sizeof *cache);
+    int rc = -1;
+    if (!colored || !cache) {
+        rc_fail(err, "%s: out of memory for its materials", name);
+        goto done;
+    }
+    for (size_t i = 0; i < 2 * im->num_images; i++) cache[i] = -1;
+    for (size_t pi = 0; pi < im->num_parts; pi++)
+        if (im->parts[pi].colors && im->parts[pi].material < im->num_materials)
+            colored[im->parts[pi].material] = 1;
+    for (size_t i = 0; i < im->num_materials; i++) {
+        const rc_import_material *g = &im->materials[i];
+        rc_material m = rc_import_material_map(g, rules, colored[i]);
+        tex_use u[5];
+        tex_uses(g, &m, u);
+        for (int k = 0; k < 5; k++) {
+            if (ref_image(im, u[k].ref) < 0) continue;
+            long id = add_texture(s, im, &u[k], cache, name, err);
+            if (id < 0) goto done;
+            *u[k].slot = (uint32_t)id + 1u;
+        }
+        if (rc_scene_add_material(s, &m) < 0) {
+            rc_fail(err, "%s: out of memory for its materials", name);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    free(colored);
+    free(cache);
+    return rc;
 }
 
 /* Host bytes a triangle of a model takes in the scene: the primitive with its BVH share, its
@@ -92,20 +238,25 @@ static int zero_area(const float *p, const uint32_t *t) {
 
 int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place *place,
                         long material, size_t budget, const char *name, rc_error *err) {
-    /* the memory first, from the counts, before anything is added */
-    double need = (double)im->num_triangles * TRI_BYTES + (double)im->num_vertices * VERTEX_BYTES;
+    /* the memory first, from the counts, before anything is added: a second uv set and
+       vertex colours take 2 and 4 more floats a vertex where any part has them */
+    size_t vertex_bytes = VERTEX_BYTES;
+    int any_uv1 = 0, any_color = 0;
+    for (size_t pi = 0; pi < im->num_parts; pi++) {
+        any_uv1 |= im->parts[pi].uv1 != NULL;
+        any_color |= im->parts[pi].colors != NULL;
+    }
+    vertex_bytes += (any_uv1 ? 2 : 0) * sizeof(float) + (any_color ? 4 : 0) * sizeof(float);
+    double need = (double)im->num_triangles * TRI_BYTES + (double)im->num_vertices * vertex_bytes;
     if (need > (double)budget)
         return rc_fail(err,
                        "%s: %zu triangles and %zu vertices would take %.0f MiB, over the %zu MiB "
                        "left of the memory limit (--max-memory MIB raises it)",
                        name, im->num_triangles, im->num_vertices, need / 1048576.0, budget >> 20);
+    /* then the textures, each image's pyramid */
+    if (material < 0 && textures_fit(im, budget - (size_t)need, name, err) != 0) return -1;
     long base = (long)s->num_materials;
-    if (material < 0)
-        for (size_t i = 0; i < im->num_materials; i++) {
-            rc_material m = rc_import_material_map(im, &im->materials[i]);
-            if (rc_scene_add_material(s, &m) < 0)
-                return rc_fail(err, "%s: out of memory for its materials", name);
-        }
+    if (material < 0 && add_materials(s, im, name, err) != 0) return -1;
     size_t dropped = 0;
     for (size_t pi = 0; pi < im->num_parts; pi++) {
         const rc_import_part *p = &im->parts[pi];
@@ -119,7 +270,9 @@ int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place 
                 n[0] = q.x, n[1] = q.y, n[2] = q.z;
                 nrm = n;
             }
-            if (rc_scene_add_vertex(s, nrm, p->has_uv0 ? p->uv0 + 2 * v : NULL) < 0)
+            if (rc_scene_add_vertex_full(s, nrm, p->has_uv0 ? p->uv0 + 2 * v : NULL,
+                                         p->uv1 ? p->uv1 + 2 * v : NULL,
+                                         p->colors ? p->colors + 4 * v : NULL) < 0)
                 return rc_fail(err, "%s: out of memory for its vertices", name);
         }
         uint32_t mat = material >= 0 ? (uint32_t)material : (uint32_t)(base + (long)p->material);
@@ -145,88 +298,212 @@ int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place 
     return 0;
 }
 
-/* An MTL material as a glTF-like one, so that rc_import_material_map alone decides what the
- * renderer shades (scenes/FORMAT.md, OBJ):
- *   Ke above 0 -> emissive of colour Ke;
- *   d < 1 with Ni > 1, or illum 4, 6 or 7 -> dielectric of IOR Ni (1.5 where Ni is 1) tinted
- *     by Kd (white where the file gives no Kd or a black one);
- *   max(Ks) > max(Kd) with Ns >= 100 (a metal-like MTL: a specular colour brighter than the
- *     diffuse one and a sharp highlight) -> metal of colour Ks with fuzz alpha =
- *     sqrt(2 / (Ns + 2)), the Beckmann roughness of the Phong exponent Ns (Walter et al. 2007,
- *     "Microfacet Models for Refraction through Rough Surfaces", section 5.2); the map takes
- *     roughness^2 as the fuzz, so roughness = sqrt(alpha);
- *   else Lambertian of Kd times map_Kd's mean colour (texture index `tex`, -1 for none). */
-static void mtl_as_import(const rc_mtl_material *s, int32_t tex, rc_import_material *g) {
+/* A glTF-like material with nothing set: white, opaque, metallic 0, roughness 1, no
+ * textures (identity transforms). */
+static void blank_material(rc_import_material *g) {
     memset(g, 0, sizeof *g);
-    g->base_color[3] = 1.0f;
+    for (int k = 0; k < 4; k++) g->base_color[k] = 1.0f;
+    g->roughness = 1.0f;
+    g->normal_scale = 1.0f;
     g->emissive_strength = 1.0f;
     g->ior = 1.5f;
-    g->roughness = 1.0f;
-    g->base_color_tex.texture = g->emissive_tex.texture = -1;
-    g->metallic_roughness_tex.texture = g->normal_tex.texture = g->transmission_tex.texture = -1;
-    g->base_color_tex.scale[0] = g->base_color_tex.scale[1] = 1.0f;
+    rc_import_texref none = {-1, 0, {0, 0}, 0, {1, 1}};
+    g->base_color_tex = g->metallic_roughness_tex = g->normal_tex = g->emissive_tex =
+        g->transmission_tex = none;
+}
+
+/* The perceptual roughness of a Phong exponent: the Beckmann (and GGX) alpha of Walter et al.
+ * 2007, section 5.2, alpha = sqrt(2 / (Ns + 2)), and roughness = sqrt(alpha) (glTF's
+ * roughness is the square root of the microfacet alpha). */
+static float ns_roughness(float ns) {
+    return sqrtf(sqrtf(2.0f / (ns + 2.0f)));
+}
+
+/* The textures an MTL material names, as indices into the import's textures (-1: none). */
+typedef struct mtl_maps {
+    int32_t kd, norm;
+    int alpha; /* the base texture's alpha is map_d's: alpha-masked at 0.5 */
+} mtl_maps;
+
+/* An MTL material as a glTF-like one, so that rc_import_material_map alone decides what the
+ * renderer shades (by its MTL rules; scenes/FORMAT.md, OBJ):
+ *   Ke -> the emission, on whichever model the rest makes (a black Kd without map_Kd makes
+ *     a pure emitter);
+ *   d < 1 with Ni > 1, or illum 4, 6 or 7 -> glass: transmission 1, IOR Ni (1.5 where Ni is
+ *     1), tinted by Tf where given, else by Kd (white where the file gives no Kd or a black
+ *     one), smooth unless Pr gives it a roughness;
+ *   Pm or Pr given -> metallic Pm, roughness Pr (else from Ns, else 1) of base colour Kd;
+ *   max(Ks) > max(Kd) with Ns >= 100 (a metal-like MTL) -> metallic 1 of base colour Ks,
+ *     roughness from Ns (ns_roughness);
+ *   Ks above 0 with Ns above 0 -> metallic 0 (a dielectric's highlight) of base colour Kd,
+ *     roughness from Ns;
+ *   else metallic 0, roughness 1 of base colour Kd: the rules make it Lambertian.
+ * map_Kd is the base colour texture where Kd is the base colour, `norm` the normal map. */
+static void mtl_as_import(const rc_mtl_material *s, const mtl_maps *maps, rc_import_material *g) {
+    blank_material(g);
     memcpy(g->emissive, s->ke, sizeof g->emissive);
     float kd = fmaxf(s->kd[0], fmaxf(s->kd[1], s->kd[2]));
     float ks = fmaxf(s->ks[0], fmaxf(s->ks[1], s->ks[2]));
+    int diffuse_base = 1;
     if ((s->d < 1.0f && s->ni > 1.0f) || s->illum == 4 || s->illum == 6 || s->illum == 7) {
         g->transmission = 1.0f;
         g->ior = s->ni != 1.0f ? s->ni : 1.5f;
-        for (int k = 0; k < 3; k++) g->base_color[k] = s->has_kd && kd > 0.0f ? s->kd[k] : 1.0f;
+        g->roughness = s->has_pr ? s->pr : 0.0f;
+        for (int k = 0; k < 3; k++)
+            g->base_color[k] = s->has_tf ? s->tf[k] : s->has_kd && kd > 0.0f ? s->kd[k] : 1.0f;
+        diffuse_base = 0;
+    } else if (s->has_pm || s->has_pr) {
+        g->metallic = s->pm;
+        g->roughness = s->has_pr ? s->pr : s->has_ns ? ns_roughness(s->ns) : 1.0f;
+        memcpy(g->base_color, s->kd, 3 * sizeof(float));
     } else if (ks > kd && s->ns >= 100.0f) {
         g->metallic = 1.0f;
-        g->roughness = sqrtf(sqrtf(2.0f / (s->ns + 2.0f)));
+        g->roughness = ns_roughness(s->ns);
         memcpy(g->base_color, s->ks, 3 * sizeof(float));
+        diffuse_base = 0;
     } else {
+        if (ks > 0.0f && s->ns > 0.0f) g->roughness = ns_roughness(s->ns);
         memcpy(g->base_color, s->kd, 3 * sizeof(float));
-        g->base_color_tex.texture = tex;
     }
+    if (diffuse_base && maps->kd >= 0) {
+        g->base_color_tex.texture = maps->kd;
+        if (maps->alpha) {
+            g->alpha_mode = RC_IMPORT_ALPHA_MASK;
+            g->alpha_cutoff = 0.5f;
+        }
+    }
+    if (maps->norm >= 0) g->normal_tex.texture = maps->norm;
 }
 
-/* map_Kd's image (sRGB, level 0 alone, within max_bytes) as the import's image and texture
- * number im->num_textures. The message names the MTL's line. */
-static int load_map(rc_import *im, const rc_mtl_material *s, size_t max_bytes, rc_error *err) {
-    rc_texture_image img;
-    rc_error terr;
-    if (rc_texture_load_file(s->map_kd, 1, 0, max_bytes, &img, &terr) != 0)
-        return rc_fail(err, "%s:%zu: map_Kd: %s", s->file, s->map_kd_line, terr.msg);
-    size_t n = (size_t)img.width[0] * img.height[0];
-    uint8_t *rgba = malloc(4 * n);
+/* Append an image of w x h RGBA8 pixels (the import takes `rgba` over) and a texture of it
+ * (REPEAT, filters unset: trilinear) to the import; files[image] = path (NULL: made here, not
+ * read from a file). Its texture's index, or -1 (out of memory, rgba freed). */
+static int32_t add_image(rc_import *im, const char **files, const char *path, uint32_t w,
+                         uint32_t h, uint8_t *rgba) {
     rc_import_image *ni = realloc(im->images, (im->num_images + 1) * sizeof *ni);
     if (ni) im->images = ni;
     rc_import_texture *nt = realloc(im->textures, (im->num_textures + 1) * sizeof *nt);
     if (nt) im->textures = nt;
-    if (!rgba || !ni || !nt) {
+    if (!ni || !nt) {
         free(rgba);
-        rc_texture_image_free(&img);
-        return rc_fail(err, "%s:%zu: map_Kd: out of memory", s->file, s->map_kd_line);
-    }
-    for (size_t i = 0; i < n; i++) {
-        uint32_t t = img.texels[img.offset[0] + i];
-        for (int k = 0; k < 4; k++) rgba[4 * i + k] = (uint8_t)(t >> (8 * k));
+        return -1;
     }
     rc_import_image *dst = &im->images[im->num_images];
-    dst->width = img.width[0];
-    dst->height = img.height[0];
+    dst->width = w;
+    dst->height = h;
     dst->rgba = rgba;
     rc_import_texture *tx = &im->textures[im->num_textures];
     memset(tx, 0, sizeof *tx);
     tx->image = (int32_t)im->num_images;
+    tx->sampler.wrap_s = tx->sampler.wrap_t = RC_WRAP_REPEAT;
+    files[im->num_images] = path;
     im->num_images++;
-    im->num_textures++;
-    im->bytes += 4 * n;
+    im->bytes += 4 * (size_t)w * h;
+    return (int32_t)im->num_textures++;
+}
+
+/* A map's image (level 0 alone, within *max_bytes, which it then takes its share of) as a
+ * texture of the import, or the one already read from the same file. The message names the
+ * MTL's line and statement. */
+static int load_map(rc_import *im, const char **files, const char *path, const char *mtl,
+                    size_t line, const char *what, size_t *max_bytes, int32_t *tex, rc_error *err) {
+    for (size_t i = 0; i < im->num_textures; i++) {
+        const char *f = files[im->textures[i].image];
+        if (f && strcmp(f, path) == 0) {
+            *tex = (int32_t)i;
+            return 0;
+        }
+    }
+    rc_texture_image img;
+    rc_error terr;
+    if (rc_texture_load_file(path, 1, 0, *max_bytes, &img, &terr) != 0)
+        return rc_fail(err, "%s:%zu: %s: %s", mtl, line, what, terr.msg);
+    size_t n = (size_t)img.width[0] * img.height[0];
+    uint8_t *rgba = malloc(4 * n);
+    if (rgba)
+        for (size_t i = 0; i < n; i++) {
+            uint32_t t = img.texels[img.offset[0] + i];
+            for (int k = 0; k < 4; k++) rgba[4 * i + k] = (uint8_t)(t >> (8 * k));
+        }
+    *tex = rgba ? add_image(im, files, path, img.width[0], img.height[0], rgba) : -1;
     rc_texture_image_free(&img);
+    if (*tex < 0) return rc_fail(err, "%s:%zu: %s: out of memory", mtl, line, what);
+    *max_bytes -= 4 * n < *max_bytes ? 4 * n : *max_bytes;
+    return 0;
+}
+
+/* map_d as the base texture's alpha: with the same file as map_Kd, that image's own alpha;
+ * else an image of its own, map_Kd's colours (white without map_Kd) with map_d's alpha (or,
+ * where map_d is opaque throughout, its red channel: a grey mask). A map_d of another size
+ * than map_Kd is ignored with a notice. 0, or -1 with err. */
+static int load_alpha(rc_import *im, const char **files, const rc_mtl_material *s,
+                      size_t *max_bytes, mtl_maps *maps, rc_error *err) {
+    if (s->map_kd && strcmp(s->map_kd, s->map_d) == 0) {
+        maps->alpha = 1;
+        return 0;
+    }
+    int32_t dt;
+    if (load_map(im, files, s->map_d, s->file, s->map_d_line, "map_d", max_bytes, &dt, err) != 0)
+        return -1;
+    const rc_import_image *d = &im->images[im->textures[dt].image];
+    const rc_import_image *kd = maps->kd >= 0 ? &im->images[im->textures[maps->kd].image] : NULL;
+    uint32_t w = d->width, h = d->height;
+    if (kd && (kd->width != w || kd->height != h)) {
+        fprintf(stderr,
+                "raycompact: %s:%zu: map_d: %ux%u pixels, not the size of map_Kd (%ux%u): "
+                "ignored\n",
+                s->file, s->map_d_line, w, h, kd->width, kd->height);
+        return 0;
+    }
+    size_t n = (size_t)w * h;
+    if (4 * n > *max_bytes)
+        return rc_fail(err, "%s:%zu: map_d: its mask would take more than the memory limit",
+                       s->file, s->map_d_line);
+    uint8_t *rgba = malloc(4 * n);
+    if (!rgba) return rc_fail(err, "%s:%zu: map_d: out of memory", s->file, s->map_d_line);
+    int opaque = 1;
+    for (size_t i = 0; i < n && opaque; i++) opaque = d->rgba[4 * i + 3] == 255;
+    size_t ch = opaque ? 0 : 3;
+    if (kd)
+        memcpy(rgba, kd->rgba, 4 * n);
+    else
+        memset(rgba, 255, 4 * n);
+    for (size_t i = 0; i < n; i++) rgba[4 * i + 3] = d->rgba[4 * i + ch];
+    int32_t t = add_image(im, files, NULL, w, h, rgba);
+    if (t < 0) return rc_fail(err, "%s:%zu: map_d: out of memory", s->file, s->map_d_line);
+    *max_bytes -= 4 * n;
+    maps->kd = t;
+    maps->alpha = 1;
+    return 0;
+}
+
+/* The maps of MTL material s as textures of the import: map_Kd, map_d, a `norm` normal map
+ * (a `bump` or `map_Bump` height map is ignored with a notice: it is not a normal map). */
+static int load_maps(rc_import *im, const char **files, const rc_mtl_material *s, size_t *max_bytes,
+                     mtl_maps *maps, rc_error *err) {
+    maps->kd = maps->norm = -1;
+    maps->alpha = 0;
+    if (s->map_kd && load_map(im, files, s->map_kd, s->file, s->map_kd_line, "map_Kd", max_bytes,
+                              &maps->kd, err) != 0)
+        return -1;
+    if (s->map_d && load_alpha(im, files, s, max_bytes, maps, err) != 0) return -1;
+    if (s->map_bump && s->bump_is_normal) {
+        if (load_map(im, files, s->map_bump, s->file, s->map_bump_line, "norm", max_bytes,
+                     &maps->norm, err) != 0)
+            return -1;
+    } else if (s->map_bump) {
+        fprintf(stderr,
+                "raycompact: %s:%zu: a bump (height) map is not a normal map: ignored (`norm "
+                "FILE` names a tangent-space normal map)\n",
+                s->file, s->map_bump_line);
+    }
     return 0;
 }
 
 /* The grey Lambertian of faces without a material. */
 static void default_material(rc_import_material *mat) {
-    memset(mat, 0, sizeof *mat);
+    blank_material(mat);
     mat->base_color[0] = mat->base_color[1] = mat->base_color[2] = 0.8f;
-    mat->base_color[3] = 1.0f;
-    mat->emissive_strength = 1.0f;
-    mat->ior = 1.5f;
-    mat->roughness = 1.0f;
-    mat->base_color_tex.texture = mat->emissive_tex.texture = -1;
     mat->is_default = 1;
 }
 
@@ -252,8 +529,11 @@ static int obj_part(const rc_mesh *m, uint32_t key, size_t count, rc_import_part
                 double l = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
                 for (int j = 0; j < 3 && l > 0.0; j++) p->normals[3 * c + j] = (float)(n[j] / l);
             }
-            if (p->uv0 && m->tri_t[k] != RC_OBJ_NONE)
-                memcpy(p->uv0 + 2 * c, m->vt + 2 * (size_t)m->tri_t[k], 2 * sizeof(float));
+            if (p->uv0 && m->tri_t[k] != RC_OBJ_NONE) {
+                /* OBJ's v grows upwards, a texture's rows downwards (core/texture.h) */
+                p->uv0[2 * c] = m->vt[2 * (size_t)m->tri_t[k]];
+                p->uv0[2 * c + 1] = 1.0f - m->vt[2 * (size_t)m->tri_t[k] + 1];
+            }
         }
     }
     p->has_uv0 = p->uv0 != NULL;
@@ -273,6 +553,7 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
     size_t nm = m.mtl.count;
     /* triangles per material, the default's last */
     size_t *count = calloc(nm + 1, sizeof *count);
+    const char **files = NULL; /* per image of the import: the map file it came from */
     int rc = -1;
     if (!count) {
         rc_fail(err, "%s: out of memory", path);
@@ -290,6 +571,12 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
         rc_fail(err, "%s: out of memory", path);
         goto done;
     }
+    /* each material's maps: at most 4 images (map_Kd, map_d, its mask, norm) */
+    files = calloc(4 * used + 1, sizeof *files);
+    if (!files) {
+        rc_fail(err, "%s: out of memory", path);
+        goto done;
+    }
     size_t tex_bytes = max_bytes;
     for (size_t k = 0; k <= nm; k++) {
         if (count[k] == 0) continue;
@@ -298,14 +585,9 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
             default_material(g);
         } else {
             const rc_mtl_material *s = &m.mtl.materials[k];
-            int32_t tex = -1;
-            if (s->map_kd) {
-                size_t before = im->bytes;
-                if (load_map(im, s, tex_bytes, err) != 0) goto done;
-                tex_bytes -= im->bytes - before < tex_bytes ? im->bytes - before : tex_bytes;
-                tex = (int32_t)im->num_textures - 1;
-            }
-            mtl_as_import(s, tex, g);
+            mtl_maps maps;
+            if (load_maps(im, files, s, &tex_bytes, &maps, err) != 0) goto done;
+            mtl_as_import(s, &maps, g);
         }
         rc_import_part *p = &im->parts[im->num_parts];
         if (obj_part(&m, k == nm ? RC_OBJ_NONE : (uint32_t)k, count[k], p) != 0) {
@@ -332,6 +614,7 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
     rc = 0;
 done:
     free(count);
+    free(files);
     rc_mesh_free(&m);
     if (rc != 0) rc_import_free(im);
     return rc;

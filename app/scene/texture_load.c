@@ -190,8 +190,9 @@ static int wrap_ok(uint32_t m) {
     return m == RC_WRAP_REPEAT || m == RC_WRAP_CLAMP_TO_EDGE || m == RC_WRAP_MIRRORED_REPEAT;
 }
 
-long rc_texture_table_add(rc_texture_table *t, const rc_texture_image *img, uint32_t wrap_s,
-                          uint32_t wrap_t, uint32_t filter, const float xform[6], rc_error *err) {
+/* The checks every new record passes. */
+static int record_ok(const rc_texture_table *t, uint32_t wrap_s, uint32_t wrap_t, uint32_t filter,
+                     rc_error *err) {
     if (!wrap_ok(wrap_s) || !wrap_ok(wrap_t))
         return rc_fail(err,
                        "texture: wrap mode %u is not 10497 (REPEAT), 33071 "
@@ -201,6 +202,34 @@ long rc_texture_table_add(rc_texture_table *t, const rc_texture_image *img, uint
         return rc_fail(err, "texture: filter %u is not nearest (0), bilinear (1) or trilinear (2)",
                        filter);
     if (t->count >= 0x7fffffffu) return rc_fail(err, "texture: too many textures");
+    return 0;
+}
+
+static void set_sampler(rc_texture *r, uint32_t wrap_s, uint32_t wrap_t, uint32_t filter,
+                        const float xform[6]) {
+    static const float identity[6] = {1, 0, 0, 0, 1, 0};
+    r->wrap_s = wrap_s;
+    r->wrap_t = wrap_t;
+    r->filter = filter;
+    memcpy(r->xform, xform ? xform : identity, sizeof r->xform);
+}
+
+long rc_texture_table_add_shared(rc_texture_table *t, long id, uint32_t wrap_s, uint32_t wrap_t,
+                                 uint32_t filter, const float xform[6], rc_error *err) {
+    if (id < 0 || (size_t)id >= t->count)
+        return rc_fail(err, "texture: no entry %ld in the texture table", id);
+    if (record_ok(t, wrap_s, wrap_t, filter, err) != 0) return -1;
+    if (rc_grow((void **)&t->textures, &t->cap, t->count + 1, sizeof *t->textures) != 0)
+        return rc_fail(err, "texture: out of memory for the texture table");
+    rc_texture *r = &t->textures[t->count];
+    *r = t->textures[id];
+    set_sampler(r, wrap_s, wrap_t, filter, xform);
+    return (long)t->count++;
+}
+
+long rc_texture_table_add(rc_texture_table *t, const rc_texture_image *img, uint32_t wrap_s,
+                          uint32_t wrap_t, uint32_t filter, const float xform[6], rc_error *err) {
+    if (record_ok(t, wrap_s, wrap_t, filter, err) != 0) return -1;
     if (rc_grow((void **)&t->textures, &t->cap, t->count + 1, sizeof *t->textures) != 0 ||
         rc_grow((void **)&t->texels, &t->cap_texels, t->num_texels + img->num_texels,
                 sizeof *t->texels) != 0)
@@ -215,11 +244,7 @@ long rc_texture_table_add(rc_texture_table *t, const rc_texture_image *img, uint
         r->height[l] = img->height[l];
     }
     r->srgb = img->srgb ? 1u : 0u;
-    r->wrap_s = wrap_s;
-    r->wrap_t = wrap_t;
-    r->filter = filter;
-    static const float identity[6] = {1, 0, 0, 0, 1, 0};
-    memcpy(r->xform, xform ? xform : identity, sizeof r->xform);
+    set_sampler(r, wrap_s, wrap_t, filter, xform);
     memcpy(t->texels + t->num_texels, img->texels, img->num_texels * sizeof *t->texels);
     t->num_texels += img->num_texels;
     return (long)t->count++;

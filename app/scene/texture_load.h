@@ -86,6 +86,13 @@ void rc_texture_table_free(rc_texture_table *t);
 long rc_texture_table_add(rc_texture_table *t, const rc_texture_image *img, uint32_t wrap_s,
                           uint32_t wrap_t, uint32_t filter, const float xform[6], rc_error *err);
 
+/* One more record for the texels of entry `id` (its levels and sRGB flag) with a sampler and
+ * uv transform of its own, so that one image used twice is stored once. Returns the new
+ * record's id, or -1 with err set (no such entry, an unknown wrap mode or filter, or out of
+ * memory). */
+long rc_texture_table_add_shared(rc_texture_table *t, long id, uint32_t wrap_s, uint32_t wrap_t,
+                                 uint32_t filter, const float xform[6], rc_error *err);
+
 /* Bytes the table holds: records and texels, what a copy to the device takes. */
 size_t rc_texture_table_bytes(const rc_texture_table *t);
 
