@@ -150,7 +150,8 @@ int cli_check_settings(const char *cmd, const rc_settings *st);
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st);
 /* --stats: the scene's size and where its load went, in two lines: "scene: P primitives, T
  * triangles, V vertices" and "load: L ms (read and parse R ms, BVH B ms)". */
-void cli_print_scene_load(FILE *f, const rc_scene *scene);
+/* The scene's size and its load by stage; upload_ms > 0: the GPU upload's time too. */
+void cli_print_scene_load(FILE *f, const rc_scene *scene, double upload_ms);
 /* Parse one --frame-loop name; prints the error and returns RC_EXIT_USAGE. */
 int cli_frame_loop(const char *cmd, const char *name, rc_frame_loop *out);
 /* `opt`'s value "on" (1) or "off" (0) into *out; else the one-line usage error (returns

@@ -170,6 +170,7 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
     rc_renderer *r;
     int made = rc_renderer_create(scene, st, &r, &err);
     cli_timing_lap(CLI_PHASE_CREATE);
+    if (made == 0) bench_note_upload_ms(rc_renderer_upload_ms(r));
     if (made != 0) {
         snprintf(out->reason, sizeof out->reason, "%s", err.msg);
         out->skipped = out->reason;

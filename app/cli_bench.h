@@ -41,6 +41,11 @@ typedef struct bench_baselines {
     bench_baseline b[RC_MEGAKERNEL_COUNT];
 } bench_baselines;
 
+/* The scene's GPU upload time of the first run's renderer (ms; 0 on the CPU backend), noted
+ * by each run and written to the JSON's scene_load. */
+void bench_note_upload_ms(double ms);
+double bench_upload_ms(void);
+
 typedef struct bench_run {
     const char *algo;
     rc_mode mode;

@@ -350,6 +350,14 @@ static void ranks_json(cJSON *root, const bench_opts *o, int n, const bench_gath
         cJSON_AddNumberToObject(cJSON_GetArrayItem(ra, i), "rank", i % g->size);
 }
 
+static double g_upload_ms;
+void bench_note_upload_ms(double ms) {
+    if (g_upload_ms == 0.0) g_upload_ms = ms;
+}
+double bench_upload_ms(void) {
+    return g_upload_ms;
+}
+
 int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
                const bench_run *runs, int n, const bench_baselines *mk, const bench_gathered *g) {
     cJSON *root = cJSON_CreateObject();
@@ -361,7 +369,10 @@ int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st
     cJSON_AddNumberToObject(load, "vertices", (double)scene->num_vertices);
     cJSON_AddNumberToObject(load, "load_ms", scene->load_ms);
     cJSON_AddNumberToObject(load, "bvh_ms", scene->bvh_build_ms);
-    cJSON_AddNumberToObject(load, "read_ms", fmax(0.0, scene->load_ms - scene->bvh_build_ms));
+    cJSON_AddNumberToObject(load, "read_ms",
+                            fmax(0.0, scene->load_ms - scene->bvh_build_ms - scene->image_ms));
+    cJSON_AddNumberToObject(load, "images_ms", scene->image_ms);
+    cJSON_AddNumberToObject(load, "upload_ms", bench_upload_ms());
     cJSON_AddStringToObject(root, "backend", rc_backend_name(st->backend));
     cJSON_AddNumberToObject(root, "width", st->width);
     cJSON_AddNumberToObject(root, "height", st->height);

@@ -437,10 +437,12 @@ static int cli_attach_env(const char *cmd, const cli_common *c, rc_scene *scene)
     size_t room = used < (double)limit ? limit - (size_t)used : 0;
     rc_env_map env;
     rc_error err;
+    double te = timing_now_ms();
     if (rc_env_load_file(c->env, room, &env, &err) != 0) {
         fprintf(stderr, "raycompact %s: %s\n", cmd, err.msg);
         return RC_EXIT_USAGE;
     }
+    scene->image_ms += timing_now_ms() - te;
     rc_scene_set_env(scene, &env, c->env_rotation_set ? (float)c->env_rotation : 0.0f,
                      c->env_scale_set ? (float)c->env_scale : 1.0f);
     if (rc_scene_relight(scene, &err) != 0) return cli_run_error(cmd, "%s", err.msg);
@@ -503,10 +505,15 @@ uint32_t cli_wave(const cli_common *c, const rc_settings *st, uint32_t cap) {
     return (uint32_t)(fit < cap ? fit : cap);
 }
 
-void cli_print_scene_load(FILE *f, const rc_scene *scene) {
-    double read = scene->load_ms - scene->bvh_build_ms;
-    fprintf(f, "scene: %zu primitives, %zu triangles, %zu vertices\n", scene->num_prims,
-            scene->num_triangles, scene->num_vertices);
-    fprintf(f, "load: %.1f ms (read and parse %.1f ms, BVH %.1f ms)\n", scene->load_ms,
-            read > 0.0 ? read : 0.0, scene->bvh_build_ms);
+void cli_print_scene_load(FILE *f, const rc_scene *scene, double upload_ms) {
+    double read = scene->load_ms - scene->bvh_build_ms - scene->image_ms;
+    fprintf(f, "scene: %zu primitives, %zu triangles, %zu vertices, %u textures%s\n",
+            scene->num_prims, scene->num_triangles, scene->num_vertices,
+            (unsigned)scene->textures.count, scene->has_env ? ", an environment map" : "");
+    fprintf(f,
+            "load: %.1f ms (read and parse %.1f ms, textures and environment %.1f ms, BVH %.1f "
+            "ms)",
+            scene->load_ms, read > 0.0 ? read : 0.0, scene->image_ms, scene->bvh_build_ms);
+    if (upload_ms > 0.0) fprintf(f, ", GPU upload %.1f ms", upload_ms);
+    fprintf(f, "\n");
 }

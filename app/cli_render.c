@@ -180,6 +180,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     rc_renderer *r;
     int rc = rc_renderer_create(scene, st, &r, &err);
     if (rc != 0) fprintf(stderr, "raycompact render: %s\n", err.msg);
+    const double upload_ms = rc == 0 ? rc_renderer_upload_ms(r) : 0.0;
     cli_timing_lap(CLI_PHASE_CREATE);
     if (cli_mpi_agree(rc ? RC_EXIT_USAGE : 0) != 0) {
         rc_renderer_destroy(r);
@@ -258,7 +259,7 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
               st->algo, rc_mode_name(st->mode), rc_frame_loop_name(tot.loop),
               rc_light_sampling_name(st->light_sampling));
     if (o->stats) {
-        cli_print_scene_load(stdout, scene);
+        cli_print_scene_load(stdout, scene, upload_ms);
         rc_stats_print(stdout, &tot);
         times[0] = cli_timing_mine();
         if (cli_mpi_size() > 1)

@@ -2,7 +2,8 @@
 # demo.sh: set up (install, configure, build) and run the main job: with a display, the
 # interactive viewer on the Cornell box; without one, a headless render of it (PNG and
 # per-phase statistics), a render of the generated glTF demo scene (tools/gen_demo: 32
-# materials over 1 M triangles, written into BUILD_DIR/demo on the first run) and the
+# materials over 1 M triangles, lit by tools/gen_env's sky, both written into BUILD_DIR/demo on
+# the first run) and the
 # compaction library's algorithm table.
 # Installs and builds only what that needs (scripts/setup.sh demo). On a machine where no GPU
 # answers nvidia-smi a new build folder is configured without the CUDA backend, which could
@@ -25,8 +26,9 @@ mkdir -p out "$build/demo"
     --samples-per-wave auto --out out/cornell.png --stats
 echo "wrote out/cornell.png"
 [ -f "$build/demo/demo.glb" ] || "$build"/bin/gen_demo --out "$build/demo/demo.glb"
-"$rc" render --scene "$build/demo/demo.glb" --width 480 --height 270 --spp 16 --tonemap aces \
-    --out out/demo.png
+[ -f "$build/demo/sky.hdr" ] || "$build"/bin/gen_env "$build/demo/sky.hdr" 1024
+"$rc" render --scene "$build/demo/demo.glb" --env "$build/demo/sky.hdr" --width 480 --height 270 \
+    --spp 16 --tonemap aces --out out/demo.png --stats
 echo "wrote out/demo.png"
 echo
 "$build"/bin/compact list

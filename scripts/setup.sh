@@ -50,5 +50,5 @@ fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRAYCOMPACT_WERROR=ON \
     ${RAYCOMPACT_CMAKE_ARGS:-}
 targets=()
-[ "$profile" = demo ] && targets=(--target raycompact compact gen_demo)
+[ "$profile" = demo ] && targets=(--target raycompact compact gen_demo gen_env)
 cmake --build "$build" -j "$(nproc)" "${targets[@]}"

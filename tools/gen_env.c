@@ -41,7 +41,14 @@ static int parse(const char *s, double lo, double hi, double *out) {
 
 int main(int argc, char **argv) {
     double width = 1024, elev = 35, azim = 30;
-    if (argc < 2 || argc > 5 || (argc > 2 && parse(argv[2], 8, 16384, &width)) ||
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: gen_env OUT.hdr [WIDTH (even, 8-16384) [ELEVATION (degrees) [AZIMUTH "
+               "(degrees)]]]\nwrites a procedural sky with a sun as an equirectangular Radiance "
+               "HDR file\n");
+        return 0;
+    }
+    if (argc < 2 || argv[1][0] == '-' || argc > 5 ||
+        (argc > 2 && parse(argv[2], 8, 16384, &width)) ||
         (argc > 3 && parse(argv[3], -90, 90, &elev)) ||
         (argc > 4 && parse(argv[4], -360, 360, &azim)) || fmod(width, 2.0) != 0.0) {
         fprintf(stderr, "usage: gen_env OUT.hdr [WIDTH (even, 8-16384) [ELEVATION (degrees) "
@@ -53,9 +60,16 @@ int main(int argc, char **argv) {
     double sun[3] = {cos(el) * sin(az), sin(el), -cos(el) * cos(az)};
     const double sun_radius = 1.5 * PI / 180.0, sun_power = 20000.0;
     const double sun_rgb[3] = {1.0, 0.92, 0.8};
-    FILE *f = fopen(argv[1], "wb");
+    /* written beside the target and renamed over it at the end: an interrupted or failed run
+       leaves the old file as it was */
+    size_t plen = strlen(argv[1]);
+    char *tmp = malloc(plen + 8);
+    if (!tmp) return 1;
+    snprintf(tmp, plen + 8, "%s.part", argv[1]);
+    FILE *f = fopen(tmp, "wb");
     if (!f) {
-        perror(argv[1]);
+        perror(tmp);
+        free(tmp);
         return 1;
     }
     fprintf(f,
@@ -63,7 +77,12 @@ int main(int argc, char **argv) {
             "FORMAT=32-bit_rle_rgbe\n\n-Y %u +X %u\n",
             elev, azim, h, w);
     unsigned char *line = malloc((size_t)w * 4);
-    if (!line) return 1;
+    if (!line) {
+        fclose(f);
+        remove(tmp);
+        free(tmp);
+        return 1;
+    }
     for (unsigned j = 0; j < h; j++) {
         double theta = PI * (j + 0.5) / h;
         for (unsigned i = 0; i < w; i++) {
@@ -93,9 +112,13 @@ int main(int argc, char **argv) {
         fwrite(line, 4, w, f);
     }
     free(line);
-    if (fclose(f) != 0) {
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, argv[1]) != 0) {
         perror(argv[1]);
+        remove(tmp);
+        free(tmp);
         return 1;
     }
+    free(tmp);
     return 0;
 }

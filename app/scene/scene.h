@@ -58,6 +58,7 @@ typedef struct rc_scene {
     uint32_t num_lights;
     double bvh_build_ms; /* time rc_scene_finish spent building it */
     double load_ms;      /* rc_scene_load_max: the whole load (reading, parsing, BVH) */
+    double image_ms;     /* of it: texture pyramids built and environment maps read */
     /* vertex data of triangle meshes (surface.h): per vertex a normal (0 0 0: none) and a uv;
        per input primitive its entry of tri_vtx or RC_NO_TRI (NULL while no primitive has
        any); leaf_tri, the same in the BVH's leaf order, made by rc_scene_finish */

@@ -7,6 +7,7 @@
 #include "obj.h"
 #include "out_path.h"
 #include "texture_load.h"
+#include "timing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -173,11 +174,13 @@ static long add_texture(rc_scene *s, const rc_import *im, const tex_use *u, long
     } else {
         const rc_import_image *g = &im->images[ii];
         rc_texture_image img;
+        double t0 = timing_now_ms();
         if (rc_texture_from_rgba8("texture", g->rgba, g->width, g->height, u->srgb, 1, SIZE_MAX,
                                   &img, &terr) != 0)
             return rc_fail(err, "%s: images[%d]: %s", name, ii, terr.msg);
         id = rc_texture_table_add(&s->textures, &img, ws, wt, filter, xf, &terr);
         rc_texture_image_free(&img);
+        s->image_ms += timing_now_ms() - t0;
         if (id >= 0) *c = id;
     }
     if (id < 0) return rc_fail(err, "%s: images[%d]: %s", name, ii, terr.msg);

@@ -125,8 +125,10 @@ static int parse_environment(rc_json_ctx *c, const cJSON *o, int has_background)
                    : 0;
     rc_env_map env;
     rc_error eerr;
+    double t0 = timing_now_ms();
     if (rc_env_load_file(full, room, &env, &eerr) != 0)
         return rc_json_fail(c, "environment", "%s", eerr.msg);
+    c->s->image_ms += timing_now_ms() - t0;
     if (c->s->max_prims) {
         size_t used = (rc_env_bytes(&env) + RC_SCENE_PRIM_BYTES - 1) / RC_SCENE_PRIM_BYTES;
         /* the map fit the room, so used <= max_prims; 0 would mean no limit */

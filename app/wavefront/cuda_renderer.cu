@@ -4,6 +4,7 @@
 #include "compact.h"
 #include "cuda_backend.h"
 #include "megakernel.h"
+#include "timing.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -133,7 +134,10 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
         c->events[i] = ev;
     }
     if (e == cudaSuccess && rc_cuda_check_scene_fits(scene, "CUDA backend", err) != 0) return -1;
+    double t_up = timing_now_ms();
     if (e == cudaSuccess) e = upload_scene(r, scene);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    r->upload_ms = timing_now_ms() - t_up;
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return rc_fail(err, "CUDA backend: %s", cudaGetErrorString(e));

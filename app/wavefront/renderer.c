@@ -156,6 +156,10 @@ int rc_renderer_nee(const rc_renderer *r) {
     return r->nee;
 }
 
+double rc_renderer_upload_ms(const rc_renderer *r) {
+    return r->upload_ms;
+}
+
 uint32_t rc_renderer_wave(const rc_renderer *r) {
     return r->wave;
 }

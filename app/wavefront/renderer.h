@@ -95,6 +95,7 @@ struct rc_renderer {
     uint32_t sn;      /* shadow stream slots shade wrote this bounce (its stream length) */
     uint32_t shadows; /* shadow rays among them (CPU; the CUDA host loop reads it back) */
     void *cuda;       /* the CUDA backend's state (cuda_backend.h) */
+    double upload_ms; /* CUDA: the scene's copy to the device at create */
     /* the tail (tail.c): the previous frame's live paths per bounce, whether a frame has
        given them, and the first bounce this frame's tail kernel runs (max_depth: none; a
        replayed graph runs the tail its capture planned) */

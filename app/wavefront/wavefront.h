@@ -200,6 +200,8 @@ void rc_film_image(const int64_t *sums, size_t pixels, uint32_t samples, float *
 uint32_t rc_renderer_frames(const rc_renderer *r);
 /* Samples per pixel of one wave (settings.samples_per_wave, at least 1). */
 uint32_t rc_renderer_wave(const rc_renderer *r);
+/* The CUDA backend's copy of the scene to the device at create, in ms (0 on the CPU). */
+double rc_renderer_upload_ms(const rc_renderer *r);
 /* Forget the accumulated samples (the next frame starts at sample first_sample again). */
 void rc_renderer_reset(rc_renderer *r);
 
