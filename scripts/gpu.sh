@@ -874,6 +874,22 @@ suite_view() {
         done
     fi
 
+    # The demo scene (tools/gen_demo, lit by gen_env's sky) at 1280x720, one sample a frame:
+    # the viewer's frame time against bench's for the same samples (rays per second alike).
+    if [ "$backend" = cuda ] && [ -z "${VIEW_NO_DEMO:-}" ]; then
+        cmake --build "$b" --target gen_demo gen_env -j "$(nproc)" >>"$log" 2>&1
+        dd=$b/demo
+        mkdir -p "$dd"
+        [ -f "$dd/demo.glb" ] || "$b/bin/gen_demo" --out "$dd/demo.glb" >/dev/null
+        [ -f "$dd/sky.hdr" ] || "$b/bin/gen_env" "$dd/sky.hdr" 1024
+        demo=(--scene "$dd/demo.glb" --env "$dd/sky.hdr" --width 1280 --height 720 --backend cuda)
+        rc_d=$(session ft_demo "$dd/view" view_frametime.txt "${demo[@]}")
+        "$exe" bench "${demo[@]}" --samples-per-frame 1 --frames 30 --warmup 3 --algos auto \
+            --modes indices --json "$out/demo_bench.json" >"$out/demo_bench.log" 2>&1
+        echo "gpu_view: frame time, demo 1280x720, auto: exit $rc_d; $(field '\(median of .*\)' ft_demo);" \
+            "bench: $(grep -E '^auto ' "$out/demo_bench.log" | head -1)"
+    fi
+
     # The Xvfb test's session and check, on this display path (stdout alone is the log it reads).
     chk=$b/viewcheck
     rm -rf "$chk"
