@@ -380,7 +380,7 @@ int rc_mtl_load(const char *path, size_t max_bytes, rc_mtl *out, rc_error *err) 
     /* the folder: everything before the last '/', or "." */
     const char *slash = strrchr(path, '/');
     size_t dl = slash ? (size_t)(slash - path) : 1;
-    char *dir = malloc(dl + 1);
+    char *dir = malloc(dl + 2); /* room for "/" when the file sits in the root */
     if (!dir) {
         free(text);
         return rc_fail(err, "%s: out of memory", path);
@@ -390,7 +390,11 @@ int rc_mtl_load(const char *path, size_t max_bytes, rc_mtl *out, rc_error *err) 
     else
         dir[0] = '.';
     dir[dl] = '\0';
-    if (slash && dl == 0) strcpy(dir, "/"), dl = 1;
+    if (slash && dl == 0) {
+        dir[0] = '/';
+        dir[1] = '\0';
+        dl = 1;
+    }
     int rc = rc_mtl_parse(path, dir, text, len, out, err);
     free(dir);
     free(text);
