@@ -1,11 +1,10 @@
 /* surface.h: the surface model. A hit (distance and leaf-order primitive) becomes one record,
  * the surface interaction: the point, the geometric normal (it decides the side a ray leaves
  * on), the shading normal (interpolated vertex normals, what the material sees), the texture
- * coordinates, the barycentrics and the material. Every kernel that shades must round its
- * arithmetic the same way (the film is the same bytes whichever kernel shaded a path), so the
- * shade phase (path.h) moves onto this record together with per-path arithmetic that the
- * compiler cannot contract into multiply-adds differently in different kernels; until then
- * shade reads the primitive's own normal.
+ * coordinates, the barycentrics and the material. Shade (path.h) works on it; every kernel that
+ * shades rounds its arithmetic the same way (the app's CUDA code is built with --fmad=false, and
+ * vec.h writes its multiply-adds out), so the film is the same bytes whichever kernel shaded a
+ * path.
  *
  * Triangle meshes carry per-vertex data in indexed arrays: a triangle with vertex data names
  * its three vertices in tri_vtx, through prim_tri, which follows the BVH's leaf order (the
