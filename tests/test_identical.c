@@ -4,7 +4,9 @@
  * several samples per wave (3 + 1 instead of 4 waves of one).
  * Holds because the random numbers are keyed by (pixel, sample, bounce, dimension) and the
  * film holds exact fixed-point sums of the samples (rng.h, film.h).
- * Usage: test_identical SCENE */
+ * With ENV.hdr the scene is lit by that environment map too (the glTF demo scene's case:
+ * textures, normal maps, glass, alpha masks, emitters and the map's importance sampling).
+ * Usage: test_identical SCENE [ENV.hdr] */
 #include "rc_test.h"
 #include "wavefront/compact.h"
 
@@ -41,8 +43,20 @@ static float *render_with(const rc_scene *s, const char *algo, rc_mode mode, uin
 
 int main(int argc, char **argv) {
     rc_scene s;
-    int started = test_start("test_identical", argc == 2, "SCENE", NULL, argv, 1, &s);
+    int started =
+        test_start("test_identical", argc == 2 || argc == 3, "SCENE [ENV.hdr]", NULL, argv, 1, &s);
     if (started != 0) return started;
+    if (argc == 3) {
+        rc_env_map env;
+        rc_error err;
+        if (rc_env_load_file(argv[2], SIZE_MAX, &env, &err) != 0 ||
+            (rc_scene_set_env(&s, &env, 30.0f, 1.0f), rc_scene_relight(&s, &err)) != 0) {
+            fprintf(stderr, "test_identical: %s\n", err.msg);
+            return 1;
+        }
+        printf("lit by %s (environment share of the light samples %.2f)\n", argv[2],
+               (double)s.env_prob);
+    }
     const size_t bytes = SIZE * SIZE * 3 * sizeof(float);
     int skipped;
     float *ref = render_with(&s, "none", RC_MODE_INDICES, 1, &skipped);
