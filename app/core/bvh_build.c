@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 typedef struct box {
     float lo[3], hi[3];
@@ -97,17 +100,58 @@ static int bin_of(float c, float lo, float hi) {
 }
 
 /* The best of the 15 bin boundaries of one axis (Wald 2007 §3: bin, then sweep). */
-static void best_split_on_axis(const builder *bd, uint32_t first, uint32_t count, int axis,
-                               float lo, float hi, split *best) {
-    box bins[RC_BVH_BINS];
-    uint32_t nbin[RC_BVH_BINS] = {0};
-    for (int b = 0; b < RC_BVH_BINS; b++) box_empty(&bins[b]);
+/* Nodes of at least this many primitives bin and bound them over all threads. Min, max and
+ * integer counts are exact in any order, so the bins (and the tree) are those of one thread. */
+#define RC_BVH_PAR_NODE 65536u
+
+static void bin_range(const builder *bd, uint32_t first, uint32_t count, int axis, float lo,
+                      float hi, box *bins, uint32_t *nbin) {
+    for (int b = 0; b < RC_BVH_BINS; b++) {
+        box_empty(&bins[b]);
+        nbin[b] = 0;
+    }
     for (uint32_t i = first; i < first + count; i++) {
         uint32_t p = bd->idx[i];
         int b = bin_of(bd->centroid[p][axis], lo, hi);
         nbin[b]++;
         box_grow(&bins[b], &bd->boxes[p]);
     }
+}
+
+static void bin_all(const builder *bd, uint32_t first, uint32_t count, int axis, float lo, float hi,
+                    box *bins, uint32_t *nbin) {
+#ifdef _OPENMP
+    if (count >= RC_BVH_PAR_NODE && !omp_in_parallel() && omp_get_max_threads() > 1) {
+        for (int b = 0; b < RC_BVH_BINS; b++) {
+            box_empty(&bins[b]);
+            nbin[b] = 0;
+        }
+#pragma omp parallel
+        {
+            box mine[RC_BVH_BINS];
+            uint32_t nm[RC_BVH_BINS];
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();
+            uint32_t chunk = (count + (uint32_t)nt - 1) / (uint32_t)nt;
+            uint32_t a = (uint32_t)t * chunk, e = a + chunk < count ? a + chunk : count;
+            bin_range(bd, first + (a < count ? a : count), a < e ? e - a : 0, axis, lo, hi, mine,
+                      nm);
+#pragma omp critical(rc_bvh_bins)
+            for (int b = 0; b < RC_BVH_BINS; b++) {
+                nbin[b] += nm[b];
+                box_grow(&bins[b], &mine[b]);
+            }
+        }
+        return;
+    }
+#endif
+    bin_range(bd, first, count, axis, lo, hi, bins, nbin);
+}
+
+static void best_split_on_axis(const builder *bd, uint32_t first, uint32_t count, int axis,
+                               float lo, float hi, split *best) {
+    box bins[RC_BVH_BINS];
+    uint32_t nbin[RC_BVH_BINS];
+    bin_all(bd, first, count, axis, lo, hi, bins, nbin);
     float right_area[RC_BVH_BINS];
     uint32_t right_n[RC_BVH_BINS];
     box acc;
@@ -201,11 +245,9 @@ static void set_bounds(rc_bvh_node *node, const box *b) {
 
 /* Decide leaf or split for one node; returns the left count, or 0 for a leaf. */
 static uint32_t choose_split(builder *bd, uint32_t first, uint32_t count, uint32_t depth,
-                             const box *nb) {
+                             const box *nb, const box *cbp) {
     if (count <= 1) return 0;
-    box cb;
-    box_empty(&cb);
-    for (uint32_t i = first; i < first + count; i++) box_grow_point(&cb, bd->centroid[bd->idx[i]]);
+    box cb = *cbp;
     if (depth >= RC_BVH_SAH_DEPTH)
         return count <= RC_BVH_LEAF_MAX ? 0 : median_split(bd, first, count, &cb);
     split s = find_split(bd, first, count, &cb);
@@ -221,31 +263,203 @@ typedef struct work {
     uint32_t node, first, count, depth;
 } work;
 
-static void build_nodes(builder *bd, uint32_t n, work *stack) {
+/* The bounds of a range's primitives and of their centroids, over all threads for a large one
+ * (min and max: the same numbers in any order). */
+static void range_bounds_serial(const builder *bd, uint32_t first, uint32_t count, box *nb,
+                                box *cb) {
+    box_empty(nb);
+    box_empty(cb);
+    for (uint32_t i = first; i < first + count; i++) {
+        uint32_t p = bd->idx[i];
+        box_grow(nb, &bd->boxes[p]);
+        box_grow_point(cb, bd->centroid[p]);
+    }
+}
+
+static void range_bounds(const builder *bd, uint32_t first, uint32_t count, box *nb, box *cb) {
+#ifdef _OPENMP
+    if (count >= RC_BVH_PAR_NODE && !omp_in_parallel() && omp_get_max_threads() > 1) {
+        box_empty(nb);
+        box_empty(cb);
+#pragma omp parallel
+        {
+            box mn, mc;
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();
+            uint32_t chunk = (count + (uint32_t)nt - 1) / (uint32_t)nt;
+            uint32_t a = (uint32_t)t * chunk, e = a + chunk < count ? a + chunk : count;
+            range_bounds_serial(bd, first + (a < count ? a : count), a < e ? e - a : 0, &mn, &mc);
+#pragma omp critical(rc_bvh_bounds)
+            {
+                box_grow(nb, &mn);
+                box_grow(cb, &mc);
+            }
+        }
+        return;
+    }
+#endif
+    range_bounds_serial(bd, first, count, nb, cb);
+}
+
+/* One node's work: its bounds, then leaf or split. Returns the left count (0: a leaf). */
+static uint32_t build_node(builder *bd, rc_bvh_node *node, const work *w) {
+    box nb, cb;
+    range_bounds(bd, w->first, w->count, &nb, &cb);
+    set_bounds(node, &nb);
+    uint32_t left = choose_split(bd, w->first, w->count, w->depth, &nb, &cb);
+    if (left == 0) {
+        node->first = w->first;
+        node->count = w->count;
+    }
+    return left;
+}
+
+/* The serial build of the subtree of root work `root` into nodes[] (the root at nodes[0], its
+ * descendants numbered from 1 as they are split); returns the node count. Leaves' `first`
+ * index the shared permutation idx, which the subtree only reorders inside its own range. */
+static uint32_t build_subtree(builder *bd, rc_bvh_node *nodes, work root, work *stack) {
     int top = 0;
-    bd->num_nodes = 1;
-    stack[top++] = (work){0, 0, n, 0};
+    uint32_t num = 1;
+    root.node = 0;
+    stack[top++] = root;
     while (top > 0) {
         work w = stack[--top];
-        box nb;
-        box_empty(&nb);
-        for (uint32_t i = w.first; i < w.first + w.count; i++)
-            box_grow(&nb, &bd->boxes[bd->idx[i]]);
-        rc_bvh_node *node = &bd->nodes[w.node];
-        set_bounds(node, &nb);
-        uint32_t left = choose_split(bd, w.first, w.count, w.depth, &nb);
-        if (left == 0) {
-            node->first = w.first;
-            node->count = w.count;
-            continue;
-        }
-        uint32_t child = bd->num_nodes;
-        bd->num_nodes += 2;
+        rc_bvh_node *node = &nodes[w.node];
+        uint32_t left = build_node(bd, node, &w);
+        if (left == 0) continue;
+        uint32_t child = num;
+        num += 2;
         node->first = child;
         node->count = 0;
         stack[top++] = (work){child + 1, w.first + left, w.count - left, w.depth + 1};
         stack[top++] = (work){child, w.first, left, w.depth + 1};
     }
+    return num;
+}
+
+/* Subtrees of at most this many primitives are built as tasks of their own, in parallel. */
+#define RC_BVH_TASK_PRIMS 32768u
+
+typedef struct subtree {
+    work root;
+    rc_bvh_node *nodes; /* its own array, root at 0 */
+    uint32_t num;
+} subtree;
+
+/* A reference to a node while the tree is in pieces: the top tree's node (tree -1) or node i
+ * of subtree `tree`. */
+typedef struct noderef {
+    int32_t tree;
+    uint32_t i;
+} noderef;
+
+/* The build: the top of the tree one node at a time (each large node binned over all
+ * threads), the subtrees below RC_BVH_TASK_PRIMS side by side, then every node renumbered in
+ * the order the one-thread build numbers them (a node's children as a pair when it is split,
+ * the left subtree's before the right one's), so the tree is the same node for node whatever
+ * the thread count. Returns 0, or -1 when out of memory. */
+static int build_nodes(builder *bd, uint32_t n, work *stack) {
+    size_t cap_top = 64, cap_sub = 64;
+    rc_bvh_node *top_nodes = malloc(cap_top * sizeof *top_nodes);
+    int32_t *top_task = malloc(cap_top * sizeof *top_task); /* subtree of a top node, or -1 */
+    subtree *subs = malloc(cap_sub * sizeof *subs);
+    uint32_t num_top = 1, num_subs = 0;
+    int rc = -1;
+    if (!top_nodes || !top_task || !subs) goto done;
+    top_task[0] = -1;
+    {
+        int top = 0;
+        stack[top++] = (work){0, 0, n, 0};
+        while (top > 0) {
+            work w = stack[--top];
+            if (w.count <= RC_BVH_TASK_PRIMS && n > RC_BVH_TASK_PRIMS) {
+                if (num_subs == cap_sub) {
+                    subtree *g = realloc(subs, 2 * cap_sub * sizeof *subs);
+                    if (!g) goto done;
+                    subs = g;
+                    cap_sub *= 2;
+                }
+                top_task[w.node] = (int32_t)num_subs;
+                subs[num_subs].root = w;
+                subs[num_subs].nodes = NULL;
+                subs[num_subs++].num = 0;
+                continue;
+            }
+            uint32_t left = build_node(bd, &top_nodes[w.node], &w);
+            if (left == 0) continue;
+            if (num_top + 2 > cap_top) {
+                rc_bvh_node *g = realloc(top_nodes, 2 * cap_top * sizeof *top_nodes);
+                if (!g) goto done;
+                top_nodes = g;
+                int32_t *gt = realloc(top_task, 2 * cap_top * sizeof *top_task);
+                if (!gt) goto done;
+                top_task = gt;
+                cap_top *= 2;
+            }
+            uint32_t child = num_top;
+            num_top += 2;
+            top_task[child] = top_task[child + 1] = -1;
+            top_nodes[w.node].first = child;
+            top_nodes[w.node].count = 0;
+            stack[top++] = (work){child + 1, w.first + left, w.count - left, w.depth + 1};
+            stack[top++] = (work){child, w.first, left, w.depth + 1};
+        }
+    }
+    /* the subtrees, each on one thread with its own stack */
+    int failed = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed)
+    for (uint32_t t = 0; t < num_subs; t++) {
+        work *st = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *st);
+        subs[t].nodes = malloc(2 * (size_t)subs[t].root.count * sizeof *subs[t].nodes);
+        if (!st || !subs[t].nodes) {
+            failed = 1;
+        } else {
+            subs[t].num = build_subtree(bd, subs[t].nodes, subs[t].root, st);
+        }
+        free(st);
+    }
+    if (failed) goto done;
+    {
+        /* renumber: pop a node, give a split node's children the next pair, visit left first */
+        noderef *rs = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *rs);
+        uint32_t *ri = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *ri);
+        if (!rs || !ri) {
+            free(rs);
+            free(ri);
+            goto done;
+        }
+        int top = 0;
+        uint32_t next = 1;
+        rs[top] = (noderef){-1, 0};
+        ri[top++] = 0;
+        while (top > 0) {
+            top--;
+            noderef r = rs[top];
+            uint32_t at = ri[top];
+            if (r.tree < 0 && top_task[r.i] >= 0) r = (noderef){top_task[r.i], 0};
+            const rc_bvh_node *src = r.tree < 0 ? &top_nodes[r.i] : &subs[r.tree].nodes[r.i];
+            rc_bvh_node *dst = &bd->nodes[at];
+            *dst = *src;
+            if (src->count > 0) continue;
+            uint32_t child = next;
+            next += 2;
+            dst->first = child;
+            rs[top] = (noderef){r.tree, src->first + 1};
+            ri[top++] = child + 1;
+            rs[top] = (noderef){r.tree, src->first};
+            ri[top++] = child;
+        }
+        bd->num_nodes = next;
+        free(rs);
+        free(ri);
+    }
+    rc = 0;
+done:
+    if (subs)
+        for (uint32_t t = 0; t < num_subs; t++) free(subs[t].nodes);
+    free(subs);
+    free(top_nodes);
+    free(top_task);
+    return rc;
 }
 
 static void builder_free(builder *bd) {
@@ -275,13 +489,22 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
         memset(out, 0, sizeof *out);
         return -1;
     }
+#pragma omp parallel for schedule(static) if (n >= RC_BVH_PAR_NODE)
     for (uint32_t i = 0; i < n; i++) {
         rc_prim_bounds(&prims[i], bd.boxes[i].lo, bd.boxes[i].hi);
         for (int a = 0; a < 3; a++)
             bd.centroid[i][a] = 0.5f * (bd.boxes[i].lo[a] + bd.boxes[i].hi[a]);
         bd.idx[i] = i;
     }
-    build_nodes(&bd, n, stack);
+    if (build_nodes(&bd, n, stack) != 0) {
+        builder_free(&bd);
+        free(bd.nodes);
+        free(out->prims);
+        free(out->ids);
+        free(stack);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
     for (uint32_t i = 0; i < n; i++) {
         out->prims[i] = prims[bd.idx[i]];
         out->ids[i] = bd.idx[i];
@@ -310,6 +533,23 @@ rc_bvh_view rc_bvh_view_of(const rc_bvh *bvh) {
     v.num_nodes = bvh->num_nodes;
     v.num_prims = bvh->num_prims;
     return v;
+}
+
+static double node_area(const rc_bvh_node *n) {
+    double dx = (double)n->hi[0] - n->lo[0], dy = (double)n->hi[1] - n->lo[1],
+           dz = (double)n->hi[2] - n->lo[2];
+    return 2.0 * (dx * dy + dy * dz + dz * dx);
+}
+
+double rc_bvh_sah_cost(const rc_bvh *bvh) {
+    if (bvh->num_nodes == 0) return 0.0;
+    double root = node_area(&bvh->nodes[0]), sum = 0.0;
+    if (!(root > 0.0)) return 0.0;
+    for (uint32_t i = 0; i < bvh->num_nodes; i++) {
+        const rc_bvh_node *n = &bvh->nodes[i];
+        sum += node_area(n) * (n->count > 0 ? (double)n->count : 1.0);
+    }
+    return sum / root;
 }
 
 static uint32_t depth_of(const rc_bvh *bvh, uint32_t node, uint32_t d) {
