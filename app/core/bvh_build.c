@@ -99,59 +99,68 @@ static int bin_of(float c, float lo, float hi) {
     return b < 0 ? 0 : (b >= RC_BVH_BINS ? RC_BVH_BINS - 1 : b);
 }
 
-/* The best of the 15 bin boundaries of one axis (Wald 2007 §3: bin, then sweep). */
 /* Nodes of at least this many primitives bin and bound them over all threads. Min, max and
  * integer counts are exact in any order, so the bins (and the tree) are those of one thread. */
 #define RC_BVH_PAR_NODE 65536u
 
-static void bin_range(const builder *bd, uint32_t first, uint32_t count, int axis, float lo,
-                      float hi, box *bins, uint32_t *nbin) {
-    for (int b = 0; b < RC_BVH_BINS; b++) {
-        box_empty(&bins[b]);
-        nbin[b] = 0;
-    }
+/* The bins of all three axes in one pass over the range (each primitive's centroid and box
+ * read once); an axis whose centroids do not spread (lo[a] >= hi[a]) is left out. */
+typedef struct axis_bins {
+    box bins[3][RC_BVH_BINS];
+    uint32_t n[3][RC_BVH_BINS];
+} axis_bins;
+
+static void bins_clear(axis_bins *ab) {
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < RC_BVH_BINS; b++) {
+            box_empty(&ab->bins[a][b]);
+            ab->n[a][b] = 0;
+        }
+}
+
+static void bin_range(const builder *bd, uint32_t first, uint32_t count, const box *cb,
+                      const int use[3], axis_bins *ab) {
+    bins_clear(ab);
     for (uint32_t i = first; i < first + count; i++) {
         uint32_t p = bd->idx[i];
-        int b = bin_of(bd->centroid[p][axis], lo, hi);
-        nbin[b]++;
-        box_grow(&bins[b], &bd->boxes[p]);
+        const box *pb = &bd->boxes[p];
+        for (int a = 0; a < 3; a++) {
+            if (!use[a]) continue;
+            int b = bin_of(bd->centroid[p][a], cb->lo[a], cb->hi[a]);
+            ab->n[a][b]++;
+            box_grow(&ab->bins[a][b], pb);
+        }
     }
 }
 
-static void bin_all(const builder *bd, uint32_t first, uint32_t count, int axis, float lo, float hi,
-                    box *bins, uint32_t *nbin) {
+static void bin_all(const builder *bd, uint32_t first, uint32_t count, const box *cb,
+                    const int use[3], axis_bins *ab) {
 #ifdef _OPENMP
     if (count >= RC_BVH_PAR_NODE && !omp_in_parallel() && omp_get_max_threads() > 1) {
-        for (int b = 0; b < RC_BVH_BINS; b++) {
-            box_empty(&bins[b]);
-            nbin[b] = 0;
-        }
+        bins_clear(ab);
 #pragma omp parallel
         {
-            box mine[RC_BVH_BINS];
-            uint32_t nm[RC_BVH_BINS];
+            axis_bins mine;
             int t = omp_get_thread_num(), nt = omp_get_num_threads();
             uint32_t chunk = (count + (uint32_t)nt - 1) / (uint32_t)nt;
-            uint32_t a = (uint32_t)t * chunk, e = a + chunk < count ? a + chunk : count;
-            bin_range(bd, first + (a < count ? a : count), a < e ? e - a : 0, axis, lo, hi, mine,
-                      nm);
+            uint32_t lo = (uint32_t)t * chunk, e = lo + chunk < count ? lo + chunk : count;
+            bin_range(bd, first + (lo < count ? lo : count), lo < e ? e - lo : 0, cb, use, &mine);
 #pragma omp critical(rc_bvh_bins)
-            for (int b = 0; b < RC_BVH_BINS; b++) {
-                nbin[b] += nm[b];
-                box_grow(&bins[b], &mine[b]);
-            }
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < RC_BVH_BINS; b++) {
+                    ab->n[a][b] += mine.n[a][b];
+                    box_grow(&ab->bins[a][b], &mine.bins[a][b]);
+                }
         }
         return;
     }
 #endif
-    bin_range(bd, first, count, axis, lo, hi, bins, nbin);
+    bin_range(bd, first, count, cb, use, ab);
 }
 
-static void best_split_on_axis(const builder *bd, uint32_t first, uint32_t count, int axis,
-                               float lo, float hi, split *best) {
-    box bins[RC_BVH_BINS];
-    uint32_t nbin[RC_BVH_BINS];
-    bin_all(bd, first, count, axis, lo, hi, bins, nbin);
+/* The best of the 15 bin boundaries of one axis (Wald 2007 §3: bin, then sweep). */
+static void best_split_on_axis(const box *bins, const uint32_t *nbin, int axis, float lo, float hi,
+                               split *best) {
     float right_area[RC_BVH_BINS];
     uint32_t right_n[RC_BVH_BINS];
     box acc;
@@ -182,10 +191,14 @@ static void best_split_on_axis(const builder *bd, uint32_t first, uint32_t count
 
 static split find_split(const builder *bd, uint32_t first, uint32_t count, const box *cb) {
     split best = {-1, 0, 0.0f, 0.0f, 0.0f};
-    for (int axis = 0; axis < 3; axis++) {
-        float lo = cb->lo[axis], hi = cb->hi[axis];
-        if (hi > lo) best_split_on_axis(bd, first, count, axis, lo, hi, &best);
-    }
+    int use[3];
+    for (int a = 0; a < 3; a++) use[a] = cb->hi[a] > cb->lo[a];
+    if (!use[0] && !use[1] && !use[2]) return best;
+    axis_bins ab;
+    bin_all(bd, first, count, cb, use, &ab);
+    for (int axis = 0; axis < 3; axis++)
+        if (use[axis])
+            best_split_on_axis(ab.bins[axis], ab.n[axis], axis, cb->lo[axis], cb->hi[axis], &best);
     return best;
 }
 
