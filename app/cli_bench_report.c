@@ -374,6 +374,8 @@ int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st
     cJSON_AddNumberToObject(load, "images_ms", scene->image_ms);
     cJSON_AddNumberToObject(load, "bvh_nodes", scene->bvh.num_nodes);
     cJSON_AddNumberToObject(load, "sah_cost", rc_bvh_sah_cost(&scene->bvh));
+    cJSON_AddNumberToObject(load, "host_bytes", (double)rc_scene_host_bytes(scene));
+    cJSON_AddNumberToObject(load, "device_bytes", (double)rc_scene_device_bytes(scene));
     cJSON_AddNumberToObject(load, "upload_ms", bench_upload_ms());
     cJSON_AddStringToObject(root, "backend", rc_backend_name(st->backend));
     cJSON_AddNumberToObject(root, "width", st->width);

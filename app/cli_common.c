@@ -516,6 +516,10 @@ void cli_print_scene_load(FILE *f, const rc_scene *scene, double upload_ms) {
             scene->load_ms, read > 0.0 ? read : 0.0, scene->image_ms, scene->bvh_build_ms);
     if (upload_ms > 0.0) fprintf(f, ", GPU upload %.1f ms", upload_ms);
     fprintf(f, "\n");
+    const double np = scene->num_prims ? (double)scene->num_prims : 1.0;
+    fprintf(f, "memory: %.1f MiB on the host (%.0f bytes a primitive), %.1f MiB on a GPU\n",
+            rc_scene_host_bytes(scene) / 1048576.0, rc_scene_host_bytes(scene) / np,
+            rc_scene_device_bytes(scene) / 1048576.0);
     fprintf(f, "BVH: %u nodes, SAH cost %.2f, built at %.2f M primitives/s\n", scene->bvh.num_nodes,
             rc_bvh_sah_cost(&scene->bvh),
             scene->bvh_build_ms > 0.0 ? scene->num_prims / (1e3 * scene->bvh_build_ms) : 0.0);

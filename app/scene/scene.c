@@ -140,6 +140,19 @@ void rc_scene_set_env(rc_scene *s, rc_env_map *env, float rotation_deg, float sc
     s->background.type = RC_BG_ENV;
 }
 
+size_t rc_scene_device_bytes(const rc_scene *s) {
+    size_t b = s->bvh.num_nodes * sizeof(rc_bvh_node) + s->bvh.num_prims * sizeof(rc_prim) +
+               s->num_materials * sizeof(rc_material) +
+               s->num_lights * (sizeof(uint32_t) + sizeof(float));
+    if (s->leaf_tri) b += rc_scene_vertex_bytes(s);
+    return b + rc_scene_image_bytes(s);
+}
+
+size_t rc_scene_host_bytes(const rc_scene *s) {
+    return rc_scene_device_bytes(s) + s->num_prims * sizeof(rc_prim) +
+           s->bvh.num_prims * sizeof(uint32_t);
+}
+
 size_t rc_scene_image_bytes(const rc_scene *s) {
     return rc_texture_table_bytes(&s->textures) + (s->has_env ? rc_env_bytes(&s->env) : 0);
 }

@@ -106,6 +106,11 @@ long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv
 /* Give the scene an environment map (the scene takes `env` over; the background becomes
  * RC_BG_ENV): rotation in degrees about +Y, scale multiplies its radiance. */
 void rc_scene_set_env(rc_scene *s, rc_env_map *env, float rotation_deg, float scale);
+/* What the scene's arrays take on the device (BVH nodes and primitives, materials, the light
+ * table, vertex data, textures, environment) and on the host (the same, and the input
+ * primitives and the BVH's permutation), in bytes: the memory report of --stats. */
+size_t rc_scene_device_bytes(const rc_scene *s);
+size_t rc_scene_host_bytes(const rc_scene *s);
 /* Host bytes of the scene's textures and environment (for the memory report and budget). */
 size_t rc_scene_image_bytes(const rc_scene *s);
 /* A triangle with vertex data: its corners a, b, c and the indices of their vertex data

@@ -47,11 +47,7 @@ extern "C" uint32_t rc_cuda_default_pool(uint32_t fills) {
 /* What the scene's arrays take on the device: geometry, materials, lights, vertex data,
  * textures and the environment. */
 static size_t scene_device_bytes(const rc_scene *s) {
-    size_t b = s->bvh.num_nodes * sizeof(rc_bvh_node) + s->bvh.num_prims * sizeof(rc_prim) +
-               s->num_materials * sizeof(rc_material) +
-               s->num_lights * (sizeof(uint32_t) + sizeof(float));
-    if (s->leaf_tri) b += rc_scene_vertex_bytes(s);
-    return b + rc_scene_image_bytes(s);
+    return rc_scene_device_bytes(s);
 }
 
 extern "C" int rc_cuda_check_scene_fits(const rc_scene *s, const char *who, rc_error *err) {
