@@ -47,6 +47,13 @@ RC_FN float rc_material_alpha(const rc_material *m, const rc_mesh_view *mesh,
     return a;
 }
 
+/* Whether material m is solid at barycentrics (b1, b2) of triangle entry tri: its alpha at or
+ * above the cutoff. */
+RC_FN int rc_alpha_solid(const rc_material *m, const rc_mesh_view *mesh, const rc_texture_view *tex,
+                         uint32_t tri, float b1, float b2) {
+    return rc_material_alpha(m, mesh, tex, tri, b1, b2) >= m->alpha_cutoff;
+}
+
 /* Whether the hit of o + t d on masked leaf-order primitive `prim` counts (alpha at or above
  * the cutoff). */
 RC_FN int rc_alpha_hit(const rc_alpha_view *av, const rc_prim *pr, uint32_t prim, rc_vec3 o,
@@ -55,7 +62,7 @@ RC_FN int rc_alpha_hit(const rc_alpha_view *av, const rc_prim *pr, uint32_t prim
     uint32_t tri = av->mesh.prim_tri ? av->mesh.prim_tri[prim] : RC_NO_TRI;
     float b1 = 0.0f, b2 = 0.0f;
     if (tri != RC_NO_TRI) rc_triangle_bary(pr, o, d, &b1, &b2);
-    return rc_material_alpha(m, &av->mesh, &av->textures, tri, b1, b2) >= m->alpha_cutoff;
+    return rc_alpha_solid(m, &av->mesh, &av->textures, tri, b1, b2);
 }
 
 #endif /* RC_ALPHA_H */

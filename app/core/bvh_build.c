@@ -103,6 +103,18 @@ static int bin_of(float c, float lo, float hi) {
  * integer counts are exact in any order, so the bins (and the tree) are those of one thread. */
 #define RC_BVH_PAR_NODE 65536u
 
+#ifdef _OPENMP
+/* This thread's share [*first, *first + *count) of a range of `count` from `first`, in one
+ * contiguous chunk per thread. */
+static void thread_share(uint32_t *first, uint32_t *count) {
+    uint32_t t = (uint32_t)omp_get_thread_num(), nt = (uint32_t)omp_get_num_threads();
+    uint32_t chunk = (*count + nt - 1) / nt, a = t * chunk;
+    uint32_t lo = a < *count ? a : *count, hi = a + chunk < *count ? a + chunk : *count;
+    *first += lo;
+    *count = hi - lo;
+}
+#endif
+
 /* The bins of all three axes in one pass over the range (each primitive's centroid and box
  * read once); an axis whose centroids do not spread (lo[a] >= hi[a]) is left out. */
 typedef struct axis_bins {
@@ -141,10 +153,9 @@ static void bin_all(const builder *bd, uint32_t first, uint32_t count, const box
 #pragma omp parallel
         {
             axis_bins mine;
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();
-            uint32_t chunk = (count + (uint32_t)nt - 1) / (uint32_t)nt;
-            uint32_t lo = (uint32_t)t * chunk, e = lo + chunk < count ? lo + chunk : count;
-            bin_range(bd, first + (lo < count ? lo : count), lo < e ? e - lo : 0, cb, use, &mine);
+            uint32_t f = first, c = count;
+            thread_share(&f, &c);
+            bin_range(bd, f, c, cb, use, &mine);
 #pragma omp critical(rc_bvh_bins)
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < RC_BVH_BINS; b++) {
@@ -297,10 +308,9 @@ static void range_bounds(const builder *bd, uint32_t first, uint32_t count, box 
 #pragma omp parallel
         {
             box mn, mc;
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();
-            uint32_t chunk = (count + (uint32_t)nt - 1) / (uint32_t)nt;
-            uint32_t a = (uint32_t)t * chunk, e = a + chunk < count ? a + chunk : count;
-            range_bounds_serial(bd, first + (a < count ? a : count), a < e ? e - a : 0, &mn, &mc);
+            uint32_t f = first, c = count;
+            thread_share(&f, &c);
+            range_bounds_serial(bd, f, c, &mn, &mc);
 #pragma omp critical(rc_bvh_bounds)
             {
                 box_grow(nb, &mn);
@@ -493,15 +503,8 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
     out->ids = malloc(n * sizeof *out->ids);
     /* The work stack holds at most one pending sibling per level, plus the current node. */
     work *stack = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *stack);
-    if (!bd.boxes || !bd.centroid || !bd.idx || !bd.nodes || !out->prims || !out->ids || !stack) {
-        builder_free(&bd);
-        free(bd.nodes);
-        free(out->prims);
-        free(out->ids);
-        free(stack);
-        memset(out, 0, sizeof *out);
-        return -1;
-    }
+    if (!bd.boxes || !bd.centroid || !bd.idx || !bd.nodes || !out->prims || !out->ids || !stack)
+        goto fail;
 #pragma omp parallel for schedule(static) if (n >= RC_BVH_PAR_NODE)
     for (uint32_t i = 0; i < n; i++) {
         rc_prim_bounds(&prims[i], bd.boxes[i].lo, bd.boxes[i].hi);
@@ -509,15 +512,7 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
             bd.centroid[i][a] = 0.5f * (bd.boxes[i].lo[a] + bd.boxes[i].hi[a]);
         bd.idx[i] = i;
     }
-    if (build_nodes(&bd, n, stack) != 0) {
-        builder_free(&bd);
-        free(bd.nodes);
-        free(out->prims);
-        free(out->ids);
-        free(stack);
-        memset(out, 0, sizeof *out);
-        return -1;
-    }
+    if (build_nodes(&bd, n, stack) != 0) goto fail;
     for (uint32_t i = 0; i < n; i++) {
         out->prims[i] = prims[bd.idx[i]];
         out->ids[i] = bd.idx[i];
@@ -528,6 +523,14 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
     builder_free(&bd);
     free(stack);
     return 0;
+fail:
+    builder_free(&bd);
+    free(bd.nodes);
+    free(out->prims);
+    free(out->ids);
+    free(stack);
+    memset(out, 0, sizeof *out);
+    return -1;
 }
 
 void rc_bvh_free(rc_bvh *bvh) {

@@ -169,8 +169,8 @@ RC_FN void rc_path_nee(const rc_scene_view *sc, const rc_shade_params *sp, const
         uint32_t tri = sc->mesh.prim_tri ? sc->mesh.prim_tri[lpi] : RC_NO_TRI;
         /* a masked light's holes emit nothing: the rays that would hit it there pass through
            (alpha.h), so its light samples must see the same holes */
-        if ((lp->type_mat & RC_PRIM_MASKED) &&
-            !(rc_material_alpha(lm, &sc->mesh, &sc->textures, tri, b1, b2) >= lm->alpha_cutoff))
+        if (sc->bvh.masked && (lp->type_mat & RC_PRIM_MASKED) &&
+            !rc_alpha_solid(lm, &sc->mesh, &sc->textures, tri, b1, b2))
             return;
         le = rc_emission_at(sc, lm, tri, b1, b2);
     }

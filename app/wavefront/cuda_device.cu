@@ -46,9 +46,6 @@ extern "C" uint32_t rc_cuda_default_pool(uint32_t fills) {
 
 /* What the scene's arrays take on the device: geometry, materials, lights, vertex data,
  * textures and the environment. */
-static size_t scene_device_bytes(const rc_scene *s) {
-    return rc_scene_device_bytes(s);
-}
 
 extern "C" int rc_cuda_check_scene_fits(const rc_scene *s, const char *who, rc_error *err) {
     size_t free_b = 0, total_b = 0;
@@ -56,7 +53,7 @@ extern "C" int rc_cuda_check_scene_fits(const rc_scene *s, const char *who, rc_e
         (void)cudaGetLastError();
         return 0; /* the upload itself reports the error */
     }
-    const size_t need = scene_device_bytes(s);
+    const size_t need = rc_scene_device_bytes(s);
     if (need <= free_b) return 0;
     return rc_fail(err,
                    "%s: the scene needs %zu MiB on the GPU (%zu MiB of it textures and the "
