@@ -23,6 +23,7 @@ typedef struct rc_mesh_view {
     const float *uvs;         /* 2 per vertex (TEXCOORD_0) */
     const float *uv1s;        /* 2 per vertex (TEXCOORD_1) */
     const float *colors;      /* 4 per vertex, linear RGBA (COLOR_0) */
+    const float *tangents;    /* 4 per vertex (TANGENT: xyz, w = +-1 handedness; 0 0 0 0: none) */
 } rc_mesh_view;
 
 /* The barycentrics (b1, b2) of the point where o + t d meets triangle pr, by the same

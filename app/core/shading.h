@@ -148,9 +148,24 @@ RC_FN rc_shading rc_shading_at(const rc_scene_view *sc, const rc_surface *s, rc_
     if (m->tex_normal != RC_NO_TEXTURE) {
         const int set1 = (m->flags & RC_MATF_UV1_NORMAL) != 0u && sc->mesh.uv1s;
         const float *a = set1 ? sc->mesh.uv1s : uvs;
-        rc_vec3 t, bt;
-        if (a && rc_tri_tangents(pr, a + 2 * (size_t)vi[0], a + 2 * (size_t)vi[1],
-                                 a + 2 * (size_t)vi[2], &t, &bt)) {
+        const float *tg0 = sc->mesh.tangents ? sc->mesh.tangents + 4 * (size_t)vi[0] : NULL;
+        /* the tangent: the file's (glTF 2.0 sec. 3.7.2.1, TANGENT interpolated; w the
+           handedness, one per triangle, taken from its first vertex), else the triangle's own
+           from its uvs; bt only gives the bitangent's side */
+        rc_vec3 t = rc_v3s(0.0f), bt = rc_v3s(0.0f);
+        float w = 0.0f;
+        int have = 0;
+        if (tg0 && tg0[3] != 0.0f) {
+            float tg[4];
+            rc_mesh_lerp(sc->mesh.tangents, 4, vi, s->b1, s->b2, tg);
+            t = rc_v3(tg[0], tg[1], tg[2]);
+            w = tg0[3] > 0.0f ? 1.0f : -1.0f;
+            have = 1;
+        } else if (a) {
+            have = rc_tri_tangents(pr, a + 2 * (size_t)vi[0], a + 2 * (size_t)vi[1],
+                                   a + 2 * (size_t)vi[2], &t, &bt);
+        }
+        if (have) {
             rc_rgba c = rc_shading_tex(sc, s, m->tex_normal, set1, delta, width, n_dot_d);
             /* glTF 2.0 sec. 3.9.3: tangent-space normal = (2 c - 1) scaled in x and y; the
                tangent frame is built about the shading normal on the primitive's own side */
@@ -160,7 +175,7 @@ RC_FN rc_shading rc_shading_at(const rc_scene_view *sc, const rc_surface *s, rc_
             if (tl > 0.0f) {
                 tt = rc_scale(tt, 1.0f / tl);
                 rc_vec3 bb = rc_cross(n, tt);
-                if (rc_dot(bb, bt) < 0.0f) bb = rc_neg(bb);
+                if (w != 0.0f ? w < 0.0f : rc_dot(bb, bt) < 0.0f) bb = rc_neg(bb);
                 float x = (2.0f * c.r - 1.0f) * m->normal_scale;
                 float y = (2.0f * c.g - 1.0f) * m->normal_scale;
                 float z = 2.0f * c.b - 1.0f;

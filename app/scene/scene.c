@@ -37,6 +37,7 @@ void rc_scene_free(rc_scene *s) {
     free(s->prim_tri);
     free(s->leaf_tri);
     free(s->uv1s);
+    free(s->tangents);
     free(s->colors);
     rc_texture_table_free(&s->textures);
     rc_env_free(&s->env);
@@ -105,7 +106,8 @@ static int grow_optional(float **a, size_t *cap, size_t i, int k, const float *d
 
 long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv[2],
                               const float uv1[2], const float color[4]) {
-    static const float zero2[2] = {0.0f, 0.0f}, white[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    static const float zero2[2] = {0.0f, 0.0f}, white[4] = {1.0f, 1.0f, 1.0f, 1.0f},
+                       none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     size_t i = s->num_vertices;
     if (i >= UINT32_MAX) return -1;
     if (rc_grow((void **)&s->normals, &s->cap_normals, i + 1, 3 * sizeof(float)) != 0 ||
@@ -114,6 +116,8 @@ long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv
     if ((uv1 || s->uv1s) && grow_optional(&s->uv1s, &s->cap_uv1s, i, 2, zero2) != 0) return -1;
     if ((color || s->colors) && grow_optional(&s->colors, &s->cap_colors, i, 4, white) != 0)
         return -1;
+    if (s->tangents && grow_optional(&s->tangents, &s->cap_tangents, i, 4, none) != 0) return -1;
+    if (s->tangents) memcpy(s->tangents + 4 * i, none, sizeof none);
     for (int k = 0; k < 3; k++) s->normals[3 * i + k] = normal ? normal[k] : 0.0f;
     for (int k = 0; k < 2; k++) s->uvs[2 * i + k] = uv ? uv[k] : 0.0f;
     if (s->uv1s)
@@ -124,6 +128,18 @@ long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv
     if (uv) s->has_uvs = 1;
     s->num_vertices = i + 1;
     return (long)i;
+}
+
+int rc_scene_set_tangent(rc_scene *s, size_t v, const float tangent[4]) {
+    static const float none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (v >= s->num_vertices) return -1;
+    if (!s->tangents) {
+        size_t last = s->num_vertices - 1;
+        if (grow_optional(&s->tangents, &s->cap_tangents, last, 4, none) != 0) return -1;
+        memcpy(s->tangents + 4 * last, none, sizeof none);
+    }
+    memcpy(s->tangents + 4 * v, tangent, 4 * sizeof(float));
+    return 0;
 }
 
 long rc_scene_add_vertex(rc_scene *s, const float normal[3], const float uv[2]) {
@@ -176,7 +192,8 @@ int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint
 }
 
 size_t rc_scene_vertex_bytes(const rc_scene *s) {
-    return s->num_vertices * ((s->uv1s ? 7 : 5) + (s->colors ? 4 : 0)) * sizeof(float) +
+    return s->num_vertices * ((s->uv1s ? 7 : 5) + (s->colors ? 4 : 0) + (s->tangents ? 4 : 0)) *
+               sizeof(float) +
            s->num_tris * 3 * sizeof(uint32_t) +
            (s->prim_tri ? 2 * s->num_prims * sizeof(uint32_t) : 0);
 }
@@ -349,6 +366,7 @@ rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t hei
     v.mesh.uvs = s->leaf_tri && s->has_uvs ? s->uvs : NULL;
     v.mesh.uv1s = s->leaf_tri ? s->uv1s : NULL;
     v.mesh.colors = s->leaf_tri ? s->colors : NULL;
+    v.mesh.tangents = s->leaf_tri ? s->tangents : NULL;
     v.textures = rc_texture_table_view(&s->textures);
     if (s->has_env) v.env = rc_env_view_make(&s->env, s->env_rotation, s->env_scale);
     v.features = rc_scene_features(s);

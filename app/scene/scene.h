@@ -75,6 +75,11 @@ typedef struct rc_scene {
        vertex (defaults 0 0 and 1 1 1 1) */
     float *uv1s, *colors;
     size_t cap_uv1s, cap_colors;
+    /* optional per-vertex tangents (glTF TANGENT: xyz a unit vector, w = +-1 the bitangent's
+       handedness), 4 floats; NULL until the first vertex given one, then one per vertex
+       (0 0 0 0 for the others: none, the tangent frame comes from the triangle's uvs) */
+    float *tangents;
+    size_t cap_tangents;
     /* the textures materials name (material.h's tex_* ids index it) */
     rc_texture_table textures;
     /* the environment (background.h RC_BG_ENV): the map and how it is placed */
@@ -103,6 +108,9 @@ long rc_scene_add_vertex(rc_scene *s, const float normal[3], const float uv[2]);
 /* The same with a second uv set (NULL: 0 0) and a linear RGBA colour (NULL: 1 1 1 1). */
 long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv[2],
                               const float uv1[2], const float color[4]);
+/* Give vertex v (< num_vertices) a tangent: xyz and the handedness w (glTF 2.0 sec.
+ * 3.7.2.1: bitangent = cross(normal, xyz) * w). 0, or -1 (out of memory, or no such vertex). */
+int rc_scene_set_tangent(rc_scene *s, size_t v, const float tangent[4]);
 /* Give the scene an environment map (the scene takes `env` over; the background becomes
  * RC_BG_ENV): rotation in degrees about +Y, scale multiplies its radiance. */
 void rc_scene_set_env(rc_scene *s, rc_env_map *env, float rotation_deg, float scale);

@@ -239,6 +239,25 @@ static int zero_area(const float *p, const uint32_t *t) {
     return x == 0.0f && y == 0.0f && z == 0.0f;
 }
 
+/* The last vertex's tangent (xyz, w) through the placement: xyz as a direction, normalized;
+ * w turned where the placement mirrors (a negative determinant), as the glTF reader does for
+ * a node's matrix. A tangent of zero length stays "none". */
+static int place_tangent(rc_scene *s, const rc_import_place *place, const float *t) {
+    float out[4] = {t[0], t[1], t[2], t[3]};
+    if (place) {
+        rc_vec3 d = place->dir(place->ctx, rc_v3(t[0], t[1], t[2]));
+        rc_vec3 ex = place->dir(place->ctx, rc_v3(1, 0, 0)),
+                ey = place->dir(place->ctx, rc_v3(0, 1, 0)),
+                ez = place->dir(place->ctx, rc_v3(0, 0, 1));
+        float l = rc_length(d);
+        if (l > 0.0f) d = rc_scale(d, 1.0f / l);
+        out[0] = d.x, out[1] = d.y, out[2] = d.z;
+        if (rc_dot(rc_cross(ex, ey), ez) < 0.0f) out[3] = -out[3];
+    }
+    if (out[0] == 0.0f && out[1] == 0.0f && out[2] == 0.0f) out[3] = 0.0f;
+    return rc_scene_set_tangent(s, s->num_vertices - 1, out);
+}
+
 int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place *place,
                         long material, size_t budget, const char *name, rc_error *err) {
     /* the memory first, from the counts, before anything is added: a second uv set and
@@ -249,7 +268,10 @@ int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place 
         any_uv1 |= im->parts[pi].uv1 != NULL;
         any_color |= im->parts[pi].colors != NULL;
     }
-    vertex_bytes += (any_uv1 ? 2 : 0) * sizeof(float) + (any_color ? 4 : 0) * sizeof(float);
+    int any_tangent = 0;
+    for (size_t pi = 0; pi < im->num_parts; pi++) any_tangent |= im->parts[pi].tangents != NULL;
+    vertex_bytes += (any_uv1 ? 2 : 0) * sizeof(float) + (any_color ? 4 : 0) * sizeof(float) +
+                    (any_tangent ? 4 : 0) * sizeof(float);
     double need = (double)im->num_triangles * TRI_BYTES + (double)im->num_vertices * vertex_bytes;
     if (need > (double)budget)
         return rc_fail(err,
@@ -276,6 +298,8 @@ int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place 
             if (rc_scene_add_vertex_full(s, nrm, p->has_uv0 ? p->uv0 + 2 * v : NULL,
                                          p->uv1 ? p->uv1 + 2 * v : NULL,
                                          p->colors ? p->colors + 4 * v : NULL) < 0)
+                return rc_fail(err, "%s: out of memory for its vertices", name);
+            if (p->tangents && place_tangent(s, place, p->tangents + 4 * v) != 0)
                 return rc_fail(err, "%s: out of memory for its vertices", name);
         }
         uint32_t mat = material >= 0 ? (uint32_t)material : (uint32_t)(base + (long)p->material);

@@ -30,10 +30,12 @@ enum { RC_IMPORT_RULES_GLTF = 0, RC_IMPORT_RULES_MTL = 1 };
  * and no metallic-roughness texture an RC_MAT_LAMBERTIAN. */
 rc_material rc_import_material_map(const rc_import_material *g, int rules, int vertex_colors);
 
-/* Where a JSON scene puts a model: a point and a normal through the mesh's placement. */
+/* Where a JSON scene puts a model: a point, a normal and a direction (a tangent) through the
+ * mesh's placement. */
 typedef struct rc_import_place {
     rc_vec3 (*point)(const void *ctx, rc_vec3 p);
     rc_vec3 (*normal)(const void *ctx, rc_vec3 n);
+    rc_vec3 (*dir)(const void *ctx, rc_vec3 d);
     const void *ctx;
 } rc_import_place;
 

@@ -534,6 +534,9 @@ static rc_vec3 import_point(const void *ctx, rc_vec3 p) {
 static rc_vec3 import_normal(const void *ctx, rc_vec3 n) {
     return place_normal(ctx, n);
 }
+static rc_vec3 import_dir(const void *ctx, rc_vec3 d) {
+    return place_dir(ctx, d);
+}
 
 /* A glTF model as a mesh: its triangles placed, of the material the JSON names, or of the
  * file's own materials (mapped) when it names none. An OBJ mesh without a material comes here
@@ -555,7 +558,7 @@ static int parse_gltf_mesh(rc_json_ctx *c, const cJSON *o, const char *path, con
     rc_error ierr;
     if (rc_import_read(full, room == SIZE_MAX ? 0 : (room >> 20) + 1, &im, &ierr) != 0)
         return rc_json_fail(c, path, "%s", ierr.msg);
-    rc_import_place place = {import_point, import_normal, pl};
+    rc_import_place place = {import_point, import_normal, import_dir, pl};
     size_t budget = room == SIZE_MAX ? SIZE_MAX : room > im.bytes ? room - im.bytes : 0;
     int rc = rc_scene_add_import(c->s, &im, &place, mat, budget, full, &ierr);
     rc_import_free(&im);

@@ -83,7 +83,7 @@ extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EX
     const void *src[RC_CUDA_SCENE_EXTRAS] = {
         host.mesh.prim_tri, host.mesh.tri_vtx, host.mesh.normals, host.mesh.uvs, host.mesh.uv1s,
         host.mesh.colors,   tv->textures,      tv->texels,        ev->rgb,       ev->pdf,
-        ev->cond_cdf,       ev->marg_cdf};
+        ev->cond_cdf,       ev->marg_cdf,      host.mesh.tangents};
     const size_t bytes[RC_CUDA_SCENE_EXTRAS] = {
         host.mesh.prim_tri ? s->bvh.num_prims * sizeof(uint32_t) : 0,
         host.mesh.prim_tri ? s->num_tris * 3 * sizeof(uint32_t) : 0,
@@ -96,7 +96,8 @@ extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EX
         env ? ew * eh * 3 * sizeof(float) : 0,
         env ? ew * eh * sizeof(float) : 0,
         env ? eh * (ew + 1) * sizeof(float) : 0,
-        env ? (eh + 1) * sizeof(float) : 0};
+        env ? (eh + 1) * sizeof(float) : 0,
+        host.mesh.tangents ? nv * 4 * sizeof(float) : 0};
     cudaError_t e = cudaSuccess;
     for (int i = 0; i < RC_CUDA_SCENE_EXTRAS; i++) {
         d[i] = NULL;
@@ -118,6 +119,7 @@ extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EX
     v->env.pdf = (const float *)d[9];
     v->env.cond_cdf = (const float *)d[10];
     v->env.marg_cdf = (const float *)d[11];
+    v->mesh.tangents = (const float *)d[12];
     v->bvh.alpha.materials = v->materials;
     v->bvh.alpha.mesh = v->mesh;
     v->bvh.alpha.textures = v->textures;

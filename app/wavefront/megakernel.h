@@ -53,7 +53,7 @@ int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megake
  * views in *v (v->mesh, v->textures, v->env, v->bvh.alpha with v->materials, which must be
  * the device's already). 0, or a cudaError_t. Shared by the wavefront loop's upload and the
  * megakernels'. */
-#define RC_CUDA_SCENE_EXTRAS 12
+#define RC_CUDA_SCENE_EXTRAS 13
 int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EXTRAS], rc_scene_view *v);
 /* 0 when the scene's arrays fit in the device's free memory; otherwise -1 with one line in err
  * ("WHO: the scene needs N MiB on the GPU ..."), before anything is uploaded. */
