@@ -1,13 +1,14 @@
 /* gen_knot: writes assets/knot.obj, a fluted tube around a (2, 3) torus knot: 1024 rings of
- * 50 vertices, 102400 triangles. The tube follows the curve's Frenet frame, which is periodic
- * along a closed curve, so the tube closes without a seam. */
+ * 50 vertices, 102400 triangles; `gen_knot RINGS SIDES` a finer (or coarser) one of
+ * 2 * RINGS * SIDES triangles, for loading at scale. The tube follows the curve's Frenet frame,
+ * which is periodic along a closed curve, so the tube closes without a seam. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#define RINGS 1024
-#define SIDES 50
-#define P     2
-#define Q     3
+#define P 2
+#define Q 3
 
 static const double k_pi = 3.14159265358979323846;
 
@@ -44,27 +45,39 @@ static void frame(double t, double c[3], double tan[3], double nor[3], double bi
     bin[2] = tan[0] * nor[1] - tan[1] * nor[0];
 }
 
-int main(void) {
-    printf("# (2,3) torus knot tube, %d triangles, written by tools/gen_knot.c\n",
-           2 * RINGS * SIDES);
-    for (int i = 0; i < RINGS; i++) {
+int main(int argc, char **argv) {
+    long rings = 1024, sides = 50;
+    char *e1 = NULL, *e2 = NULL;
+    if (argc == 3) {
+        rings = strtol(argv[1], &e1, 10);
+        sides = strtol(argv[2], &e2, 10);
+    }
+    if ((argc != 1 && argc != 3) || (argc == 3 && (*e1 || *e2)) || rings < 3 || sides < 3 ||
+        rings * sides > 100000000L) {
+        fprintf(stderr, "usage: gen_knot [RINGS SIDES] > knot.obj  (default 1024 50: 2 * RINGS "
+                        "* SIDES triangles, RINGS * SIDES at most 1e8)\n");
+        return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
+    }
+    printf("# (2,3) torus knot tube, %ld triangles, written by tools/gen_knot.c\n",
+           2 * rings * sides);
+    for (long i = 0; i < rings; i++) {
         double c[3], t[3], n[3], b[3];
-        frame(2.0 * k_pi * i / RINGS, c, t, n, b);
-        for (int j = 0; j < SIDES; j++) {
-            double a = 2.0 * k_pi * j / SIDES;
+        frame(2.0 * k_pi * i / rings, c, t, n, b);
+        for (long j = 0; j < sides; j++) {
+            double a = 2.0 * k_pi * j / sides;
             double r = 0.38 + 0.035 * cos(10.0 * a); /* ten flutes along the tube */
             printf("v %.5f %.5f %.5f\n", c[0] + r * (cos(a) * n[0] + sin(a) * b[0]),
                    c[1] + r * (cos(a) * n[1] + sin(a) * b[1]),
                    c[2] + r * (cos(a) * n[2] + sin(a) * b[2]));
         }
     }
-    for (int i = 0; i < RINGS; i++) {
-        int i1 = (i + 1) % RINGS;
-        for (int j = 0; j < SIDES; j++) {
-            int j1 = (j + 1) % SIDES;
-            int v00 = i * SIDES + j + 1, v01 = i * SIDES + j1 + 1;
-            int v10 = i1 * SIDES + j + 1, v11 = i1 * SIDES + j1 + 1;
-            printf("f %d %d %d\nf %d %d %d\n", v00, v10, v11, v00, v11, v01);
+    for (long i = 0; i < rings; i++) {
+        long i1 = (i + 1) % rings;
+        for (long j = 0; j < sides; j++) {
+            long j1 = (j + 1) % sides;
+            long v00 = i * sides + j + 1, v01 = i * sides + j1 + 1;
+            long v10 = i1 * sides + j + 1, v11 = i1 * sides + j1 + 1;
+            printf("f %ld %ld %ld\nf %ld %ld %ld\n", v00, v10, v11, v00, v11, v01);
         }
     }
     return 0;

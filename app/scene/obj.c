@@ -1,7 +1,10 @@
-/* obj.c: the OBJ reader. Line by line over the whole file in memory; every rc_token is checked
- * before use, so no input can read out of bounds or overflow a count. */
+/* obj.c: the OBJ reader's reference parse (rc_obj_parse_serial) and its entry points. Line by
+ * line over the whole file in memory; every rc_token is checked before use, so no input can read
+ * out of bounds or overflow a count. The entry points parse in chunks over all threads
+ * (obj_chunks.c), which falls back to this parse for the message of any input it refuses. */
 #include "obj.h"
 #include "echo.h"
+#include "obj_internal.h"
 #include "text_tokens.h"
 #include "grow.h"
 #include "read_file.h"
@@ -16,6 +19,12 @@
 static const char *const k_ignored[] = {"vp",   "o",    "g",    "s",    "l",     "p",    "cstype",
                                         "deg",  "bmat", "step", "curv", "curv2", "surf", "parm",
                                         "trim", "hole", "scrv", "sp",   "end",   "mg"};
+
+int rc_obj_ignored(rc_token kw) {
+    for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
+        if (rc_tok_is(kw, k_ignored[i])) return 1;
+    return 0;
+}
 
 typedef struct parser {
     const char *name;
@@ -337,8 +346,7 @@ static int parse_line(parser *p, const char *s, const char *end) {
         return parse_attr(p, s, end, "normal", 3, 3, 3, &p->m->vn, &p->m->num_normals, &p->cap_vn);
     if (rc_tok_is(kw, "mtllib")) return p->read_mtl ? parse_mtllib(p, s, end) : 0;
     if (rc_tok_is(kw, "usemtl")) return p->read_mtl ? parse_usemtl(p, s, end) : 0;
-    for (size_t i = 0; i < sizeof k_ignored / sizeof *k_ignored; i++)
-        if (rc_tok_is(kw, k_ignored[i])) return 0;
+    if (rc_obj_ignored(kw)) return 0;
     char shown[40];
     return perr(p, "unknown statement '%s'", rc_tok_show(kw, shown, sizeof shown));
 }
@@ -361,27 +369,49 @@ void rc_mesh_free(rc_mesh *m) {
     memset(m, 0, sizeof *m);
 }
 
-static int parse(const char *name, int read_mtl, const char *dir, size_t max_bytes,
-                 const char *text, size_t len, rc_mesh *out, rc_error *err) {
+int rc_obj_parse_serial(const rc_obj_source *src, rc_mesh *out, rc_error *err) {
     memset(out, 0, sizeof *out);
     parser p;
     memset(&p, 0, sizeof p);
-    p.name = name;
+    p.name = src->name;
     p.err = err;
     p.m = out;
-    p.read_mtl = read_mtl;
-    p.dir = dir;
-    p.mtl_bytes = max_bytes > len ? max_bytes - len : 0;
+    p.read_mtl = src->read_mtl;
+    p.dir = src->dir;
+    p.mtl_bytes = src->max_bytes > src->len ? src->max_bytes - src->len : 0;
     p.material = RC_OBJ_NONE;
-    int rc = rc_text_lines(text, len, &p.line, one_line, &p);
+    int rc = rc_text_lines(src->text, src->len, &p.line, one_line, &p);
     free(p.face);
     free(p.face_t);
     free(p.face_n);
     if (rc == 0 && out->num_triangles == 0)
         rc = rc_fail(err, "%s: no faces (a mesh needs at least one triangle of non-zero area)",
-                     name);
+                     src->name);
     if (rc != 0) rc_mesh_free(out);
     return rc;
+}
+
+int rc_obj_mtl_statement(const rc_obj_source *src, int is_usemtl, const char *s, const char *e,
+                         rc_obj_mtl_state *st, rc_mesh *m, rc_error *err) {
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.name = src->name;
+    p.err = err;
+    p.m = m;
+    p.read_mtl = 1;
+    p.dir = src->dir;
+    p.mtl_bytes = st->mtl_bytes;
+    p.material = st->material;
+    int rc = is_usemtl ? parse_usemtl(&p, s, e) : parse_mtllib(&p, s, e);
+    st->mtl_bytes = p.mtl_bytes;
+    st->material = p.material;
+    return rc;
+}
+
+static int parse(const char *name, int read_mtl, const char *dir, size_t max_bytes,
+                 const char *text, size_t len, rc_mesh *out, rc_error *err) {
+    rc_obj_source src = {name, read_mtl, dir, max_bytes, text, len};
+    return rc_obj_parse_chunks(&src, 0, 0, out, err);
 }
 
 int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err) {

@@ -534,46 +534,88 @@ static void default_material(rc_import_material *mat) {
     mat->is_default = 1;
 }
 
+/* The block at p cut to n bytes (p itself where realloc cannot). */
+static void *shrink(void *p, size_t n) {
+    void *q = realloc(p, n ? n : 1);
+    return q ? q : p;
+}
+
 /* One part of an OBJ: the triangles of material `key` (an index into the MTL materials, or
- * RC_OBJ_NONE), per corner (the OBJ's corners name their own normal and uv). */
-static int obj_part(const rc_mesh *m, uint32_t key, size_t count, rc_import_part *p) {
-    size_t nc = 3 * count;
+ * RC_OBJ_NONE). The OBJ's corners name their own normal and uv, so a vertex of the part is a
+ * distinct (position, uv, normal) triple, in the order the triangles first use it: corners that
+ * name the same three share it. head[v] (RC_OBJ_NONE for every mesh vertex on entry and on
+ * return) starts each position's chain of the part's vertices at it. */
+static int obj_part(const rc_mesh *m, uint32_t key, size_t count, uint32_t *head,
+                    rc_import_part *p) {
+    size_t nc = 3 * count, nu = 0;
     memset(p, 0, sizeof *p);
+    /* room for a vertex a corner; the pages the distinct ones do not touch stay unmapped */
     p->positions = malloc(nc * 3 * sizeof(float));
     p->indices = malloc(nc * sizeof(uint32_t));
-    if (m->tri_n) p->normals = calloc(nc * 3, sizeof(float));
-    if (m->tri_t) p->uv0 = calloc(nc * 2, sizeof(float));
-    if (!p->positions || !p->indices || (m->tri_n && !p->normals) || (m->tri_t && !p->uv0))
-        return -1;
+    uint32_t *next = malloc(nc * sizeof(uint32_t)), *from = malloc(nc * sizeof(uint32_t));
+    if (m->tri_n) p->normals = malloc(nc * 3 * sizeof(float));
+    if (m->tri_t) p->uv0 = malloc(nc * 2 * sizeof(float));
+    int rc = -1;
+    if (!p->positions || !p->indices || !next || !from || (m->tri_n && !p->normals) ||
+        (m->tri_t && !p->uv0))
+        goto done;
     size_t c = 0;
     for (size_t t = 0; t < m->num_triangles; t++) {
         if ((m->tri_m ? m->tri_m[t] : RC_OBJ_NONE) != key) continue;
         for (size_t k = 3 * t; k < 3 * t + 3; k++, c++) {
-            memcpy(p->positions + 3 * c, m->v + 3 * (size_t)m->tri[k], 3 * sizeof(float));
-            p->indices[c] = (uint32_t)c;
-            if (p->normals && m->tri_n[k] != RC_OBJ_NONE) {
-                const float *n = m->vn + 3 * (size_t)m->tri_n[k];
-                double l = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
-                for (int j = 0; j < 3 && l > 0.0; j++) p->normals[3 * c + j] = (float)(n[j] / l);
+            uint32_t v = m->tri[k], u = head[v];
+            while (u != RC_OBJ_NONE && ((m->tri_t && m->tri_t[from[u]] != m->tri_t[k]) ||
+                                        (m->tri_n && m->tri_n[from[u]] != m->tri_n[k])))
+                u = next[u];
+            if (u == RC_OBJ_NONE) {
+                u = (uint32_t)nu++;
+                from[u] = (uint32_t)k;
+                next[u] = head[v];
+                head[v] = u;
+                memcpy(p->positions + 3 * (size_t)u, m->v + 3 * (size_t)v, 3 * sizeof(float));
+                if (p->normals) {
+                    float *o = p->normals + 3 * (size_t)u;
+                    o[0] = o[1] = o[2] = 0.0f;
+                    if (m->tri_n[k] != RC_OBJ_NONE) {
+                        const float *n = m->vn + 3 * (size_t)m->tri_n[k];
+                        double l =
+                            sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+                        for (int j = 0; j < 3 && l > 0.0; j++) o[j] = (float)(n[j] / l);
+                    }
+                }
+                if (p->uv0) {
+                    float *o = p->uv0 + 2 * (size_t)u;
+                    o[0] = o[1] = 0.0f;
+                    if (m->tri_t[k] != RC_OBJ_NONE) {
+                        /* OBJ's v grows upwards, a texture's rows downwards (core/texture.h) */
+                        o[0] = m->vt[2 * (size_t)m->tri_t[k]];
+                        o[1] = 1.0f - m->vt[2 * (size_t)m->tri_t[k] + 1];
+                    }
+                }
             }
-            if (p->uv0 && m->tri_t[k] != RC_OBJ_NONE) {
-                /* OBJ's v grows upwards, a texture's rows downwards (core/texture.h) */
-                p->uv0[2 * c] = m->vt[2 * (size_t)m->tri_t[k]];
-                p->uv0[2 * c + 1] = 1.0f - m->vt[2 * (size_t)m->tri_t[k] + 1];
-            }
+            p->indices[c] = u;
         }
     }
+    for (size_t i = 0; i < nu; i++) head[m->tri[from[i]]] = RC_OBJ_NONE;
+    p->positions = shrink(p->positions, nu * 3 * sizeof(float));
+    if (p->normals) p->normals = shrink(p->normals, nu * 3 * sizeof(float));
+    if (p->uv0) p->uv0 = shrink(p->uv0, nu * 2 * sizeof(float));
     p->has_uv0 = p->uv0 != NULL;
-    p->num_vertices = nc;
+    p->num_vertices = nu;
     p->num_triangles = count;
-    return 0;
+    rc = 0;
+done:
+    free(next);
+    free(from);
+    return rc;
 }
 
 /* An OBJ mesh (with its MTL files) as an import: one part per material its faces use, the
  * MTL materials converted for rc_import_material_map, a grey Lambertian default for faces
  * without one. The text of the OBJ and its MTL files takes at most max_bytes, and so do the
  * map_Kd images. */
-static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_error *err) {
+static int obj_import(const char *path, size_t max_bytes, size_t limit, rc_import *im,
+                      rc_error *err) {
     rc_mesh m;
     memset(im, 0, sizeof *im);
     if (rc_obj_load_mtl(path, max_bytes, &m, err) != 0) return -1;
@@ -581,8 +623,20 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
     /* triangles per material, the default's last */
     size_t *count = calloc(nm + 1, sizeof *count);
     const char **files = NULL; /* per image of the import: the map file it came from */
+    uint32_t *head = NULL;
     int rc = -1;
-    if (!count) {
+    /* what the scene's triangles alone will take, before the parts and the scene are made */
+    double need = (double)m.num_triangles * TRI_BYTES + (double)m.num_vertices * VERTEX_BYTES;
+    if (need > (double)limit) {
+        rc_fail(err,
+                "%s: %zu triangles would take %.0f MiB, over the memory limit of %zu MiB "
+                "(--max-memory MIB raises it)",
+                path, m.num_triangles, need / 1048576.0, limit >> 20);
+        goto done;
+    }
+    head = malloc((m.num_vertices ? m.num_vertices : 1) * sizeof *head);
+    if (head) memset(head, 0xff, m.num_vertices * sizeof *head);
+    if (!count || !head) {
         rc_fail(err, "%s: out of memory", path);
         goto done;
     }
@@ -617,7 +671,7 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
             mtl_as_import(s, &maps, g);
         }
         rc_import_part *p = &im->parts[im->num_parts];
-        if (obj_part(&m, k == nm ? RC_OBJ_NONE : (uint32_t)k, count[k], p) != 0) {
+        if (obj_part(&m, k == nm ? RC_OBJ_NONE : (uint32_t)k, count[k], head, p) != 0) {
             free(p->positions), free(p->indices), free(p->normals), free(p->uv0);
             memset(p, 0, sizeof *p);
             rc_fail(err, "%s: out of memory", path);
@@ -642,6 +696,7 @@ static int obj_import(const char *path, size_t max_bytes, rc_import *im, rc_erro
 done:
     free(count);
     free(files);
+    free(head);
     rc_mesh_free(&m);
     if (rc != 0) rc_import_free(im);
     return rc;
@@ -660,7 +715,7 @@ int rc_import_read(const char *path, size_t max_mib, rc_import *im, rc_error *er
         size_t limit = max_mib == 0 || max_mib > SIZE_MAX >> 21 ? SIZE_MAX >> 1 : max_mib << 20;
         /* the text takes at most a fifth of the limit: the rest is for what it becomes (and
            its map_Kd images at most another fifth) */
-        return obj_import(path, limit / 5, im, err);
+        return obj_import(path, limit / 5, limit, im, err);
     }
     return rc_fail(err, "%s: not a model file (.gltf, .glb or .obj)", path);
 }
