@@ -534,6 +534,8 @@ static void default_material(rc_import_material *mat) {
     mat->is_default = 1;
 }
 
+#define SHARE_PROBES 16
+
 /* The block at p cut to n bytes (p itself where realloc cannot). */
 static void *shrink(void *p, size_t n) {
     void *q = realloc(p, n ? n : 1);
@@ -563,10 +565,17 @@ static int obj_part(const rc_mesh *m, uint32_t key, size_t count, uint32_t *head
     for (size_t t = 0; t < m->num_triangles; t++) {
         if ((m->tri_m ? m->tri_m[t] : RC_OBJ_NONE) != key) continue;
         for (size_t k = 3 * t; k < 3 * t + 3; k++, c++) {
+            /* at most SHARE_PROBES of the position's vertices are looked at, the latest first:
+               a position that hostile faces pair with a million normals costs no more */
             uint32_t v = m->tri[k], u = head[v];
-            while (u != RC_OBJ_NONE && ((m->tri_t && m->tri_t[from[u]] != m->tri_t[k]) ||
-                                        (m->tri_n && m->tri_n[from[u]] != m->tri_n[k])))
-                u = next[u];
+            for (int probes = 0;
+                 u != RC_OBJ_NONE && ((m->tri_t && m->tri_t[from[u]] != m->tri_t[k]) ||
+                                      (m->tri_n && m->tri_n[from[u]] != m->tri_n[k]));
+                 u = next[u])
+                if (++probes == SHARE_PROBES) {
+                    u = RC_OBJ_NONE;
+                    break;
+                }
             if (u == RC_OBJ_NONE) {
                 u = (uint32_t)nu++;
                 from[u] = (uint32_t)k;
