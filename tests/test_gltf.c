@@ -176,6 +176,66 @@ static void triangle(void) {
     free(json);
 }
 
+/* KHR_mesh_quantization: POSITION as SHORT (not normalized) placed by a node scale, NORMAL and
+ * TANGENT as normalized BYTE, TEXCOORD_0 as normalized UNSIGNED_SHORT, each turned into floats
+ * by the format's rules (glTF 2.0 sec. 3.11); without the extension the same file is refused by
+ * the core rule naming the accessor. */
+static void quantized(void) {
+    bin b = {{0}, 0};
+    const int16_t pos[12] = {0, 0, 0, 0, 1000, 0, 0, 0, 0, 1000, 0, 0}; /* VEC3 + 2 B padding */
+    const int8_t nrm[12] = {0, 0, 127, 0, 0, 0, 127, 0, 0, 0, -128, 0}; /* stride 4 */
+    const int8_t tan[12] = {127, 0, 0, 127, 127, 0, 0, 127, 0, 127, 0, -127};
+    const uint16_t uv[6] = {0, 0, 65535, 0, 0, 32768};
+    size_t op = put(&b, pos, sizeof pos), on = put(&b, nrm, sizeof nrm),
+           ot = put(&b, tan, sizeof tan), ou = put(&b, uv, sizeof uv);
+    for (int ext = 0; ext < 2; ext++) {
+        char *rest = fmt(
+            "%s,\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24,"
+            "\"byteStride\":8},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12,\"byteStride\":4}"
+            ","
+            "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":%zu,"
+            "\"byteLength\":12}],\"accessors\":[{\"bufferView\":0,\"componentType\":5122,"
+            "\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1000,1000,0]},"
+            "{\"bufferView\":1,\"componentType\":5120,\"normalized\":true,\"count\":3,"
+            "\"type\":\"VEC3\"},{\"bufferView\":2,\"componentType\":5120,\"normalized\":true,"
+            "\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":3,\"componentType\":5123,"
+            "\"normalized\":true,\"count\":3,\"type\":\"VEC2\"}],\"meshes\":[{\"primitives\":"
+            "[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1,\"TANGENT\":2,\"TEXCOORD_0\":3}}]}],"
+            "\"nodes\":[{\"mesh\":0,\"scale\":[0.001,0.001,0.001]}]",
+            ext ? ",\"extensionsUsed\":[\"KHR_mesh_quantization\"],\"extensionsRequired\":"
+                  "[\"KHR_mesh_quantization\"]"
+                : "",
+            op, on, ot, ou);
+        char *json = doc(&b, rest);
+        rc_import im;
+        rc_error err;
+        int rc = parse_json(json, &im, &err);
+        if (!ext) {
+            CHECK(rc != 0 && strstr(err.msg, "POSITION: accessors[0] is not VEC3 of FLOAT"),
+                  "quantized without the extension: refused: '%s'", rc ? err.msg : "loaded");
+        } else {
+            CHECK(rc == 0, "quantized: %s", err.msg);
+            if (rc == 0) {
+                const rc_import_part *p = &im.parts[0];
+                CHECK(im.num_triangles == 1 && vec_is(p->positions, 0, 0, 0) &&
+                          vec_is(p->positions + 3, 1, 0, 0) && vec_is(p->positions + 6, 0, 1, 0),
+                      "quantized: positions through the node's scale");
+                CHECK(p->normals && vec_is(p->normals, 0, 0, 1) &&
+                          vec_is(p->normals + 3, 0, 0, 1) && vec_is(p->normals + 6, 0, 0, -1),
+                      "quantized: normals (-128 clamps to -1)");
+                CHECK(p->tangents && vec_is(p->tangents, 1, 0, 0) && p->tangents[3] == 1.0f &&
+                          vec_is(p->tangents + 8, 0, 1, 0) && p->tangents[11] == -1.0f,
+                      "quantized: tangents and their handedness");
+                CHECK(p->has_uv0 && near(p->uv0[2], 1.0f) && near(p->uv0[5], 32768.0f / 65535.0f),
+                      "quantized: uvs");
+                rc_import_free(&im);
+            }
+        }
+        free(json);
+        free(rest);
+    }
+}
+
 static void quad(void) {
     bin b = {{0}, 0};
     const float pos[12] = {0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0};
@@ -722,6 +782,7 @@ static void bad_glb(void) {
 }
 
 int main(void) {
+    quantized();
     char tmp[] = "/tmp/test_gltf_XXXXXX";
     if (!mkdtemp(tmp)) {
         perror("mkdtemp");

@@ -38,7 +38,8 @@ static const mtl_case k_cases[] = {
     {"newmtl a\nKd 1 1\n", "t.mtl:2: Kd needs r g b (or one value for all three)"},
     {"newmtl a\nKd 1 1 1 1\n", "t.mtl:2: Kd has more than 3 values (r g b)"},
     {"newmtl a\nNs 2e6\n", "t.mtl:2: Ns: 2e6 is out of range (0 to 1e+06)"},
-    {"newmtl a\nNi 0\n", "t.mtl:2: Ni: 0 is out of range (0.01 to 10)"},
+    {"newmtl a\nNi 0.001\n", "t.mtl:2: Ni: 0.001 is out of range (0.01 to 10)"},
+    {"newmtl a\nNi -1\n", "t.mtl:2: Ni: -1 is out of range (0 to 10)"},
     {"newmtl a\nNi\n", "t.mtl:2: Ni needs a value"},
     {"newmtl a\nd 0.5 0.5\n", "t.mtl:2: d has more than one value"},
     {"newmtl a\nTr -1\n", "t.mtl:2: Tr: -1 is out of range (0 to 1)"},
@@ -61,6 +62,12 @@ static const mtl_case k_cases[] = {
     {"newmtl a\nbump tex/../../a.png\n", "t.mtl:2: bump 'tex/../../a.png': paths leaving the "
                                          "file's folder are refused"},
     {"newmtl a\nnorm ..\n", "t.mtl:2: norm '..': paths leaving the file's folder are refused"},
+    /* a backslash separates folders as a slash does: still refused out of the folder */
+    {"newmtl a\nmap_Kd tex\\..\\..\\a.png\n",
+     "t.mtl:2: map_Kd 'tex\\..\\..\\a.png': paths leaving the file's folder are refused"},
+    {"newmtl a\nmap_Kd \\\\server\\a.png\n",
+     "t.mtl:2: map_Kd '\\\\server\\a.png': absolute paths are refused (paths are relative to "
+     "the file)"},
     {"newmtl a\nKd 1 1 1\x00\n", "t.mtl:2: NUL byte in the line (not a text file)"},
 };
 
@@ -91,13 +98,18 @@ static void values(void) {
     const char *text = "newmtl glass\nKd 0.9 0.95 1\nNi 1.45\nTr 0.75\nillum 4\n"
                        "newmtl plain\n"
                        "newmtl wood floor\r\nKd 0.5\nmap_Kd -s 2 2 1 -o 0.5 -bm 1 -clamp on "
-                       "tex/wood grain.png  \nmap_Bump -bm 0.5 n.png\nNs 10\n";
+                       "tex/wood grain.png  \nmap_Bump -bm 0.5 n.png\nNs 10\n"
+                       "newmtl win\nNi 0\nmap_Kd .\\maps\\w.png\n";
     rc_mtl m;
     memset(&m, 0, sizeof m);
     rc_error err = {{0}};
     CHECK(rc_mtl_parse("g.mtl", "dir", text, strlen(text), &m, &err) == 0, "%s", err.msg);
-    CHECK(m.count == 3, "%zu materials", m.count);
-    if (m.count != 3) return;
+    CHECK(m.count == 4, "%zu materials", m.count);
+    if (m.count != 4) return;
+    const rc_mtl_material *win = &m.materials[3];
+    CHECK(win->ni == 1.0f && win->map_kd && strcmp(win->map_kd, "dir/./maps/w.png") == 0,
+          "Ni 0 is the default, a Windows path's backslashes are slashes: %g '%s'", win->ni,
+          win->map_kd ? win->map_kd : "(none)");
     const rc_mtl_material *g = &m.materials[0], *p = &m.materials[1], *w = &m.materials[2];
     CHECK(strcmp(g->name, "glass") == 0 && near(g->kd[1], 0.95f) && near(g->ni, 1.45f) &&
               near(g->d, 0.25f) && g->illum == 4 && g->has_kd,
@@ -136,10 +148,10 @@ static void values(void) {
     CHECK(rc_mtl_parse("g.mtl", "dir", text, strlen(text), &m, &err) == 0, "%s", err.msg);
     CHECK(rc_mtl_find(&m, "wood floor", 10) == 2 && rc_mtl_find(&m, "wood", 4) == -1, "find");
     /* a second file appends; a name of the first may come again */
-    CHECK(rc_mtl_parse("h.mtl", "dir", "newmtl glass\n", 13, &m, &err) == 0 && m.count == 4,
+    CHECK(rc_mtl_parse("h.mtl", "dir", "newmtl glass\n", 13, &m, &err) == 0 && m.count == 5,
           "second file: %s", err.msg);
     /* an error in a later file leaves the earlier materials */
-    CHECK(rc_mtl_parse("i.mtl", "dir", "newmtl z\nx\n", 11, &m, &err) != 0 && m.count == 4,
+    CHECK(rc_mtl_parse("i.mtl", "dir", "newmtl z\nx\n", 11, &m, &err) != 0 && m.count == 5,
           "error in a later file");
     rc_mtl_free(&m);
 }
@@ -317,6 +329,16 @@ static void obj_scene(const char *dir) {
              obj);
     CHECK(rc_scene_load_max(obj, 256, &s, &err) != 0 && strcmp(err.msg, want) == 0, "typo: '%s'",
           err.msg);
+    /* usemtl without any mtllib (exporters write `usemtl Default`): the grey default */
+    write_text(obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Default\nf 1 2 3\nusemtl Other\n"
+                    "f 1 3 2\n");
+    CHECK(rc_scene_load_max(obj, 256, &s, &err) == 0, "usemtl without mtllib: '%s'", err.msg);
+    if (!err.msg[0]) {
+        CHECK(s.num_prims == 2 && s.num_materials == 1 &&
+                  s.materials[0].type == RC_MAT_LAMBERTIAN && near(s.materials[0].color.x, 0.8f),
+              "usemtl without mtllib: %zu prims, %zu materials", s.num_prims, s.num_materials);
+        rc_scene_free(&s);
+    }
     /* a missing MTL file, a path out of the folder */
     write_text(obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\nmtllib none.mtl\nf 1 2 3\n");
     snprintf(want, sizeof want, "%s:4: mtllib: %s/none.mtl: cannot open: ", obj, dir);

@@ -52,7 +52,7 @@ static int top_array(gctx *c, const char *key, const cJSON ***items, int *n) {
 static int check_asset(gctx *c) {
     static const char *const supported[] = {
         "KHR_texture_transform", "KHR_materials_emissive_strength", "KHR_materials_transmission",
-        "KHR_materials_ior", NULL};
+        "KHR_materials_ior",     "KHR_mesh_quantization",           NULL};
     const cJSON *asset, *arr;
     const char *ver, *minv;
     int n;
@@ -80,7 +80,10 @@ static int check_asset(gctx *c) {
             char p[64];
             if (!cJSON_IsString(e))
                 return gltf_fail(c, gltf_jindex(p, sizeof p, key, i), "expected a string");
-            if (!pass) continue;
+            if (!pass) {
+                c->quantized |= !strcmp(e->valuestring, "KHR_mesh_quantization");
+                continue;
+            }
             int known = 0;
             for (const char *const *s = supported; *s; s++) known |= !strcmp(*s, e->valuestring);
             if (!known)

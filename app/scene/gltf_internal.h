@@ -101,6 +101,7 @@ typedef struct gctx {
     const uint8_t *bin; /* the GLB's BIN chunk */
     size_t bin_len;
     int is_glb;
+    int quantized; /* KHR_mesh_quantization is used: integer vertex attributes allowed */
     cJSON *root;
     /* the top-level arrays, as element pointers */
     const cJSON **a_buffers, **a_views, **a_accs, **a_meshes, **a_nodes, **a_mats, **a_texs,

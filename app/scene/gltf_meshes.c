@@ -14,28 +14,44 @@ static const char *const k_attr_names[A_NUM] = {"POSITION",   "NORMAL",     "TAN
 
 /* ---- meshes ---- */
 
-/* The accessor of a vertex attribute: its type and component types as the format allows. */
+/* The accessor of a vertex attribute: its type and component types as the format allows
+ * (glTF 2.0 sec. 3.7.2.1), and as KHR_mesh_quantization widens them where the file uses it:
+ * POSITION and TEXCOORD of any 8- or 16-bit integer type, normalized or not; NORMAL and
+ * TANGENT of normalized BYTE or SHORT. The reader turns every component into a float by the
+ * format's rules (sec. 3.11: normalized signed values max(c / (2^(b-1) - 1), -1)). */
 static int check_attr(gctx *c, const char *p, int k, int32_t ai) {
     const gacc *a = &c->accs[ai];
     const char *name = k_attr_names[k];
+    const int small = a->ctype == CT_BYTE || a->ctype == CT_UBYTE || a->ctype == CT_SHORT ||
+                      a->ctype == CT_USHORT;
+    const int snorm = a->normalized && (a->ctype == CT_BYTE || a->ctype == CT_SHORT);
     int ok;
     const char *want;
     switch (k) {
     case A_POS:
+        ok = a->ncomp == 3 && a->elem == a->ncomp * a->csize &&
+             (a->ctype == CT_FLOAT || (c->quantized && small));
+        want = c->quantized ? "VEC3 of FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT"
+                            : "VEC3 of FLOAT";
+        break;
     case A_NRM:
-        ok = a->ncomp == 3 && a->ctype == CT_FLOAT && a->elem == 12;
-        want = "VEC3 of FLOAT";
+        ok = a->ncomp == 3 && a->elem == a->ncomp * a->csize &&
+             (a->ctype == CT_FLOAT || (c->quantized && snorm));
+        want = c->quantized ? "VEC3 of FLOAT or normalized BYTE or SHORT" : "VEC3 of FLOAT";
         break;
     case A_TAN:
-        ok = a->ncomp == 4 && a->ctype == CT_FLOAT && a->elem == 16;
-        want = "VEC4 of FLOAT";
+        ok = a->ncomp == 4 && a->elem == a->ncomp * a->csize &&
+             (a->ctype == CT_FLOAT || (c->quantized && snorm));
+        want = c->quantized ? "VEC4 of FLOAT or normalized BYTE or SHORT" : "VEC4 of FLOAT";
         break;
     case A_UV0:
     case A_UV1:
         ok = a->ncomp == 2 && a->elem == a->ncomp * a->csize &&
              (a->ctype == CT_FLOAT ||
-              (a->normalized && (a->ctype == CT_UBYTE || a->ctype == CT_USHORT)));
-        want = "VEC2 of FLOAT or normalized UNSIGNED_BYTE or UNSIGNED_SHORT";
+              (a->normalized && (a->ctype == CT_UBYTE || a->ctype == CT_USHORT)) ||
+              (c->quantized && small));
+        want = c->quantized ? "VEC2 of FLOAT, BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT"
+                            : "VEC2 of FLOAT or normalized UNSIGNED_BYTE or UNSIGNED_SHORT";
         break;
     default:
         ok = (a->ncomp == 3 || a->ncomp == 4) && a->elem == a->ncomp * a->csize &&

@@ -13,9 +13,9 @@
 #include <string.h>
 
 /* Statements that carry nothing the renderer's materials use. */
-static const char *const k_ignored[] = {"Ka",    "map_Ka", "map_Ks",    "map_Ns", "disp",
-                                        "decal", "refl",   "sharpness", "Ps",     "Pc",
-                                        "Pcr",   "aniso",  "anisor",    "map_Pr", "map_Pm"};
+static const char *const k_ignored[] = {"Ka",     "map_Ka",    "map_Ks", "map_Ns", "disp", "decal",
+                                        "refl",   "sharpness", "Ps",     "Pc",     "Pcr",  "aniso",
+                                        "anisor", "map_Pr",    "map_Pm", "Km"};
 
 typedef struct parser {
     const char *name, *dir;
@@ -101,7 +101,7 @@ static int parse_scalar(parser *p, rc_token kw, const char *pos, const char *end
     return parse_num(p, t, what, lo, hi, out);
 }
 
-char *rc_mtl_join(const char *dir, const char *name, size_t n, char *why, size_t cap) {
+char *rc_mtl_join(const char *dir, const char *raw, size_t n, char *why, size_t cap) {
     if (n == 0) {
         snprintf(why, cap, "no file name");
         return NULL;
@@ -110,12 +110,13 @@ char *rc_mtl_join(const char *dir, const char *name, size_t n, char *why, size_t
         snprintf(why, cap, "file name longer than %d bytes", RC_MTL_MAX_PATH);
         return NULL;
     }
+    /* Windows exporters write `.\maps\wood.jpg`: a backslash separates folders here too */
+    char name[RC_MTL_MAX_PATH];
+    memcpy(name, raw, n);
+    for (size_t i = 0; i < n; i++)
+        if (name[i] == '\\') name[i] = '/';
     if (name[0] == '/' || (n >= 2 && name[1] == ':')) {
         snprintf(why, cap, "absolute paths are refused (paths are relative to the file)");
-        return NULL;
-    }
-    if (memchr(name, '\\', n)) {
-        snprintf(why, cap, "backslash in the path (use /)");
         return NULL;
     }
     if (memchr(name, '\0', n)) {
@@ -301,8 +302,10 @@ static int parse_line(parser *p, const char *s, const char *end) {
         m->has_ns = 1;
         return 0;
     case 4:
-        if (parse_scalar(p, kw, s, end, 0.01, 10.0, &v) != 0) return -1;
-        m->ni = (float)v;
+        /* 0 is what several exporters write for "no index of refraction": the default (1) */
+        if (parse_scalar(p, kw, s, end, 0.0, 10.0, &v) != 0) return -1;
+        if (v != 0.0 && v < 0.01) return parse_scalar(p, kw, s, end, 0.01, 10.0, &v);
+        m->ni = v == 0.0 ? 1.0f : (float)v;
         return 0;
     case 5:
     case 6:

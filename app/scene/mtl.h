@@ -66,7 +66,8 @@ void rc_mtl_free(rc_mtl *m);
 long rc_mtl_find(const rc_mtl *m, const char *name, size_t n);
 
 /* A file name name[0..n) relative to `dir`: NULL with the reason in `why` when it is empty,
- * too long, absolute (or has a drive letter), has a backslash or NUL, or a ".." segment; else
+ * too long, absolute (or has a drive letter), has a NUL, or a ".." segment (a backslash counts
+ * as a slash: Windows exporters write them); else
  * "dir/name" (malloc'ed; NULL with "out of memory"). */
 char *rc_mtl_join(const char *dir, const char *name, size_t n, char *why, size_t cap);
 

@@ -325,6 +325,15 @@ static int parse_usemtl(parser *p, const char *pos, const char *end) {
     rc_token name = rc_tok_rest(pos, end);
     if (name.n == 0) return perr(p, "%s", "usemtl needs a material name");
     long i = rc_mtl_find(&p->m->mtl, name.s, name.n);
+    if (i < 0 && p->m->mtl.count == 0) {
+        /* no material defined at all (many exporters write `usemtl Default` without an MTL):
+           the grey default, said once by the importer; a name missing among defined ones
+           is still an error, as a typo would be */
+        if (p->m->num_unknown_usemtl++ == 0)
+            rc_tok_show(name, p->m->unknown_usemtl, sizeof p->m->unknown_usemtl);
+        p->material = RC_OBJ_NONE;
+        return 0;
+    }
     if (i < 0)
         return perr(p, "usemtl '%s': no such material in the mtllib files above",
                     rc_tok_show(name, shown, sizeof shown));

@@ -39,6 +39,10 @@ typedef struct rc_mesh {
     rc_mtl mtl;      /* the materials of the mtllib files, in the order read */
     uint32_t *tri_m; /* per triangle: its index into mtl.materials or RC_OBJ_NONE; NULL while
                         no face follows a usemtl */
+    /* usemtl lines of a file whose mtllib files define no material (or that has none): their
+       faces take the default; the count and the first one's name, for a notice */
+    size_t num_unknown_usemtl;
+    char unknown_usemtl[64];
 } rc_mesh;
 
 #define RC_OBJ_NONE 0xffffffffu

@@ -628,6 +628,11 @@ static int obj_import(const char *path, size_t max_bytes, size_t limit, rc_impor
     rc_mesh m;
     memset(im, 0, sizeof *im);
     if (rc_obj_load_mtl(path, max_bytes, &m, err) != 0) return -1;
+    if (m.num_unknown_usemtl)
+        fprintf(stderr,
+                "raycompact: %s: usemtl '%s'%s names no material (no mtllib defines any): "
+                "its faces take the grey default\n",
+                path, m.unknown_usemtl, m.num_unknown_usemtl > 1 ? " (and later ones)" : "");
     size_t nm = m.mtl.count;
     /* triangles per material, the default's last */
     size_t *count = calloc(nm + 1, sizeof *count);
