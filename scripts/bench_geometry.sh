@@ -67,7 +67,10 @@ if [ -z "$backend" ]; then
     nvidia-smi -L 2>/dev/null | grep -q "^GPU " && backend=cuda
 fi
 case $backend in cpu | cuda) ;; *) die "--backend: '$backend' is not one of: cpu, cuda" ;; esac
-[ -n "$build" ] || { [ "$backend" = cuda ] && build=build-gpu || build=build; }
+if [ -z "$build" ]; then
+    build=build
+    [ "$backend" = cuda ] && build="build-gpu"
+fi
 rc=$build/bin/raycompact gen_knot=$build/bin/gen_knot gen_demo=$build/bin/gen_demo
 for b in "$rc" "$gen_knot"; do
     [ -x "$b" ] || die "$b not found (build it: cmake --build $build)"
@@ -154,13 +157,13 @@ for k in "${demo_list[@]}"; do
     models+=("demo_d$k|$f")
 done
 
-# The image: tiny on the CPU (one frame of 64x36 after one warm-up frame, which takes the
+# The image: tiny on the CPU (one frame of 128x72 after one warm-up frame, which takes the
 # threads' start), whose bench has no megakernels; on CUDA 1280x720, 3 timed frames after one
 # warm-up.
 if [ "$backend" = cpu ]; then
-    img=(--width 64 --height 36) timing=(--frames 1 --warmup 1) mk=()
+    img=(--width 128 --height 72) timing=(--frames 1 --warmup 1) mk=()
 else
-    img=(--width 1280 --height 720) timing=(--frames 3 --warmup 1) mk=(--megakernel bvh,persistent)
+    img=(--width 1280 --height 720) timing=(--frames 3 --warmup 1) mk=(--megakernel "bvh,persistent")
 fi
 
 # peak RSS of a command in KiB into FILE: GNU time where installed, else Python's getrusage
@@ -188,7 +191,7 @@ for entry in "${models[@]}"; do
         render=("$rc" render --backend "$backend" --scene "$file" "${img[@]}" --spp 1 --stats
             "${bvh[@]}" --out "$run.png")
         bench=("$rc" bench --backend "$backend" --scene "$file" "${img[@]}" "${timing[@]}"
-            --samples-per-frame auto --algos none,auto --modes indices
+            --samples-per-frame auto --algos "none,auto" --modes indices
             "${mk[@]}" "${bvh[@]}" --json "$run.bench.json")
         runs+=("$run.json")
         rm -f "$run.json" "$run.bench.json"
@@ -294,10 +297,10 @@ for r in rows:
         fmt(r["device_bytes_per_triangle"]), fmt(rss / 1024 if rss else None),
         fmt(mr.get("none"), 2), fmt(mr.get("auto"), 2), fmt(mr.get("megakernel_bvh"), 2),
         fmt(mr.get("megakernel_persistent"), 2)]) + " |")
-lines += ["", "Times in ms from `raycompact render --stats`; load = read and parse + textures + "
-          "BVH; B/tri: bytes per triangle (the whole scene's, from `bench --json`); peak MiB: "
-          "the render process's peak resident memory; the last four columns: Mrays/s from "
-          "`raycompact bench` (wavefront with none and auto, the bvh and persistent "
+lines += ["", "Times in ms from `raycompact render --stats`; load = read and parse + textures +",
+          "BVH; B/tri: bytes per triangle (the whole scene's, from `bench --json`); peak MiB:",
+          "the render process's peak resident memory; the last four columns: Mrays/s from",
+          "`raycompact bench` (wavefront with none and auto, the bvh and persistent",
           "megakernels). Per-run JSON: runs/NAME_LAYOUT.json.", ""]
 open(os.path.join(out, "geometry.md"), "w").write("\n".join(lines))
 print("\n".join(lines[8:8 + len(rows) + 2]))
@@ -331,5 +334,7 @@ fig.tight_layout()
 fig.savefig(os.path.join(out, "geometry.png"), dpi=110)
 print(f"bench_geometry: wrote {os.path.join(out, 'geometry.png')}", file=sys.stderr)
 PY
-if [ $fail = 0 ]; then note "wrote $out/geometry.md"; else note "wrote $out/geometry.md (some runs failed)"; fi
+status=""
+[ $fail = 0 ] || status=" (some runs failed)"
+note "wrote $out/geometry.md$status"
 exit $fail
