@@ -29,6 +29,7 @@ usage: scripts/bench_geometry.sh [--backend cpu|cuda] [--sizes LIST] [--layouts 
   --out DIR           results and cached models (default out/geometry)
   --build DIR         the build with bin/raycompact, bin/gen_knot and bin/gen_demo (default
                       build-gpu for cuda, build for cpu)
+Relative paths are taken from the repository's root, where the script runs.
 EOF
 }
 
