@@ -164,7 +164,8 @@ done
 if [ "$backend" = cpu ]; then
     img=(--width 128 --height 72) timing=(--frames 1 --warmup 1) mk=()
 else
-    img=(--width 1280 --height 720) timing=(--frames 3 --warmup 1) mk=(--megakernel "bvh,persistent")
+    img=(--width 1280 --height 720) timing=(--frames 3 --warmup 1)
+    mk=(--megakernel "bvh,persistent")
 fi
 
 # peak RSS of a command in KiB into FILE: GNU time where installed, else Python's getrusage
@@ -315,15 +316,17 @@ except ImportError:
 fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
 series = sorted({(r["name"].rsplit("_", 1)[-1] if r["name"].startswith("knot") else "demo",
                   r["layout"]) for r in rows})
+label = lambda kind: kind if kind == "demo" else "knot " + kind
 for kind, layout in series:
     pts = sorted((r["triangles"], r) for r in rows if r["layout"] == layout and
                  (r["name"].startswith("demo") if kind == "demo" else
                   r["name"].startswith("knot") and r["name"].endswith(kind)))
     x = [t for t, _ in pts]
-    a.plot(x, [r["load_ms"] for _, r in pts], "o-", label=f"{kind} {layout}")
+    a.plot(x, [r["load_ms"] for _, r in pts], "o-", label=f"{label(kind)} {layout}")
     y = [r["mrays_per_s"].get("auto") for _, r in pts]
-    b.plot(x, [v if v is not None else float("nan") for v in y], "o-", label=f"{kind} {layout}")
-for ax, t in ((a, "load ms (read + BVH)"), (b, "Mrays/s (wavefront, auto)")):
+    b.plot(x, [v if v is not None else float("nan") for v in y], "o-",
+           label=f"{label(kind)} {layout}")
+for ax, t in ((a, "load ms (read, textures, BVH)"), (b, "Mrays/s (wavefront, auto)")):
     ax.set_xscale("log")
     ax.set_xlabel("triangles")
     ax.set_title(t)
