@@ -37,6 +37,9 @@ suites:
                    against graph loops, --spread, megakernels, compact bench --graph
   megakernels      the wavefront against the bvh and persistent megakernels on every shipped
                    scene at 1, 8, 64 and auto samples a frame; a table and a plot
+  geometry         the knot at 0.1, 1, 4 and 16 M triangles (OBJ and .glb) and the demo scene
+                   at three detail levels per BVH layout: read, BVH and upload ms, SAH cost,
+                   bytes per triangle, peak memory, Mrays/s (scripts/bench_geometry.sh)
   mpi [SPP]        render over 1-3 ranks byte for byte (CUDA), 1, 2 and 4 GPUs on spheres
                    3840x2160 (SPP, default 1024): render and wall time (scaling.txt),
                    bench --per-rank
@@ -45,7 +48,8 @@ suites:
   view             `raycompact view` with SDL2's offscreen driver (EGL, no X server), from the
                    packages scripts/fetch_view_deps.sh downloaded; its frame times
   report           the suites whose output forms docs/bench's report, each into OUTDIR/SUITE:
-                   app, kernels bench, profile, auto all, frame bench, megakernels, view, mpi
+                   app, kernels bench, profile, auto all, frame bench, megakernels,
+                   geometry, view, mpi
 EOF
 }
 
@@ -580,6 +584,14 @@ suite_megakernels() {
     python3 scripts/plot_megakernels.py "$out"
 }
 
+# geometry: scripts/bench_geometry.sh on the CUDA backend at every size (0.1-16 M triangles),
+# its cached models, per-run JSON, OUTDIR/geometry.md and geometry.png in OUTDIR.
+suite_geometry() {
+    gpu_build "$out/build.log" raycompact gen_knot gen_demo || exit 1
+    rm -f "$out/build.log"
+    scripts/bench_geometry.sh --backend cuda --sizes 0.1,1,4,16 --build build-gpu --out "$out"
+}
+
 suite_mpi() {
     spp=${1:-1024}
     reps=${RC_MPI_REPEAT:-3}
@@ -938,7 +950,8 @@ EOF
 # one of them did.
 suite_report() {
     local fail=0 s
-    for s in "app" "kernels bench" "profile" "auto all" "frame bench" "megakernels" "view" "mpi"; do
+    for s in "app" "kernels bench" "profile" "auto all" "frame bench" "megakernels" \
+        "geometry" "view" "mpi"; do
         # shellcheck disable=SC2086
         set -- $s
         echo "==== scripts/gpu.sh $s"
@@ -947,7 +960,7 @@ suite_report() {
     exit $fail
 }
 
-suites="check quick tests app fat kernels auto frame megakernels mpi profile view report"
+suites="check quick tests app fat kernels auto frame megakernels geometry mpi profile view report"
 case "${1:-}" in
 -h | --help | help)
     usage
