@@ -121,6 +121,14 @@ static int vec_is(const float *v, float x, float y, float z) {
     return near(v[0], x) && near(v[1], y) && near(v[2], z);
 }
 
+/* a 2 x 1 RGBA PNG */
+static const uint8_t k_png[72] = {
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+    0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0xf4,
+    0x22, 0x7f, 0x8a, 0x00, 0x00, 0x00, 0x0f, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8,
+    0xcf, 0xc0, 0xf0, 0x1f, 0x08, 0x1b, 0x00, 0x10, 0x79, 0x03, 0x7e, 0x7d, 0x63, 0xce, 0xd7,
+    0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+
 static const float k_tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
 #define TRI_ACC                                                                                    \
     ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],\"accessors\":[{\"bufferView\":0,"        \
@@ -234,6 +242,68 @@ static void quantized(void) {
         free(json);
         free(rest);
     }
+}
+
+/* KHR_materials_pbrSpecularGlossiness where no pbrMetallicRoughness is given: diffuse as the
+ * base colour, 1 - glossiness the roughness, metallic 0 (beside a pbrMetallicRoughness the
+ * latter wins); KHR_materials_unlit: an emitter of the base colour and texture that reflects
+ * nothing, the base texture kept only where alpha masks. */
+static void material_extensions(void) {
+    bin b = {{0}, 0};
+    put(&b, k_tri, sizeof k_tri);
+    char *png64 = b64(k_png, sizeof k_png);
+    char *rest =
+        fmt(TRI_ACC TRI_MESH
+            ",\"nodes\":[{\"mesh\":0}],\"images\":[{\"uri\":\"data:image/png;base64,%s\"}],"
+            "\"textures\":[{\"source\":0}],\"materials\":["
+            "{\"extensions\":{\"KHR_materials_pbrSpecularGlossiness\":"
+            "{\"diffuseFactor\":[0.5,0.25,1,1],\"glossinessFactor\":0.75,"
+            "\"diffuseTexture\":{\"index\":0}}}},"
+            "{\"pbrMetallicRoughness\":{\"roughnessFactor\":0.5},\"extensions\":"
+            "{\"KHR_materials_pbrSpecularGlossiness\":{\"glossinessFactor\":0}}},"
+            "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.2,0.4,0.6,1],"
+            "\"baseColorTexture\":{\"index\":0}},\"extensions\":"
+            "{\"KHR_materials_unlit\":{}}},"
+            "{\"alphaMode\":\"MASK\",\"pbrMetallicRoughness\":"
+            "{\"baseColorTexture\":{\"index\":0}},\"extensions\":"
+            "{\"KHR_materials_unlit\":{}}}],"
+            "\"extensionsUsed\":[\"KHR_materials_pbrSpecularGlossiness\","
+            "\"KHR_materials_unlit\"]",
+            png64);
+    char *json = doc(&b, rest);
+    free(rest);
+    free(png64);
+    rc_import im;
+    rc_error err;
+    rc_gltf_options o = {0, on_notice, NULL};
+    memset(&err, 0, sizeof err);
+    o.max_mib = 0;
+    int rc = rc_gltf_parse("t.gltf", NULL, json, strlen(json), &o, &im, &err);
+    CHECK(rc == 0, "material extensions: '%s'", err.msg);
+    if (rc != 0) {
+        free(json);
+        return;
+    }
+    CHECK(im.num_materials >= 4, "%zu materials", im.num_materials);
+    if (im.num_materials >= 4) {
+        const rc_import_material *sg = &im.materials[0], *both = &im.materials[1],
+                                 *un = &im.materials[2], *um = &im.materials[3];
+        CHECK(vec_is(sg->base_color, 0.5f, 0.25f, 1) && sg->metallic == 0.0f &&
+                  near(sg->roughness, 0.25f) && sg->base_color_tex.texture == 0,
+              "specular-glossiness: base (%g %g %g) metallic %g roughness %g", sg->base_color[0],
+              sg->base_color[1], sg->base_color[2], sg->metallic, sg->roughness);
+        CHECK(both->roughness == 0.5f && both->metallic == 1.0f,
+              "beside pbrMetallicRoughness: the latter");
+        CHECK(vec_is(un->emissive, 0.2f, 0.4f, 0.6f) && vec_is(un->base_color, 0, 0, 0) &&
+                  un->emissive_tex.texture == 0 && un->base_color_tex.texture == -1 &&
+                  un->metallic == 0.0f && un->emissive_strength == 1.0f,
+              "unlit: an emitter of the base colour");
+        CHECK(um->emissive_tex.texture == 0 && um->base_color_tex.texture == 0 &&
+                  um->alpha_mode == RC_IMPORT_ALPHA_MASK,
+              "unlit and masked: the base texture kept for its alpha");
+    }
+    rc_import_free(&im);
+    free(json);
 }
 
 static void quad(void) {
@@ -391,16 +461,11 @@ static void sparse(void) {
 }
 
 static void materials_camera_image(void) {
-    static const uint8_t png[72] = {
-        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
-        0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0xf4,
-        0x22, 0x7f, 0x8a, 0x00, 0x00, 0x00, 0x0f, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8,
-        0xcf, 0xc0, 0xf0, 0x1f, 0x08, 0x1b, 0x00, 0x10, 0x79, 0x03, 0x7e, 0x7d, 0x63, 0xce, 0xd7,
-        0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+    const uint8_t *png = k_png;
     bin b = {{0}, 0};
     put(&b, k_tri, sizeof k_tri);
-    size_t o_png = put(&b, png, sizeof png);
-    char *png64 = b64(png, sizeof png);
+    size_t o_png = put(&b, png, sizeof k_png);
+    char *png64 = b64(png, sizeof k_png);
     char *rest = fmt(
         ",\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":%zu,"
         "\"byteLength\":72}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
@@ -783,6 +848,7 @@ static void bad_glb(void) {
 
 int main(void) {
     quantized();
+    material_extensions();
     char tmp[] = "/tmp/test_gltf_XXXXXX";
     if (!mkdtemp(tmp)) {
         perror("mkdtemp");

@@ -1,6 +1,7 @@
 /* gltf_materials.c: the glTF reader's samplers, textures and materials (with
- * KHR_texture_transform, KHR_materials_emissive_strength, _transmission and _ior) into the
- * result's tables (gltf_internal.h). The images they name are decoded by gltf_images.c. */
+ * KHR_texture_transform, KHR_materials_emissive_strength, _transmission, _ior, _unlit and
+ * _pbrSpecularGlossiness) into the result's tables (gltf_internal.h). The images they name are
+ * decoded by gltf_images.c. */
 #include "gltf_internal.h"
 
 #include <cjson/cJSON.h>
@@ -180,6 +181,48 @@ static int read_material(gctx *c, const cJSON *o, const char *p, rc_import_mater
         if (gltf_jnum(c, x, xp, "transmissionFactor", 0.0, 0.0, 1.0, &m->transmission) != 0 ||
             read_texref(c, x, xp, "transmissionTexture", &m->transmission_tex, NULL, NULL) != 0)
             return -1;
+    }
+    if (gltf_jobject(c, ext, ep, "KHR_materials_pbrSpecularGlossiness", &x) < 0) return -1;
+    if (x && !pbr) {
+        /* KHR_materials_pbrSpecularGlossiness (archived), read where the file gives no
+           pbrMetallicRoughness to fall back on: the diffuse colour and texture as the base
+           colour, 1 - glossiness as the roughness, a dielectric's specular (metallic 0). The
+           specular colour and the specular-glossiness texture are not read (a notice says
+           which). */
+        gltf_jpath(xp, sizeof xp, ep, "KHR_materials_pbrSpecularGlossiness");
+        double df[4] = {1, 1, 1, 1}, sp[3] = {1, 1, 1};
+        float gloss;
+        rc_import_texref sg;
+        if (gltf_jnums(c, x, xp, "diffuseFactor", 4, 0.0, 1.0, df, NULL) != 0 ||
+            read_texref(c, x, xp, "diffuseTexture", &m->base_color_tex, NULL, NULL) != 0 ||
+            gltf_jnums(c, x, xp, "specularFactor", 3, 0.0, 1.0, sp, NULL) != 0 ||
+            gltf_jnum(c, x, xp, "glossinessFactor", 1.0, 0.0, 1.0, &gloss) != 0 ||
+            read_texref(c, x, xp, "specularGlossinessTexture", &sg, NULL, NULL) != 0)
+            return -1;
+        for (int k = 0; k < 4; k++) m->base_color[k] = (float)df[k];
+        m->metallic = 0.0f;
+        m->roughness = 1.0f - gloss;
+        if (sg.texture >= 0)
+            gltf_notice(c, xp,
+                        "specularGlossinessTexture not read: the roughness is 1 - "
+                        "glossinessFactor throughout");
+    }
+    if (gltf_jobject(c, ext, ep, "KHR_materials_unlit", &x) < 0) return -1;
+    if (x) {
+        /* KHR_materials_unlit: the surface shows its base colour whatever the light falls on
+           it; to a path tracer, an emitter of that colour (and texture) that reflects nothing.
+           The base texture stays where alpha masks or blends: its alpha cuts the surface. */
+        for (int k = 0; k < 3; k++) {
+            m->emissive[k] = m->base_color[k];
+            m->base_color[k] = 0.0f;
+        }
+        m->emissive_strength = 1.0f;
+        m->emissive_tex = m->base_color_tex;
+        if (m->alpha_mode == RC_IMPORT_ALPHA_OPAQUE) m->base_color_tex.texture = -1;
+        m->metallic = 0.0f;
+        m->roughness = 1.0f;
+        m->transmission = 0.0f;
+        m->transmission_tex.texture = -1;
     }
     if (gltf_jobject(c, ext, ep, "KHR_materials_ior", &x) < 0) return -1;
     if (x) {
