@@ -147,9 +147,7 @@ static cudaError_t mk_upload(void **d, const void *host, size_t bytes) {
 static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np, int film) {
     size_t lb = scene->num_lights * sizeof(uint32_t);
     cudaError_t e =
-        mk_upload(&b->nodes, scene->bvh.nodes, scene->bvh.num_nodes * sizeof(rc_bvh_node));
-    if (e == cudaSuccess)
-        e = mk_upload(&b->prims, scene->bvh.prims, scene->bvh.num_prims * sizeof(rc_prim));
+        mk_upload(&b->prims, scene->bvh.prims, scene->bvh.num_prims * sizeof(rc_prim));
     if (e == cudaSuccess)
         e = mk_upload(&b->materials, scene->materials, scene->num_materials * sizeof(rc_material));
     if (e == cudaSuccess) e = mk_upload(&b->light_prims, scene->light_prims, lb);
@@ -303,7 +301,7 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     memset(&b, 0, sizeof b);
     cudaError_t e = mk_alloc(&b, scene, np, kind == RC_MEGAKERNEL_PERSISTENT);
     rc_scene_view v = rc_scene_view_make(scene, st->width, st->height);
-    v.bvh.nodes = (const rc_bvh_node *)b.nodes;
+    if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_nodes(scene, &b.nodes, &v.bvh);
     v.bvh.prims = (const rc_prim *)b.prims;
     if (kind == RC_MEGAKERNEL_FLAT) v.bvh.nodes = NULL; /* every ray tests every primitive */
     v.materials = (const rc_material *)b.materials;
