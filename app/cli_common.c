@@ -528,11 +528,10 @@ void cli_print_scene_load(FILE *f, const rc_scene *scene, double upload_ms) {
             rc_scene_host_bytes(scene) / 1048576.0, rc_scene_host_bytes(scene) / np,
             rc_scene_device_bytes(scene) / 1048576.0);
     const rc_bvh *b = &scene->bvh;
-    fprintf(f,
-            "BVH: %u nodes, SAH cost %.2f, built at %.2f M primitives/s; wide: %u nodes, "
-            "collapsed in %.1f ms; traced: %s, %.1f bytes a primitive\n",
-            b->num_nodes, rc_bvh_sah_cost(b),
-            scene->bvh_build_ms > 0.0 ? scene->num_prims / (1e3 * scene->bvh_build_ms) : 0.0,
-            b->num_wide, b->wide_ms, rc_bvh_layout_name(b->layout),
+    fprintf(f, "BVH: %u nodes, SAH cost %.2f, built at %.2f M primitives/s\n", b->num_nodes,
+            rc_bvh_sah_cost(b),
+            scene->bvh_build_ms > 0.0 ? scene->num_prims / (1e3 * scene->bvh_build_ms) : 0.0);
+    fprintf(f, "BVH layout: %s (wide: %u nodes, collapsed in %.1f ms), %.1f bytes a primitive\n",
+            rc_bvh_layout_name(b->layout), b->num_wide, b->wide_ms,
             (double)rc_bvh_device_bytes(b) / np);
 }
