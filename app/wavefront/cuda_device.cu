@@ -65,11 +65,11 @@ extern "C" int rc_cuda_upload_nodes(const rc_scene *s, void **d, rc_bvh_view *v)
     const rc_bvh_view host = rc_bvh_view_of(&s->bvh);
     const int wide = host.layout == RC_BVH_WIDE;
     const void *src = wide ? (const void *)host.wide : (const void *)host.nodes;
-    const size_t bytes = wide ? host.num_wide * sizeof(rc_wide_node)
-                              : host.num_nodes * sizeof(rc_bvh_node);
+    const size_t bytes =
+        wide ? host.num_wide * sizeof(rc_wide_node) : host.num_nodes * sizeof(rc_bvh_node);
     cudaError_t e = cudaMalloc(d, bytes ? bytes : 1);
-    if (e == cudaSuccess && bytes) e = cudaMemcpy(*d, src, bytes, cudaMemcpyHostToDevice);
     if (e != cudaSuccess) *d = NULL;
+    if (e == cudaSuccess && bytes) e = cudaMemcpy(*d, src, bytes, cudaMemcpyHostToDevice);
     v->layout = host.layout;
     v->nodes = wide ? NULL : (const rc_bvh_node *)*d;
     v->num_nodes = host.num_nodes;
