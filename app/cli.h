@@ -75,7 +75,13 @@ typedef struct cli_common {
     int env_rotation_set;
     double env_scale; /* --env-scale S, when env_scale_set */
     int env_scale_set;
+    const char *bvh; /* --bvh binary|wide */
 } cli_common;
+
+/* The --help line of the BVH layout option that render, bench and view share. */
+#define CLI_HELP_BVH                                                                               \
+    "  --bvh binary|wide     the BVH layout traced (default binary): two children a node,\n"       \
+    "                        or eight with compressed boxes; the same image\n"
 
 /* The --help lines of the environment options that render, bench and view share. */
 #define CLI_HELP_ENV                                                                               \

@@ -24,7 +24,7 @@ static void usage(FILE *f) {
             "algorithm must produce the same image: the 'image' column is a hash of it.\n"
             "\n"
             "options:\n"
-            "  --scene FILE          scene file (JSON)\n" CLI_HELP_ENV
+            "  --scene FILE          scene file (JSON)\n" CLI_HELP_ENV CLI_HELP_BVH
             "  --algos all|LIST      comma-separated names, or all (default): %s\n"
             "  --modes LIST          indices,payload (default both)\n"
             "  --frames N            timed frames per run (default 4)\n"

@@ -369,10 +369,16 @@ int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st
     cJSON_AddNumberToObject(load, "vertices", (double)scene->num_vertices);
     cJSON_AddNumberToObject(load, "load_ms", scene->load_ms);
     cJSON_AddNumberToObject(load, "bvh_ms", scene->bvh_build_ms);
-    cJSON_AddNumberToObject(load, "read_ms",
-                            fmax(0.0, scene->load_ms - scene->bvh_build_ms - scene->image_ms));
+    cJSON_AddNumberToObject(load, "bvh_wide_ms", scene->bvh.wide_ms);
+    cJSON_AddNumberToObject(
+        load, "read_ms",
+        fmax(0.0, scene->load_ms - scene->bvh_build_ms - scene->bvh.wide_ms - scene->image_ms));
     cJSON_AddNumberToObject(load, "images_ms", scene->image_ms);
     cJSON_AddNumberToObject(load, "bvh_nodes", scene->bvh.num_nodes);
+    cJSON_AddStringToObject(load, "bvh_layout", rc_bvh_layout_name(scene->bvh.layout));
+    cJSON_AddNumberToObject(load, "bvh_wide_nodes", scene->bvh.num_wide);
+    /* what the traversal reads on the device: the layout's nodes and the primitives */
+    cJSON_AddNumberToObject(load, "bvh_bytes", (double)rc_bvh_device_bytes(&scene->bvh));
     cJSON_AddNumberToObject(load, "sah_cost", rc_bvh_sah_cost(&scene->bvh));
     cJSON_AddNumberToObject(load, "host_bytes", (double)rc_scene_host_bytes(scene));
     cJSON_AddNumberToObject(load, "device_bytes", (double)rc_scene_device_bytes(scene));

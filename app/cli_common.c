@@ -279,6 +279,8 @@ int cli_common_option(cli_args *a, cli_common *c) {
         if (r > 0 && cli_uint(a, 0, RC_MAX_SEED, &c->seed) != 0) return -1;
     } else if ((r = cli_is(a, "--schedule", 1)) != 0) {
         if (r > 0) c->schedule = a->value;
+    } else if ((r = cli_is(a, "--bvh", 1)) != 0) {
+        if (r > 0) c->bvh = a->value;
     } else if ((r = cli_is(a, "--pool", 1)) != 0) {
         if (r > 0 && strcmp(a->value, "auto") == 0)
             c->pool = 0;
@@ -452,11 +454,15 @@ static int cli_attach_env(const char *cmd, const cli_common *c, rc_scene *scene)
 
 int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings *st) {
     if (!c->scene) return cli_usage_error(cmd, "--scene FILE is required");
+    uint32_t layout = RC_BVH_BINARY;
+    if (c->bvh && rc_bvh_layout_parse(c->bvh, &layout) != 0)
+        return cli_usage_error(cmd, "--bvh: '%s' is not one of: binary, wide", c->bvh);
     rc_error err;
     if (rc_scene_load_max(c->scene, cli_max_memory(c), scene, &err) != 0) {
         fprintf(stderr, "raycompact %s: %s\n", cmd, err.msg);
         return RC_EXIT_USAGE;
     }
+    scene->bvh.layout = layout; /* kept by a later rc_scene_finish */
     if (c->env || c->env_rotation_set || c->env_scale_set) {
         int rc = cli_attach_env(cmd, c, scene);
         if (rc != 0) {
@@ -506,21 +512,26 @@ uint32_t cli_wave(const cli_common *c, const rc_settings *st, uint32_t cap) {
 }
 
 void cli_print_scene_load(FILE *f, const rc_scene *scene, double upload_ms) {
-    double read = scene->load_ms - scene->bvh_build_ms - scene->image_ms;
+    const double bvh_ms = scene->bvh_build_ms + scene->bvh.wide_ms;
+    double read = scene->load_ms - bvh_ms - scene->image_ms;
     fprintf(f, "scene: %zu primitives, %zu triangles, %zu vertices, %u textures%s\n",
             scene->num_prims, scene->num_triangles, scene->num_vertices,
             (unsigned)scene->textures.count, scene->has_env ? ", an environment map" : "");
     fprintf(f,
             "load: %.1f ms (read and parse %.1f ms, textures and environment %.1f ms, BVH %.1f "
             "ms)",
-            scene->load_ms, read > 0.0 ? read : 0.0, scene->image_ms, scene->bvh_build_ms);
+            scene->load_ms, read > 0.0 ? read : 0.0, scene->image_ms, bvh_ms);
     if (upload_ms > 0.0) fprintf(f, ", GPU upload %.1f ms", upload_ms);
     fprintf(f, "\n");
     const double np = scene->num_prims ? (double)scene->num_prims : 1.0;
     fprintf(f, "memory: %.1f MiB on the host (%.0f bytes a primitive), %.1f MiB on a GPU\n",
             rc_scene_host_bytes(scene) / 1048576.0, rc_scene_host_bytes(scene) / np,
             rc_scene_device_bytes(scene) / 1048576.0);
-    fprintf(f, "BVH: %u nodes, SAH cost %.2f, built at %.2f M primitives/s\n", scene->bvh.num_nodes,
-            rc_bvh_sah_cost(&scene->bvh),
+    const rc_bvh *b = &scene->bvh;
+    fprintf(f, "BVH: %u nodes, SAH cost %.2f, built at %.2f M primitives/s\n", b->num_nodes,
+            rc_bvh_sah_cost(b),
             scene->bvh_build_ms > 0.0 ? scene->num_prims / (1e3 * scene->bvh_build_ms) : 0.0);
+    fprintf(f, "BVH layout: %s (wide: %u nodes, collapsed in %.1f ms), %.1f bytes a primitive\n",
+            rc_bvh_layout_name(b->layout), b->num_wide, b->wide_ms,
+            (double)rc_bvh_device_bytes(b) / np);
 }

@@ -27,7 +27,7 @@ static void usage(FILE *f) {
             "Render a scene (scenes/FORMAT.md) with the wavefront path tracer.\n"
             "\n"
             "options:\n"
-            "  --scene FILE          scene file (JSON)\n" CLI_HELP_ENV
+            "  --scene FILE          scene file (JSON)\n" CLI_HELP_ENV CLI_HELP_BVH
             "  --out FILE            output image: .png (8-bit sRGB) or .pfm (float, linear)\n"
             "  --exposure EV         .png: the radiance times 2^EV (default 0), -20..20\n"
             "  --tonemap T           .png: clip (default: as rendered, highlights burn out),\n"

@@ -1,8 +1,11 @@
 /* bvh.h: the bounding volume hierarchy as flat arrays, and its traversal.
  *
  * bvh_build.c builds it on the host (binned SAH) and stores the primitives in leaf order, so
- * a leaf is a contiguous range of the primitive array. The same arrays are uploaded to the
- * GPU as they are; this traversal runs on both sides. */
+ * a leaf is a contiguous range of the primitive array. bvh_wide.c collapses it into the
+ * compressed 8-wide layout of bvh_wide.h over the same primitive array. The same arrays are
+ * uploaded to the GPU as they are; both traversals run on both sides and return the same hit
+ * for every ray: of two hits at the same t the one of the smaller primitive index
+ * (rc_hit_take), boxes kept while their entry is <= the nearest hit. */
 #ifndef RC_BVH_H
 #define RC_BVH_H
 
@@ -22,13 +25,25 @@ typedef struct rc_bvh_node {
 /* The build keeps the tree at most this deep, so the traversal stack never overflows. */
 #define RC_BVH_STACK 64
 
-/* What a traversal needs: the nodes (root at 0) and the primitives in leaf order.
- * num_nodes == 0 is an empty scene that no ray hits. */
+/* The layouts a traversal can walk (rc_bvh_view.layout). */
+typedef enum rc_bvh_layout {
+    RC_BVH_BINARY = 0, /* rc_bvh_node, two children a node */
+    RC_BVH_WIDE = 1,   /* rc_wide_node (bvh_wide.h): eight children, quantised boxes */
+    RC_BVH_LAYOUT_COUNT
+} rc_bvh_layout;
+
+typedef struct rc_wide_node rc_wide_node;
+
+/* What a traversal needs: the nodes of its layout (root at 0) and the primitives in leaf
+ * order. A node count of 0 is an empty scene that no ray hits. */
 typedef struct rc_bvh_view {
     const rc_bvh_node *nodes;
     const rc_prim *prims;
+    const rc_wide_node *wide; /* the wide layout's nodes (RC_BVH_WIDE) */
     uint32_t num_nodes;
     uint32_t num_prims;
+    uint32_t num_wide;
+    uint32_t layout;
     rc_alpha_view alpha; /* for the primitives flagged RC_PRIM_MASKED */
     uint32_t masked;     /* 1: some primitive is flagged (0: the test is never made) */
 } rc_bvh_view;
@@ -68,16 +83,42 @@ RC_FN rc_vec3 rc_safe_inverse(rc_vec3 d) {
                  1.0f / (fabsf(d.z) > e ? d.z : copysignf(e, d.z)));
 }
 
+/* The next float above x >= 0 (x finite). */
+RC_FN float rc_next_up(float x) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(__float_as_uint(x) + 1u);
+#else
+    union {
+        float f;
+        uint32_t u;
+    } b;
+    b.f = x;
+    b.u += 1u;
+    return b.f;
+#endif
+}
+
+/* Test primitive i and take its hit when it is nearer than *hit, or as near with a smaller
+ * index: the one tie rule of every layout, so the order in which a traversal meets the
+ * primitives never shows in its answer. Once a primitive is held the test's bound is one ulp
+ * above its t, so a hit at the same t is found; rc_prim_hit's arithmetic is the same for
+ * every bound, a bound only accepts or rejects its t (a sphere's nearer root, whatever the
+ * bound, when it lies beyond tmin). */
+RC_FN void rc_hit_take(const rc_bvh_view *bvh, uint32_t i, rc_vec3 o, rc_vec3 d, float tmin,
+                       rc_hit *hit) {
+    float t;
+    const rc_prim *pr = &bvh->prims[i];
+    const float bound = hit->prim == RC_NO_PRIM ? hit->t : rc_next_up(hit->t);
+    if (rc_prim_hit(pr, o, d, tmin, bound, &t) && (t < hit->t || i < hit->prim) &&
+        rc_hit_counts(bvh, pr, i, o, d)) {
+        hit->t = t;
+        hit->prim = i;
+    }
+}
+
 RC_FN void rc_leaf_hit(const rc_bvh_view *bvh, uint32_t first, uint32_t count, rc_vec3 o, rc_vec3 d,
                        float tmin, rc_hit *hit) {
-    for (uint32_t i = first; i < first + count; i++) {
-        float t;
-        const rc_prim *pr = &bvh->prims[i];
-        if (rc_prim_hit(pr, o, d, tmin, hit->t, &t) && rc_hit_counts(bvh, pr, i, o, d)) {
-            hit->t = t;
-            hit->prim = i;
-        }
-    }
+    for (uint32_t i = first; i < first + count; i++) rc_hit_take(bvh, i, o, d, tmin, hit);
 }
 
 /* One nearest-hit traversal in progress: the ray, the nearest hit so far, the node being
@@ -152,7 +193,7 @@ RC_FN int rc_trav_step(const rc_bvh_view *bvh, rc_trav *s, rc_trav_stack *k) {
     for (;;) {
         if (s->top == 0) return 0;
         s->top--;
-        if (k->t[s->top] < s->hit.t) break;
+        if (k->t[s->top] <= s->hit.t) break; /* a tie at its entry may still win */
     }
     const rc_bvh_node *n = &bvh->nodes[k->node[s->top]];
     s->first = n->first;
@@ -160,11 +201,11 @@ RC_FN int rc_trav_step(const rc_bvh_view *bvh, rc_trav *s, rc_trav_stack *k) {
     return 1;
 }
 
-/* Nearest hit in (tmin, tmax). Stack traversal, nearer child first: both children's boxes
- * are tested, the farther one is pushed, and pushed nodes behind the current hit are dropped
- * when popped (rc_trav_step). */
-RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin,
-                              float tmax) {
+/* Nearest hit in (tmin, tmax) in the binary layout. Stack traversal, nearer child first: both
+ * children's boxes are tested, the farther one is pushed, and pushed nodes behind the current
+ * hit are dropped when popped (rc_trav_step). */
+RC_FN rc_hit rc_bvh2_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin,
+                               float tmax) {
     rc_trav s;
     rc_trav_stack k;
     if (rc_trav_begin(bvh, &s, o, d, tmin, tmax))
@@ -173,9 +214,10 @@ RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, floa
     return s.hit;
 }
 
-/* Any hit in (tmin, tmax): 1 as soon as one primitive is found, without looking for the
- * nearest (shadow rays). The same stack traversal, the children in their stored order. */
-RC_FN int rc_bvh_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin, float tmax) {
+/* Any hit in (tmin, tmax) in the binary layout: 1 as soon as one primitive is found, without
+ * looking for the nearest (shadow rays). The same stack traversal, the children in their
+ * stored order. */
+RC_FN int rc_bvh2_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin, float tmax) {
     if (bvh->num_nodes == 0) return 0;
     rc_vec3 inv = rc_safe_inverse(d);
     uint32_t stack[RC_BVH_STACK];
@@ -210,7 +252,24 @@ RC_FN int rc_bvh_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tm
     }
 }
 
-/* Nearest hit by testing every primitive: the reference the BVH is tested against. */
+#include "bvh_wide.h"
+
+/* Nearest hit in (tmin, tmax), in the view's layout: the same (t, prim) in both. */
+RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin,
+                              float tmax) {
+    if (bvh->layout == RC_BVH_WIDE) return rc_wide_intersect(bvh, o, d, tmin, tmax);
+    return rc_bvh2_intersect(bvh, o, d, tmin, tmax);
+}
+
+/* Any hit in (tmin, tmax), in the view's layout. */
+RC_FN int rc_bvh_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin, float tmax) {
+    if (bvh->layout == RC_BVH_WIDE) return rc_wide_occluded(bvh, o, d, tmin, tmax);
+    return rc_bvh2_occluded(bvh, o, d, tmin, tmax);
+}
+
+/* Nearest hit by testing every primitive: the reference the BVH is tested against. In index
+ * order with a strict comparison, so of hits at the same t the smaller index wins, the
+ * traversals' tie rule. */
 RC_FN rc_hit rc_brute_intersect(const rc_prim *prims, uint32_t n, rc_vec3 o, rc_vec3 d, float tmin,
                                 float tmax) {
     rc_hit hit;

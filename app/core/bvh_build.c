@@ -538,6 +538,7 @@ void rc_bvh_free(rc_bvh *bvh) {
     free(bvh->nodes);
     free(bvh->prims);
     free(bvh->ids);
+    free(bvh->wide);
     memset(bvh, 0, sizeof *bvh);
 }
 
@@ -548,6 +549,11 @@ rc_bvh_view rc_bvh_view_of(const rc_bvh *bvh) {
     v.prims = bvh->prims;
     v.num_nodes = bvh->num_nodes;
     v.num_prims = bvh->num_prims;
+    v.layout = bvh->layout == RC_BVH_WIDE && bvh->wide ? RC_BVH_WIDE : RC_BVH_BINARY;
+    if (v.layout == RC_BVH_WIDE) {
+        v.wide = bvh->wide;
+        v.num_wide = bvh->num_wide;
+    }
     return v;
 }
 

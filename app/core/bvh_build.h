@@ -16,6 +16,10 @@ typedef struct rc_bvh {
     uint32_t *ids; /* leaf-order primitive i is input primitive ids[i] */
     uint32_t num_nodes;
     uint32_t num_prims;
+    rc_wide_node *wide; /* rc_bvh_build_wide's nodes, NULL before */
+    uint32_t num_wide;
+    uint32_t layout; /* the rc_bvh_layout rc_bvh_view_of hands the traversal */
+    double wide_ms;  /* rc_bvh_build_wide's time, as the caller measured it */
 } rc_bvh;
 
 /* Axis-aligned bounds of one primitive, padded a little so that flat primitives (quads,
@@ -35,6 +39,18 @@ void rc_prim_bounds(const rc_prim *p, float lo[3], float hi[3]);
 #define RC_BVH_SAH_DEPTH 30
 int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out);
 void rc_bvh_free(rc_bvh *bvh);
+/* Collapse the binary tree into the compressed 8-wide one of bvh_wide.h (Ylitie et al. 2017):
+ * from the root down, each wide node takes the binary node's two children and opens the
+ * interior child of the largest surface area while the slots allow (a greedy collapse in place
+ * of sec. 3.1's SAH optimisation); a leaf of more than RC_WIDE_LEAF_MAX primitives takes one
+ * slot for each RC_WIDE_LEAF_MAX or fewer, with its own box. Slots by sec. 3.2's greedy octant
+ * assignment, boxes quantised outwards (sec. 3.3). The primitives (and ids, and the binary
+ * leaves' first) are reordered so that a wide node's leaf primitives are contiguous; a binary
+ * leaf stays one contiguous range in its order, so the binary tree traces as before over the
+ * new order and both layouts share the one primitive array. Linear in the nodes, one thread,
+ * deterministic. Leaves bvh->layout as it was. 0, or -1 when out of memory (the binary tree
+ * untouched). */
+int rc_bvh_build_wide(rc_bvh *bvh);
 rc_bvh_view rc_bvh_view_of(const rc_bvh *bvh);
 /* The tree's SAH cost with unit costs for a node visit and a primitive test, the measure the
  * build minimises (Wald 2007, eq. 1; MacDonald & Booth 1990): the sum over interior nodes of
@@ -43,6 +59,12 @@ rc_bvh_view rc_bvh_view_of(const rc_bvh *bvh);
 double rc_bvh_sah_cost(const rc_bvh *bvh);
 /* Depth of the deepest leaf (the root has depth 0). */
 uint32_t rc_bvh_depth(const rc_bvh *bvh);
+/* The bytes of the nodes of the tree's layout (bvh->layout) and of its primitives: what the
+ * traversal reads on the device. */
+size_t rc_bvh_device_bytes(const rc_bvh *bvh);
+/* "binary" / "wide", and back (0, or -1 for another name). */
+const char *rc_bvh_layout_name(uint32_t layout);
+int rc_bvh_layout_parse(const char *s, uint32_t *out);
 
 #ifdef __cplusplus
 }

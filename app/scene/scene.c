@@ -157,16 +157,18 @@ void rc_scene_set_env(rc_scene *s, rc_env_map *env, float rotation_deg, float sc
 }
 
 size_t rc_scene_device_bytes(const rc_scene *s) {
-    size_t b = s->bvh.num_nodes * sizeof(rc_bvh_node) + s->bvh.num_prims * sizeof(rc_prim) +
-               s->num_materials * sizeof(rc_material) +
+    size_t b = rc_bvh_device_bytes(&s->bvh) + s->num_materials * sizeof(rc_material) +
                s->num_lights * (sizeof(uint32_t) + sizeof(float));
     if (s->leaf_tri) b += rc_scene_vertex_bytes(s);
     return b + rc_scene_image_bytes(s);
 }
 
 size_t rc_scene_host_bytes(const rc_scene *s) {
-    return rc_scene_device_bytes(s) + s->num_prims * sizeof(rc_prim) +
-           s->bvh.num_prims * sizeof(uint32_t);
+    /* both layouts' nodes are kept on the host, one is uploaded */
+    const size_t both = s->bvh.num_nodes * sizeof(rc_bvh_node) +
+                        s->bvh.num_wide * sizeof(rc_wide_node) + s->bvh.num_prims * sizeof(rc_prim);
+    return rc_scene_device_bytes(s) - rc_bvh_device_bytes(&s->bvh) + both +
+           s->num_prims * sizeof(rc_prim) + s->bvh.num_prims * sizeof(uint32_t);
 }
 
 size_t rc_scene_image_bytes(const rc_scene *s) {
@@ -307,11 +309,18 @@ static void flag_masked(rc_scene *s) {
 }
 
 int rc_scene_finish(rc_scene *s, rc_error *err) {
+    const uint32_t layout = s->bvh.layout;
     rc_bvh_free(&s->bvh);
     double t0 = timing_now_ms();
     if (rc_bvh_build(s->prims, (uint32_t)s->num_prims, &s->bvh) != 0)
         return rc_fail(err, "out of memory building the BVH of %zu primitives", s->num_prims);
+    s->bvh.layout = layout;
     s->bvh_build_ms = timing_now_ms() - t0;
+    /* the wide layout always, whichever is traced: its leaf order is both layouts' */
+    t0 = timing_now_ms();
+    if (rc_bvh_build_wide(&s->bvh) != 0)
+        return rc_fail(err, "out of memory building the wide BVH of %zu primitives", s->num_prims);
+    s->bvh.wide_ms = timing_now_ms() - t0;
     if (build_lights(s) != 0) return rc_fail(err, "out of memory for the light table");
     flag_masked(s);
     free(s->leaf_tri);

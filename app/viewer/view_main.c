@@ -22,7 +22,7 @@ static void usage(FILE *f) {
             "the frame-time budget. Press H in the window for the keys.\n"
             "\n"
             "options:\n"
-            "  --scene FILE          scene file (JSON)\n" CLI_HELP_ENV
+            "  --scene FILE          scene file (JSON)\n" CLI_HELP_ENV CLI_HELP_BVH
             "  --width W --height H  image size (default: the scene's render block)\n"
             "  --spp N               stop accumulating at N samples per pixel (default: never)\n"
             "  --frame-ms MS         frame-time budget: the renderer's time per displayed\n"

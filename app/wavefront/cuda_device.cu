@@ -61,6 +61,23 @@ extern "C" int rc_cuda_check_scene_fits(const rc_scene *s, const char *who, rc_e
                    who, need >> 20, rc_scene_image_bytes(s) >> 20, free_b >> 20, total_b >> 20);
 }
 
+extern "C" int rc_cuda_upload_nodes(const rc_scene *s, void **d, rc_bvh_view *v) {
+    const rc_bvh_view host = rc_bvh_view_of(&s->bvh);
+    const int wide = host.layout == RC_BVH_WIDE;
+    const void *src = wide ? (const void *)host.wide : (const void *)host.nodes;
+    const size_t bytes =
+        wide ? host.num_wide * sizeof(rc_wide_node) : host.num_nodes * sizeof(rc_bvh_node);
+    cudaError_t e = cudaMalloc(d, bytes ? bytes : 1);
+    if (e != cudaSuccess) *d = NULL;
+    if (e == cudaSuccess && bytes) e = cudaMemcpy(*d, src, bytes, cudaMemcpyHostToDevice);
+    v->layout = host.layout;
+    v->nodes = wide ? NULL : (const rc_bvh_node *)*d;
+    v->num_nodes = host.num_nodes;
+    v->wide = wide ? (const rc_wide_node *)*d : NULL;
+    v->num_wide = host.num_wide;
+    return (int)e;
+}
+
 /* The scene's vertex data (mesh.h), textures (texture.h) and environment map (envmap.h) on the
  * device, into d[0 .. RC_CUDA_SCENE_EXTRAS) (NULL where the scene has none), and *v's views of
  * them: v->mesh, v->textures, v->env (its placement from the host view), and v->bvh.alpha,

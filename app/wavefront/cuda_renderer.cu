@@ -40,8 +40,8 @@ static cudaError_t upload(void **dst, const void *src, size_t bytes) {
 
 static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
     rc_cuda *c = rc_cuda_of(r);
-    cudaError_t e =
-        upload(&c->d_nodes, scene->bvh.nodes, scene->bvh.num_nodes * sizeof(rc_bvh_node));
+    c->view = r->view;
+    cudaError_t e = (cudaError_t)rc_cuda_upload_nodes(scene, &c->d_nodes, &c->view.bvh);
     if (e == cudaSuccess)
         e = upload(&c->d_prims, scene->bvh.prims, scene->bvh.num_prims * sizeof(rc_prim));
     if (e == cudaSuccess)
@@ -50,10 +50,8 @@ static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
         e = upload(&c->d_light_prims, scene->light_prims, scene->num_lights * sizeof(uint32_t));
     if (e == cudaSuccess)
         e = upload(&c->d_light_cdf, scene->light_cdf, scene->num_lights * sizeof(float));
-    c->view = r->view;
     c->view.lights.prims = (const uint32_t *)c->d_light_prims;
     c->view.lights.cdf = (const float *)c->d_light_cdf;
-    c->view.bvh.nodes = (const rc_bvh_node *)c->d_nodes;
     c->view.bvh.prims = (const rc_prim *)c->d_prims;
     c->view.materials = (const rc_material *)c->d_materials;
     static_assert(sizeof c->d_mesh / sizeof *c->d_mesh == RC_CUDA_SCENE_EXTRAS, "d_mesh");

@@ -15,24 +15,48 @@ static __device__ __forceinline__ void rc_extend_slot(const rc_bvh_view &bvh, rc
     slot->prim = h.prim;
 }
 
+/* The resumable traversal of each layout (bvh.h, bvh_wide.h): its state, its stack, its start
+ * and its step. */
+template <bool WIDE> struct rc_layout_trav {
+    typedef rc_trav state;
+    typedef rc_trav_stack stack;
+    static __device__ int begin(const rc_bvh_view *b, state *s, rc_vec3 o, rc_vec3 d) {
+        return rc_trav_begin(b, s, o, d, 0.0f, INFINITY);
+    }
+    static __device__ int step(const rc_bvh_view *b, state *s, stack *k) {
+        return rc_trav_step(b, s, k);
+    }
+};
+template <> struct rc_layout_trav<true> {
+    typedef rc_wtrav state;
+    typedef rc_wtrav_stack stack;
+    static __device__ int begin(const rc_bvh_view *b, state *s, rc_vec3 o, rc_vec3 d) {
+        return rc_wtrav_begin(b, s, o, d, 0.0f, INFINITY);
+    }
+    static __device__ int step(const rc_bvh_view *b, state *s, stack *k) {
+        return rc_wtrav_step(b, s, k);
+    }
+};
+
 /* One nearest-hit ray of the stream for rc_fetch_rays: the same traversal as
  * rc_bvh_intersect's, split at node visits, so the hits are the same. */
-struct rc_extend_ray {
+template <bool WIDE> struct rc_extend_ray {
+    typedef rc_layout_trav<WIDE> trav;
     const rc_bvh_view *bvh;
     rc_path *paths;
     const uint32_t *queue;
     rc_path *slot;
-    rc_trav s;
-    rc_trav_stack *k; /* apart: an array inside would keep the record out of registers */
+    typename trav::state s;
+    typename trav::stack *k; /* apart: an array inside would keep the record out of registers */
     __device__ int start(uint32_t i) {
         slot = queue ? &paths[queue[i]] : &paths[i];
         if (!rc_path_alive(slot)) return 0;
         const rc_path p = *slot;
-        if (rc_trav_begin(bvh, &s, p.origin, p.dir, 0.0f, INFINITY)) return 1;
+        if (trav::begin(bvh, &s, p.origin, p.dir)) return 1;
         finish();
         return 0;
     }
-    __device__ int step() { return rc_trav_step(bvh, &s, k); }
+    __device__ int step() { return trav::step(bvh, &s, k); }
     __device__ void finish() {
         slot->t = s.hit.t;
         slot->prim = s.hit.prim;
@@ -46,6 +70,9 @@ struct rc_extend_ray {
 #else
 #define RC_EXTEND_BLOCKS_PER_SM 5
 #endif
+/* The wide traversal's instance: 4 blocks (64 registers), which hold its eight box tests
+ * without spilling; to be tuned on the GPU. */
+#define RC_EXTEND_WIDE_BLOCKS_PER_SM 3
 
 /* extend: trace the ray of every live path in the stream to its nearest hit. With `spread`, a
  * stream shorter than the grid's threads is thinned out over all of them, one ray every
@@ -55,14 +82,16 @@ struct rc_extend_ray {
  * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. Registers are
  * bounded for RC_EXTEND_BLOCKS_PER_SM blocks an SM: the traversal waits on memory and more
  * warps hide it (evidence: docs/renderer.md, --set fetch). */
-template <bool FULL>
-__global__ void __launch_bounds__(RC_CUDA_BLOCK, RC_EXTEND_BLOCKS_PER_SM)
+template <bool FULL, bool WIDE>
+__global__ void __launch_bounds__(RC_CUDA_BLOCK,
+                                  WIDE ? RC_EXTEND_WIDE_BLOCKS_PER_SM : RC_EXTEND_BLOCKS_PER_SM)
     rc_extend_kernel(rc_scene_view sc, rc_cuda_counts *counts, uint32_t bounce, uint32_t bound,
                      int device, int spread, uint32_t fetch, rc_path *paths,
                      const uint32_t *queue) {
     /* the classic instance: no alpha test compiled into the traversal (kernels.cuh) */
     rc_bvh_view bvh = sc.bvh;
     if (!FULL) bvh.masked = 0u;
+    rc_kernel_bvh<WIDE>(bvh);
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     const uint32_t threads = gridDim.x * blockDim.x;
     if (spread && n > 0 && n < threads) {
@@ -73,8 +102,8 @@ __global__ void __launch_bounds__(RC_CUDA_BLOCK, RC_EXTEND_BLOCKS_PER_SM)
         return;
     }
     if (fetch > 0) {
-        rc_trav_stack k;
-        rc_extend_ray ray;
+        typename rc_layout_trav<WIDE>::stack k;
+        rc_extend_ray<WIDE> ray;
         ray.k = &k;
         ray.bvh = &bvh;
         ray.paths = paths;
@@ -93,8 +122,8 @@ extern "C" void rc_cuda_extend(rc_renderer *r, uint32_t bounce) {
     rc_cuda *c = rc_cuda_of(r);
     uint32_t bound = rc_cuda_bound(r);
     if (bound == 0) return;
-    RC_LAUNCH(c->view, rc_extend_kernel, rc_cuda_grid(r), RC_CUDA_BLOCK, (cudaStream_t)c->stream,
-              c->view, c->counts, bounce, bound, c->device_loop, r->st.tune.spread,
-              r->st.tune.fetch, c->bufs.paths, c->bufs.queue);
+    RC_LAUNCH_BVH(c->view, rc_extend_kernel, rc_cuda_grid(r), RC_CUDA_BLOCK,
+                  (cudaStream_t)c->stream, c->view, c->counts, bounce, bound, c->device_loop,
+                  r->st.tune.spread, r->st.tune.fetch, c->bufs.paths, c->bufs.queue);
     rc_cuda_note(r, cudaGetLastError());
 }

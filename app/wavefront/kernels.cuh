@@ -33,6 +33,24 @@ template <bool FULL> static __device__ __forceinline__ void rc_kernel_view(rc_sc
 static inline bool rc_cuda_full(const rc_scene_view &v) {
     return v.features != 0u || v.bvh.masked != 0u;
 }
+/* The tracing phases (extend, shadow) come in one instance per BVH layout as well: WIDE fixes
+ * the view's layout, so each instance compiles one traversal (bvh.h's rc_bvh_intersect and
+ * rc_bvh_occluded branch on it). RC_LAUNCH_BVH picks the instance from the view. */
+template <bool WIDE> static __device__ __forceinline__ void rc_kernel_bvh(rc_bvh_view &bvh) {
+    bvh.layout = WIDE ? RC_BVH_WIDE : RC_BVH_BINARY;
+}
+#define RC_LAUNCH_BVH(view, kernel, grid, block, stream, ...)                                      \
+    do {                                                                                           \
+        const bool rc_wide_ = (view).bvh.layout == RC_BVH_WIDE;                                    \
+        if (rc_cuda_full(view) && rc_wide_)                                                        \
+            kernel<true, true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                     \
+        else if (rc_cuda_full(view))                                                               \
+            kernel<true, false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                    \
+        else if (rc_wide_)                                                                         \
+            kernel<false, true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                    \
+        else                                                                                       \
+            kernel<false, false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                   \
+    } while (0)
 #define RC_LAUNCH(view, kernel, grid, block, stream, ...)                                          \
     do {                                                                                           \
         if (rc_cuda_full(view))                                                                    \

@@ -58,11 +58,12 @@ mk_sample(const rc_scene_view &sc, const rc_shade_params &sp, uint32_t width, ui
 /* flat (BVH false) and bvh: one thread per pixel, every sample in order, summed in fixed point
  * as the wavefront's accumulate does (film.h). flat keeps each sample's light in `finished`
  * (global memory, one value per pixel), bvh in a local variable. */
-template <bool BVH, bool FULL>
+template <bool BVH, bool FULL, bool WIDE>
 __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                               uint32_t spp, rc_vec3 *finished, rc_vec3 *rgb,
                               unsigned long long *rays) {
     rc_kernel_view<FULL>(sc);
+    rc_kernel_bvh<WIDE>(sc.bvh);
     uint32_t x = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t y = blockIdx.y * blockDim.y + threadIdx.y;
     unsigned long long traced = 0;
@@ -86,12 +87,13 @@ __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height,
  * of pixels of one sample, in the order sample-major, tiles row by row. A finished sample adds
  * its fixed-point value to its pixel's sums with 64-bit atomics: integer addition, so the film
  * is the one the other kernels sum in sample order (film.h). */
-template <bool FULL>
+template <bool FULL, bool WIDE>
 __global__ void __launch_bounds__(RC_MK_PT_BLOCK)
     rc_megakernel_persistent(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                              unsigned long long items, unsigned long long *next,
                              unsigned long long *film, unsigned long long *rays) {
     rc_kernel_view<FULL>(sc);
+    rc_kernel_bvh<WIDE>(sc.bvh);
     uint32_t tiles_x = (width + RC_MK_BATCH_W - 1) / RC_MK_BATCH_W;
     uint32_t tiles_y = (height + RC_MK_BATCH_H - 1) / RC_MK_BATCH_H;
     unsigned long long per_sample = (unsigned long long)tiles_x * tiles_y * RC_MK_BATCH;
@@ -146,10 +148,7 @@ static cudaError_t mk_upload(void **d, const void *host, size_t bytes) {
 /* The scene and the image's buffers; the persistent kernel's film and counter when `film`. */
 static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np, int film) {
     size_t lb = scene->num_lights * sizeof(uint32_t);
-    cudaError_t e =
-        mk_upload(&b->nodes, scene->bvh.nodes, scene->bvh.num_nodes * sizeof(rc_bvh_node));
-    if (e == cudaSuccess)
-        e = mk_upload(&b->prims, scene->bvh.prims, scene->bvh.num_prims * sizeof(rc_prim));
+    cudaError_t e = mk_upload(&b->prims, scene->bvh.prims, scene->bvh.num_prims * sizeof(rc_prim));
     if (e == cudaSuccess)
         e = mk_upload(&b->materials, scene->materials, scene->num_materials * sizeof(rc_material));
     if (e == cudaSuccess) e = mk_upload(&b->light_prims, scene->light_prims, lb);
@@ -174,15 +173,15 @@ static void mk_free(mk_buffers *b) {
 }
 
 /* The persistent kernel's grid: as many blocks as the device holds at once. */
-static cudaError_t mk_persistent_grid(bool full, unsigned *blocks) {
+template <bool WIDE> static cudaError_t mk_persistent_grid(bool full, unsigned *blocks) {
     int device = 0, sms = 0, per_sm = 0;
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e == cudaSuccess)
         e = full ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                       &per_sm, rc_megakernel_persistent<true>, RC_MK_PT_BLOCK, 0)
+                       &per_sm, rc_megakernel_persistent<true, WIDE>, RC_MK_PT_BLOCK, 0)
                  : cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                       &per_sm, rc_megakernel_persistent<false>, RC_MK_PT_BLOCK, 0);
+                       &per_sm, rc_megakernel_persistent<false, WIDE>, RC_MK_PT_BLOCK, 0);
     *blocks = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
     return e;
 }
@@ -199,28 +198,34 @@ static cudaError_t mk_launch(mk_buffers *b, rc_megakernel_kind kind, const rc_sc
     if (e == cudaSuccess && kind == RC_MEGAKERNEL_PERSISTENT) {
         e = cudaMemset(b->next, 0, sizeof(unsigned long long));
         if (e == cudaSuccess) e = cudaMemset(b->film, 0, (size_t)np * 3 * sizeof h_rays);
-        if (e == cudaSuccess) e = mk_persistent_grid(rc_cuda_full(*v), &blocks);
+        if (e == cudaSuccess)
+            e = v->bvh.layout == RC_BVH_WIDE ? mk_persistent_grid<true>(rc_cuda_full(*v), &blocks)
+                                             : mk_persistent_grid<false>(rc_cuda_full(*v), &blocks);
     }
     if (e == cudaSuccess) e = cudaEventRecord(b->ev[0]);
     if (e != cudaSuccess) return e;
     dim3 block(RC_MK_TILE, RC_MK_TILE);
     dim3 grid((w + RC_MK_TILE - 1) / RC_MK_TILE, (h + RC_MK_TILE - 1) / RC_MK_TILE);
     rc_vec3 *rgb = (rc_vec3 *)b->rgb;
-    const bool full = rc_cuda_full(*v);
+    const bool full = rc_cuda_full(*v), wide = v->bvh.layout == RC_BVH_WIDE;
     if (kind == RC_MEGAKERNEL_FLAT) { /* the teaching baseline: classic scenes only */
-        rc_megakernel<false, false>
+        rc_megakernel<false, false, false>
             <<<grid, block>>>(*v, w, h, sp, spp, (rc_vec3 *)b->finished, rgb, d_rays);
+    } else if (kind == RC_MEGAKERNEL_BVH && full && wide) {
+        rc_megakernel<true, true, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
     } else if (kind == RC_MEGAKERNEL_BVH && full) {
-        rc_megakernel<true, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+        rc_megakernel<true, true, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+    } else if (kind == RC_MEGAKERNEL_BVH && wide) {
+        rc_megakernel<true, false, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
     } else if (kind == RC_MEGAKERNEL_BVH) {
-        rc_megakernel<true, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+        rc_megakernel<true, false, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
     } else {
         uint32_t tiles =
             ((w + RC_MK_BATCH_W - 1) / RC_MK_BATCH_W) * ((h + RC_MK_BATCH_H - 1) / RC_MK_BATCH_H);
         unsigned long long items = (unsigned long long)tiles * RC_MK_BATCH * spp;
         unsigned long long *film = (unsigned long long *)b->film;
-        RC_LAUNCH(*v, rc_megakernel_persistent, blocks, RC_MK_PT_BLOCK, 0, *v, w, h, sp, items,
-                  (unsigned long long *)b->next, film, d_rays);
+        RC_LAUNCH_BVH(*v, rc_megakernel_persistent, blocks, RC_MK_PT_BLOCK, 0, *v, w, h, sp, items,
+                      (unsigned long long *)b->next, film, d_rays);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
         rc_megakernel_resolve<<<(np + 255) / 256, 256>>>(film, np, spp, rgb);
     }
@@ -303,7 +308,7 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     memset(&b, 0, sizeof b);
     cudaError_t e = mk_alloc(&b, scene, np, kind == RC_MEGAKERNEL_PERSISTENT);
     rc_scene_view v = rc_scene_view_make(scene, st->width, st->height);
-    v.bvh.nodes = (const rc_bvh_node *)b.nodes;
+    if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_nodes(scene, &b.nodes, &v.bvh);
     v.bvh.prims = (const rc_prim *)b.prims;
     if (kind == RC_MEGAKERNEL_FLAT) v.bvh.nodes = NULL; /* every ray tests every primitive */
     v.materials = (const rc_material *)b.materials;

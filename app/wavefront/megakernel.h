@@ -55,6 +55,10 @@ int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megake
  * megakernels'. */
 #define RC_CUDA_SCENE_EXTRAS 13
 int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EXTRAS], rc_scene_view *v);
+/* The nodes of the layout the scene's BVH traces (s->bvh.layout) on the device, into *d (at
+ * least one byte), and v's view of them: v->nodes, or v->wide with v->layout RC_BVH_WIDE.
+ * 0, or the cudaError_t. */
+int rc_cuda_upload_nodes(const rc_scene *s, void **d, rc_bvh_view *v);
 /* 0 when the scene's arrays fit in the device's free memory; otherwise -1 with one line in err
  * ("WHO: the scene needs N MiB on the GPU ..."), before anything is uploaded. */
 int rc_cuda_check_scene_fits(const rc_scene *s, const char *who, rc_error *err);

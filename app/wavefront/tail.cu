@@ -196,12 +196,13 @@ typedef struct rc_tail_regen {
 
 /* REGEN: a kernel of its own, since the claim loop's registers would lower the waves' tail's
  * occupancy even when it never runs. */
-template <bool REGEN, bool FULL>
+template <bool REGEN, bool FULL, bool WIDE>
 __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
                                      rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb,
                                      rc_tail_regen rg) {
     rc_kernel_view<FULL>(sc);
+    rc_kernel_bvh<WIDE>(sc.bvh);
     sp.sample = *d_sample;
     rc_tail_warps(sc, sp, counts, from, rc_stream_len(counts, from, bound, 1), nee, paths, queue,
                   sample_rgb, REGEN);
@@ -210,11 +211,12 @@ __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const
                       rg.in_place ? 0u : counts[from].issued, rg.claims + (rg.in_place ? 0 : 1),
                       nee, sample_rgb);
 }
-template <bool FULL>
+template <bool FULL, bool WIDE>
 __global__ void rc_tail_pairs_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound,
                                      rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb) {
     rc_kernel_view<FULL>(sc);
+    rc_kernel_bvh<WIDE>(sc.bvh);
     sp.sample = *d_sample;
     rc_tail_pairs(sc, sp, counts, from, rc_stream_len(counts, from, bound, 1), paths, queue,
                   sample_rgb);
@@ -251,26 +253,32 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
                         r->regen ? rc_frame_paths(r) : 0u,
                         r->comp.input == RC_COMPACT_NOTHING,
                         c->regen};
+    const bool wide = c->view.bvh.layout == RC_BVH_WIDE;
+/* the warps kernel's instance for (REGEN, FULL) and the view's layout */
+#define RC_TAIL_WARPS(REGEN, FULL)                                                                 \
+    do {                                                                                           \
+        if (wide)                                                                                  \
+            rc_tail_warps_kernel<REGEN, FULL, true><<<grid, RC_CUDA_BLOCK, 0, s>>>(                \
+                c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,        \
+                c->bufs.queue, c->bufs.sample_rgb, rg);                                            \
+        else                                                                                       \
+            rc_tail_warps_kernel<REGEN, FULL, false><<<grid, RC_CUDA_BLOCK, 0, s>>>(               \
+                c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,        \
+                c->bufs.queue, c->bufs.sample_rgb, rg);                                            \
+    } while (0)
     if (kind == RC_TAIL_PAIRS)
-        RC_LAUNCH(c->view, rc_tail_pairs_kernel, grid, RC_CUDA_BLOCK, s, c->view, r->shade,
-                  c->d_sample, c->counts, from, bound, c->bufs.paths, c->bufs.queue,
-                  c->bufs.sample_rgb);
+        RC_LAUNCH_BVH(c->view, rc_tail_pairs_kernel, grid, RC_CUDA_BLOCK, s, c->view, r->shade,
+                      c->d_sample, c->counts, from, bound, c->bufs.paths, c->bufs.queue,
+                      c->bufs.sample_rgb);
     else if (rg.total && rc_cuda_full(c->view))
-        rc_tail_warps_kernel<true, true><<<grid, RC_CUDA_BLOCK, 0, s>>>(
-            c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
-            c->bufs.queue, c->bufs.sample_rgb, rg);
+        RC_TAIL_WARPS(true, true);
     else if (rg.total)
-        rc_tail_warps_kernel<true, false><<<grid, RC_CUDA_BLOCK, 0, s>>>(
-            c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
-            c->bufs.queue, c->bufs.sample_rgb, rg);
+        RC_TAIL_WARPS(true, false);
     else if (rc_cuda_full(c->view))
-        rc_tail_warps_kernel<false, true><<<grid, RC_CUDA_BLOCK, 0, s>>>(
-            c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
-            c->bufs.queue, c->bufs.sample_rgb, rg);
+        RC_TAIL_WARPS(false, true);
     else
-        rc_tail_warps_kernel<false, false><<<grid, RC_CUDA_BLOCK, 0, s>>>(
-            c->view, r->shade, c->d_sample, c->counts, from, bound, nee, c->bufs.paths,
-            c->bufs.queue, c->bufs.sample_rgb, rg);
+        RC_TAIL_WARPS(false, false);
+#undef RC_TAIL_WARPS
     rc_cuda_note(r, cudaGetLastError());
     return kind;
 }

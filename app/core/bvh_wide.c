@@ -1,0 +1,299 @@
+/* bvh_wide.c: the compressed 8-wide BVH of bvh_wide.h, collapsed from the binary tree of
+ * bvh_build.c (Ylitie, Karras & Laine 2017, sec. 3). */
+#include "bvh_build.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wbox {
+    float lo[3], hi[3];
+} wbox;
+
+/* One child of a wide node before it has a slot: an interior binary node, or `count` (at most
+ * RC_WIDE_LEAF_MAX) primitives of a binary leaf from `first` (old order), and its box. */
+typedef struct entry {
+    uint32_t node; /* binary node */
+    uint32_t first, count;
+    uint32_t part; /* which of a leaf's parts */
+    wbox box;
+} entry;
+
+typedef struct collapse {
+    rc_bvh *bvh;
+    rc_wide_node *wide;
+    uint32_t num_wide;
+    rc_prim *prims; /* the new order */
+    uint32_t *ids;
+    uint32_t num_prims;
+} collapse;
+
+static wbox node_box(const rc_bvh_node *n) {
+    wbox b;
+    for (int a = 0; a < 3; a++) {
+        b.lo[a] = n->lo[a];
+        b.hi[a] = n->hi[a];
+    }
+    return b;
+}
+
+static void box_union(wbox *b, const wbox *o) {
+    for (int a = 0; a < 3; a++) {
+        if (o->lo[a] < b->lo[a]) b->lo[a] = o->lo[a];
+        if (o->hi[a] > b->hi[a]) b->hi[a] = o->hi[a];
+    }
+}
+
+static float area(const wbox *b) {
+    float dx = b->hi[0] - b->lo[0], dy = b->hi[1] - b->lo[1], dz = b->hi[2] - b->lo[2];
+    return dx * dy + dy * dz + dz * dx;
+}
+
+/* Slots a binary node takes as a child: one when interior, one for each RC_WIDE_LEAF_MAX
+ * primitives of a leaf. */
+static uint32_t slots_of(const rc_bvh_node *n) {
+    return n->count == 0 ? 1u : (n->count + RC_WIDE_LEAF_MAX - 1) / RC_WIDE_LEAF_MAX;
+}
+
+/* The binary nodes below `root` that become a wide node's children: its two children, then,
+ * while the slots allow, the interior child of the largest area replaced by its two (the
+ * first of equal areas). A leaf root is its own one child. Returns the count. */
+static int gather(const rc_bvh *bvh, uint32_t root, uint32_t kids[8]) {
+    const rc_bvh_node *nodes = bvh->nodes;
+    if (nodes[root].count > 0) {
+        kids[0] = root;
+        return 1;
+    }
+    int n = 2;
+    kids[0] = nodes[root].first;
+    kids[1] = nodes[root].first + 1;
+    uint32_t used = slots_of(&nodes[kids[0]]) + slots_of(&nodes[kids[1]]);
+    for (;;) {
+        int best = -1;
+        float best_area = -1.0f;
+        for (int i = 0; i < n; i++) {
+            const rc_bvh_node *c = &nodes[kids[i]];
+            if (c->count > 0) continue;
+            uint32_t more = slots_of(&nodes[c->first]) + slots_of(&nodes[c->first + 1]) - 1u;
+            wbox b = node_box(c);
+            if (used + more <= 8u && area(&b) > best_area) {
+                best = i;
+                best_area = area(&b);
+            }
+        }
+        if (best < 0) return n;
+        const rc_bvh_node *c = &nodes[kids[best]];
+        used += slots_of(&nodes[c->first]) + slots_of(&nodes[c->first + 1]) - 1u;
+        kids[best] = c->first;
+        kids[n++] = c->first + 1;
+    }
+}
+
+/* The children as slot entries; a leaf over RC_WIDE_LEAF_MAX is cut into even parts, each with
+ * the box of its primitives (rc_prim_bounds, the padding the build's boxes have). */
+static int entries_of(const rc_bvh *bvh, const uint32_t *kids, int nk, entry e[8]) {
+    int ne = 0;
+    for (int i = 0; i < nk; i++) {
+        const rc_bvh_node *c = &bvh->nodes[kids[i]];
+        uint32_t parts = slots_of(c);
+        for (uint32_t j = 0; j < parts; j++) {
+            entry *x = &e[ne++];
+            x->node = kids[i];
+            x->first = c->first;
+            x->count = 0;
+            x->part = j;
+            x->box = node_box(c);
+            if (c->count == 0 || parts == 1) {
+                x->count = c->count;
+                continue;
+            }
+            uint32_t a = c->count * j / parts, b = c->count * (j + 1) / parts;
+            x->first = c->first + a;
+            x->count = b - a;
+            for (int k = 0; k < 3; k++) {
+                x->box.lo[k] = INFINITY;
+                x->box.hi[k] = -INFINITY;
+            }
+            for (uint32_t p = x->first; p < x->first + x->count; p++) {
+                wbox pb;
+                rc_prim_bounds(&bvh->prims[p], pb.lo, pb.hi);
+                box_union(&x->box, &pb);
+            }
+        }
+    }
+    return ne;
+}
+
+/* Sec. 3.2: the cost of entry i in slot s is how far its centre lies towards the slot's corner
+ * of the node's box; the pairs are taken greedily, largest first (the first of equal ones), so
+ * each child sits where a ray from the opposite corner meets it early. slot[i] = its slot. */
+static void assign_slots(const entry *e, int ne, const wbox *nb, int slot[8]) {
+    float cost[8][8];
+    for (int i = 0; i < ne; i++)
+        for (int s = 0; s < 8; s++) {
+            float c = 0.0f;
+            for (int a = 0; a < 3; a++) {
+                float d = 0.5f * (e[i].box.lo[a] + e[i].box.hi[a]) - 0.5f * (nb->lo[a] + nb->hi[a]);
+                c += (s >> a) & 1 ? d : -d;
+            }
+            cost[i][s] = c;
+        }
+    int taken = 0;
+    for (int i = 0; i < ne; i++) slot[i] = -1;
+    for (int round = 0; round < ne; round++) {
+        int bi = -1, bs = -1;
+        for (int i = 0; i < ne; i++) {
+            if (slot[i] >= 0) continue;
+            for (int s = 0; s < 8; s++)
+                if (!((taken >> s) & 1) && (bi < 0 || cost[i][s] > cost[bi][bs])) {
+                    bi = i;
+                    bs = s;
+                }
+        }
+        slot[bi] = bs;
+        taken |= 1 << bs;
+    }
+}
+
+/* Sec. 3.3: a power-of-two grid of 255 steps from the node box's low corner that reaches its
+ * high corner, in the float arithmetic that decodes it (lo + q * scale); returns the biased
+ * exponent. */
+static uint8_t grid_exponent(float lo, float hi) {
+    int ex = -126;
+    float ext = hi - lo;
+    if (ext > 0.0f) {
+        (void)frexpf(ext / 255.0f, &ex); /* ext / 255 < 2^ex */
+        if (ex < -126) ex = -126;
+    }
+    while (ex < 127 && lo + 255.0f * ldexpf(1.0f, ex) < hi) ex++;
+    return (uint8_t)(ex + 127);
+}
+
+/* Quantise child boxes outwards: the decoded lo at or below the box's, hi at or above. */
+static void quantise(rc_wide_node *w, int a, int s, const wbox *b) {
+    const float scale = ldexpf(1.0f, (int)w->e[a] - 127), p = w->p[a];
+    float ql = floorf((b->lo[a] - p) / scale), qh = ceilf((b->hi[a] - p) / scale);
+    int lo = ql < 0.0f ? 0 : (ql > 255.0f ? 255 : (int)ql);
+    int hi = qh < 0.0f ? 0 : (qh > 255.0f ? 255 : (int)qh);
+    while (lo > 0 && p + (float)lo * scale > b->lo[a]) lo--;
+    while (hi < 255 && p + (float)hi * scale < b->hi[a]) hi++;
+    w->qlo[a][s] = (uint8_t)lo;
+    w->qhi[a][s] = (uint8_t)hi;
+}
+
+/* Fill wide node w for binary node `root`: its children's slots, boxes and metas, its interior
+ * children as the next nodes (their binary nodes into todo[], in slot order) and its leaf
+ * primitives copied to the new order. Returns the interior children's count. */
+static int make_node(collapse *c, uint32_t w, uint32_t root, uint32_t todo[8]) {
+    rc_bvh *bvh = c->bvh;
+    uint32_t kids[8];
+    entry e[8];
+    int slot[8], ne = entries_of(bvh, kids, gather(bvh, root, kids), e);
+    wbox nb = e[0].box;
+    for (int i = 1; i < ne; i++) box_union(&nb, &e[i].box);
+    assign_slots(e, ne, &nb, slot);
+    rc_wide_node *n = &c->wide[w];
+    memset(n, 0, sizeof *n);
+    for (int a = 0; a < 3; a++) {
+        n->p[a] = nb.lo[a];
+        n->e[a] = grid_exponent(nb.lo[a], nb.hi[a]);
+    }
+    int by_slot[8];
+    for (int s = 0; s < 8; s++) by_slot[s] = -1;
+    for (int i = 0; i < ne; i++) by_slot[slot[i]] = i;
+    int inner = 0;
+    n->child_base = c->num_wide;
+    for (int s = 0; s < 8; s++) {
+        const int i = by_slot[s];
+        if (i < 0 || e[i].count > 0) continue;
+        n->imask |= (uint8_t)(1u << s);
+        n->meta[s] = (uint8_t)(0x20u | (24u + (uint32_t)s));
+        todo[inner++] = e[i].node;
+    }
+    c->num_wide += (uint32_t)inner;
+    /* leaf primitives in entry order, so the parts of one binary leaf stay one range */
+    n->prim_base = c->num_prims;
+    for (int i = 0; i < ne; i++) {
+        if (e[i].count == 0) continue;
+        const uint32_t off = c->num_prims - n->prim_base;
+        n->meta[slot[i]] = (uint8_t)((((1u << e[i].count) - 1u) << 5) | off);
+        rc_bvh_node *leaf = &bvh->nodes[e[i].node];
+        if (e[i].part == 0) leaf->first = c->num_prims;
+        for (uint32_t p = e[i].first; p < e[i].first + e[i].count; p++) {
+            c->prims[c->num_prims] = bvh->prims[p];
+            c->ids[c->num_prims] = bvh->ids[p];
+            c->num_prims++;
+        }
+    }
+    for (int i = 0; i < ne; i++)
+        for (int a = 0; a < 3; a++) quantise(n, a, slot[i], &e[i].box);
+    return inner;
+}
+
+int rc_bvh_build_wide(rc_bvh *bvh) {
+    free(bvh->wide);
+    bvh->wide = NULL;
+    bvh->num_wide = 0;
+    collapse c = {bvh, NULL, 0, NULL, NULL, 0};
+    size_t nn = bvh->num_nodes ? bvh->num_nodes : 1, np = bvh->num_prims ? bvh->num_prims : 1;
+    /* depth-first: one pending binary node a slot of each level */
+    uint32_t *stack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *stack);
+    uint32_t *wstack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *wstack);
+    c.wide = malloc(nn * sizeof *c.wide);
+    c.prims = malloc(np * sizeof *c.prims);
+    c.ids = malloc(np * sizeof *c.ids);
+    if (!stack || !wstack || !c.wide || !c.prims || !c.ids) {
+        free(stack);
+        free(wstack);
+        free(c.wide);
+        free(c.prims);
+        free(c.ids);
+        return -1;
+    }
+    if (bvh->num_nodes > 0) {
+        int top = 0;
+        stack[top] = 0;
+        wstack[top++] = c.num_wide++;
+        while (top > 0) {
+            top--;
+            const uint32_t root = stack[top], w = wstack[top];
+            uint32_t todo[8];
+            const uint32_t base = c.num_wide;
+            const int inner = make_node(&c, w, root, todo);
+            for (int i = inner - 1; i >= 0; i--) { /* the first child next */
+                stack[top] = todo[i];
+                wstack[top++] = base + (uint32_t)i;
+            }
+        }
+    }
+    free(stack);
+    free(wstack);
+    free(bvh->prims);
+    free(bvh->ids);
+    bvh->prims = c.prims;
+    bvh->ids = c.ids;
+    bvh->wide = c.wide;
+    bvh->num_wide = c.num_wide;
+    return 0;
+}
+
+size_t rc_bvh_device_bytes(const rc_bvh *bvh) {
+    size_t nodes = bvh->layout == RC_BVH_WIDE && bvh->wide ? bvh->num_wide * sizeof(rc_wide_node)
+                                                           : bvh->num_nodes * sizeof(rc_bvh_node);
+    return nodes + bvh->num_prims * sizeof(rc_prim);
+}
+
+static const char *const layout_names[RC_BVH_LAYOUT_COUNT] = {"binary", "wide"};
+
+const char *rc_bvh_layout_name(uint32_t layout) {
+    return layout < RC_BVH_LAYOUT_COUNT ? layout_names[layout] : "?";
+}
+
+int rc_bvh_layout_parse(const char *s, uint32_t *out) {
+    for (uint32_t i = 0; i < RC_BVH_LAYOUT_COUNT; i++)
+        if (strcmp(s, layout_names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return -1;
+}
