@@ -144,24 +144,24 @@ static int write_glb(long rings, long sides, const char *path) {
         for (int d = 0; d < 3; d++) n[d] /= l;
     }
     char json[2048];
-    int jl = snprintf(
-        json, sizeof json,
-        "{\"asset\":{\"version\":\"2.0\",\"generator\":\"raycompact gen_knot\"},"
-        "\"buffers\":[{\"byteLength\":%llu}],\"bufferViews\":["
-        "{\"buffer\":0,\"byteOffset\":0,\"byteLength\":%llu,\"target\":34962},"
-        "{\"buffer\":0,\"byteOffset\":%llu,\"byteLength\":%llu,\"target\":34962},"
-        "{\"buffer\":0,\"byteOffset\":%llu,\"byteLength\":%llu,\"target\":34963}],"
-        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%llu,"
-        "\"type\":\"VEC3\",\"min\":[%.9g,%.9g,%.9g],\"max\":[%.9g,%.9g,%.9g]},"
-        "{\"bufferView\":1,\"componentType\":5126,\"count\":%llu,\"type\":\"VEC3\"},"
-        "{\"bufferView\":2,\"componentType\":5125,\"count\":%llu,\"type\":\"SCALAR\"}],"
-        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},"
-        "\"indices\":2}]}],\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}],"
-        "\"scene\":0}",
-        (unsigned long long)bin, (unsigned long long)o_n, (unsigned long long)o_n,
-        (unsigned long long)o_n, (unsigned long long)o_i, (unsigned long long)(nt * 12),
-        (unsigned long long)nv, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2],
-        (unsigned long long)nv, (unsigned long long)(3 * nt));
+    int jl =
+        snprintf(json, sizeof json,
+                 "{\"asset\":{\"version\":\"2.0\",\"generator\":\"raycompact gen_knot\"},"
+                 "\"buffers\":[{\"byteLength\":%llu}],\"bufferViews\":["
+                 "{\"buffer\":0,\"byteOffset\":0,\"byteLength\":%llu,\"target\":34962},"
+                 "{\"buffer\":0,\"byteOffset\":%llu,\"byteLength\":%llu,\"target\":34962},"
+                 "{\"buffer\":0,\"byteOffset\":%llu,\"byteLength\":%llu,\"target\":34963}],"
+                 "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%llu,"
+                 "\"type\":\"VEC3\",\"min\":[%.9g,%.9g,%.9g],\"max\":[%.9g,%.9g,%.9g]},"
+                 "{\"bufferView\":1,\"componentType\":5126,\"count\":%llu,\"type\":\"VEC3\"},"
+                 "{\"bufferView\":2,\"componentType\":5125,\"count\":%llu,\"type\":\"SCALAR\"}],"
+                 "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},"
+                 "\"indices\":2}]}],\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}],"
+                 "\"scene\":0}",
+                 (unsigned long long)bin, (unsigned long long)o_n, (unsigned long long)o_n,
+                 (unsigned long long)o_n, (unsigned long long)o_i, (unsigned long long)(nt * 12),
+                 (unsigned long long)nv, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2],
+                 (unsigned long long)nv, (unsigned long long)(3 * nt));
     uint32_t jpad = (uint32_t)(jl + 3) / 4 * 4;
     FILE *f = fopen(path, "wb");
     if (!f) {
