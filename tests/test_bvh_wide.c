@@ -265,11 +265,37 @@ static void scene(const char *path) {
     rc_scene_free(&s);
 }
 
+/* The parallel collapse against the one-thread one: the same wide nodes, primitives, ids and
+ * binary leaves, byte for byte, on n random triangles (enough for the subtrees to be parallel). */
+static void parallel_collapse(uint32_t n) {
+    rc_prim *p = malloc(n * sizeof *p);
+    for (uint32_t i = 0; i < n; i++) {
+        rc_vec3 c = rc_v3(frange(-50, 50), frange(-50, 50), frange(-50, 50));
+        p[i] = prim(RC_PRIM_TRIANGLE, c, 0, rc_v3(frange(-1, 1), frange(-1, 1), frange(-1, 1)),
+                    rc_v3(frange(-1, 1), frange(-1, 1), frange(-1, 1)));
+    }
+    rc_bvh a, b;
+    CHECK(rc_bvh_build(p, n, &a) == 0 && rc_bvh_build(p, n, &b) == 0, "parallel collapse: build");
+    CHECK(rc_bvh_build_wide_serial(&a) == 0 && rc_bvh_build_wide(&b) == 0,
+          "parallel collapse: collapse");
+    CHECK(a.num_wide == b.num_wide && a.num_wide > 512 &&
+              memcmp(a.wide, b.wide, a.num_wide * sizeof *a.wide) == 0,
+          "parallel collapse: %u and %u wide nodes, the same bytes", a.num_wide, b.num_wide);
+    CHECK(memcmp(a.prims, b.prims, n * sizeof *a.prims) == 0 &&
+              memcmp(a.ids, b.ids, n * sizeof *a.ids) == 0 &&
+              memcmp(a.nodes, b.nodes, a.num_nodes * sizeof *a.nodes) == 0,
+          "parallel collapse: the same primitive order and binary leaves");
+    rc_bvh_free(&a);
+    rc_bvh_free(&b);
+    free(p);
+}
+
 int main(int argc, char **argv) {
     random_scene(1, 20000, 1, "one primitive");
     random_scene(5, 20000, 1, "one leaf");
     random_scene(300, 150000, 2, "300 primitives with duplicates");
     random_scene(20000, 200000, 0, "20000 primitives with duplicates");
+    parallel_collapse(150000);
     for (int i = 1; i < argc; i++) scene(argv[i]);
     return test_finish("test_bvh_wide");
 }

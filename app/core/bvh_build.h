@@ -47,10 +47,13 @@ void rc_bvh_free(rc_bvh *bvh);
  * assignment, boxes quantised outwards (sec. 3.3). The primitives (and ids, and the binary
  * leaves' first) are reordered so that a wide node's leaf primitives are contiguous; a binary
  * leaf stays one contiguous range in its order, so the binary tree traces as before over the
- * new order and both layouts share the one primitive array. Linear in the nodes, one thread,
- * deterministic. Leaves bvh->layout as it was. 0, or -1 when out of memory (the binary tree
- * untouched). */
+ * new order and both layouts share the one primitive array. Linear in the nodes; the subtrees
+ * below the third wide level are collapsed in parallel (trees of 65536 primitives or more),
+ * with the one-thread result byte for byte. Leaves bvh->layout as it was. 0, or -1 when out of
+ * memory (the binary tree untouched). */
 int rc_bvh_build_wide(rc_bvh *bvh);
+/* The same on one thread: the reference the parallel collapse is tested against. */
+int rc_bvh_build_wide_serial(rc_bvh *bvh);
 rc_bvh_view rc_bvh_view_of(const rc_bvh *bvh);
 /* The tree's SAH cost with unit costs for a node visit and a primitive test, the measure the
  * build minimises (Wald 2007, eq. 1; MacDonald & Booth 1990): the sum over interior nodes of

@@ -3,6 +3,7 @@
 #include "bvh_build.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,8 @@ typedef struct collapse {
     rc_prim *prims; /* the new order */
     uint32_t *ids;
     uint32_t num_prims;
+    uint32_t *log; /* pairs (binary leaf, its `first` before) make_node set (NULL: not kept) */
+    uint32_t num_log;
 } collapse;
 
 static wbox node_box(const rc_bvh_node *n) {
@@ -218,7 +221,13 @@ static int make_node(collapse *c, uint32_t w, uint32_t root, uint32_t todo[8]) {
         const uint32_t off = c->num_prims - n->prim_base;
         n->meta[slot[i]] = (uint8_t)((((1u << e[i].count) - 1u) << 5) | off);
         rc_bvh_node *leaf = &bvh->nodes[e[i].node];
-        if (e[i].part == 0) leaf->first = c->num_prims;
+        if (e[i].part == 0) {
+            if (c->log) {
+                c->log[2 * c->num_log] = e[i].node;
+                c->log[2 * c->num_log++ + 1] = leaf->first;
+            }
+            leaf->first = c->num_prims;
+        }
         for (uint32_t p = e[i].first; p < e[i].first + e[i].count; p++) {
             c->prims[c->num_prims] = bvh->prims[p];
             c->ids[c->num_prims] = bvh->ids[p];
@@ -230,44 +239,190 @@ static int make_node(collapse *c, uint32_t w, uint32_t root, uint32_t todo[8]) {
     return inner;
 }
 
-int rc_bvh_build_wide(rc_bvh *bvh) {
+/* The subtrees below wide depth PAR_DEPTH are collapsed in parallel where the tree has at least
+ * PAR_MIN primitives; the result is the serial collapse's, byte for byte (test_bvh_wide). */
+#define PAR_DEPTH 3
+#define PAR_MIN   65536u
+
+/* One subtree collapsed on its own, into arrays of its own: its root's record at wide[0], its
+ * other nodes from 1, its primitives from 0; the binary leaves it renumbered in log. */
+typedef struct subtree {
+    uint32_t root; /* its binary node */
+    collapse c;
+    int failed;
+} subtree;
+
+static int reserve(void **a, uint32_t *cap, uint32_t need, size_t size) {
+    if (need <= *cap) return 0;
+    uint32_t n = *cap ? *cap : 64u;
+    while (n < need) n = n > UINT32_MAX / 2 ? need : 2 * n;
+    void *g = realloc(*a, (size_t)n * size);
+    if (!g) return -1;
+    *a = g;
+    *cap = n;
+    return 0;
+}
+
+/* Collapse the wide subtree whose root is binary node t->root, as the serial pass would from
+ * there, with indices local to it. */
+static void collapse_subtree(rc_bvh *bvh, subtree *t) {
+    collapse *c = &t->c;
+    memset(c, 0, sizeof *c);
+    c->bvh = bvh;
+    uint32_t *stack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *stack);
+    uint32_t *wstack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *wstack);
+    uint32_t cap_w = 0, cap_p = 0, cap_i = 0, cap_l = 0;
+    t->failed = !stack || !wstack;
+    int top = 0;
+    if (!t->failed) {
+        stack[top] = t->root;
+        wstack[top++] = c->num_wide++;
+    }
+    while (!t->failed && top > 0) {
+        top--;
+        const uint32_t root = stack[top], w = wstack[top];
+        const uint32_t np = c->num_prims + 8 * RC_WIDE_LEAF_MAX;
+        if (reserve((void **)&c->wide, &cap_w, c->num_wide + 8, sizeof *c->wide) != 0 ||
+            reserve((void **)&c->prims, &cap_p, np, sizeof *c->prims) != 0 ||
+            reserve((void **)&c->ids, &cap_i, np, sizeof *c->ids) != 0 ||
+            reserve((void **)&c->log, &cap_l, 2 * (c->num_log + 8), sizeof *c->log) != 0) {
+            t->failed = 1;
+            break;
+        }
+        uint32_t todo[8];
+        const uint32_t base = c->num_wide;
+        const int inner = make_node(c, w, root, todo);
+        for (int i = inner - 1; i >= 0; i--) {
+            stack[top] = todo[i];
+            wstack[top++] = base + (uint32_t)i;
+        }
+    }
+    free(stack);
+    free(wstack);
+}
+
+static void subtree_free(subtree *t) {
+    free(t->c.wide);
+    free(t->c.prims);
+    free(t->c.ids);
+    free(t->c.log);
+}
+
+/* The binary roots of the wide nodes at depth PAR_DEPTH (the interior children of the nodes
+ * above), in any order; *n their count, NULL when out of memory or none. */
+static subtree *find_subtrees(const rc_bvh *bvh, uint32_t *n) {
+    uint32_t cnt = 1;
+    uint32_t *level = malloc(sizeof *level);
+    *n = 0;
+    if (!level) return NULL;
+    level[0] = 0;
+    for (int d = 0; d < PAR_DEPTH && cnt > 0; d++) {
+        uint32_t *next = malloc((size_t)cnt * 8 * sizeof *next), m = 0;
+        if (!next) {
+            free(level);
+            return NULL;
+        }
+        for (uint32_t i = 0; i < cnt; i++) {
+            uint32_t kids[8];
+            entry e[8];
+            int ne = entries_of(bvh, kids, gather(bvh, level[i], kids), e);
+            for (int j = 0; j < ne; j++)
+                if (e[j].count == 0) next[m++] = e[j].node;
+        }
+        free(level);
+        level = next;
+        cnt = m;
+    }
+    subtree *t = cnt ? calloc(cnt, sizeof *t) : NULL;
+    if (t) {
+        for (uint32_t i = 0; i < cnt; i++) t[i].root = level[i];
+        *n = cnt;
+    }
+    free(level);
+    return t;
+}
+
+/* Place subtree t where the serial pass reaches its root w: its nodes and primitives at the
+ * pass's counters, their indices shifted by as much, its binary leaves' `first` too. */
+static void place_subtree(collapse *c, uint32_t w, const subtree *t) {
+    const uint32_t off = c->num_wide - 1u, poff = c->num_prims;
+    for (uint32_t j = 0; j < t->c.num_wide; j++) {
+        rc_wide_node n = t->c.wide[j];
+        n.child_base += off;
+        n.prim_base += poff;
+        c->wide[j == 0 ? w : off + j] = n;
+    }
+    memcpy(c->prims + poff, t->c.prims, (size_t)t->c.num_prims * sizeof *c->prims);
+    memcpy(c->ids + poff, t->c.ids, (size_t)t->c.num_prims * sizeof *c->ids);
+    for (uint32_t i = 0; i < t->c.num_log; i++) c->bvh->nodes[t->c.log[2 * i]].first += poff;
+    c->num_wide += t->c.num_wide - 1u;
+    c->num_prims += t->c.num_prims;
+}
+
+static int build_wide(rc_bvh *bvh, int parallel) {
     free(bvh->wide);
     bvh->wide = NULL;
     bvh->num_wide = 0;
-    collapse c = {bvh, NULL, 0, NULL, NULL, 0};
+    collapse c = {bvh, NULL, 0, NULL, NULL, 0, NULL, 0};
     size_t nn = bvh->num_nodes ? bvh->num_nodes : 1, np = bvh->num_prims ? bvh->num_prims : 1;
     /* depth-first: one pending binary node a slot of each level */
     uint32_t *stack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *stack);
     uint32_t *wstack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *wstack);
+    int *dstack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *dstack);
     c.wide = malloc(nn * sizeof *c.wide);
     c.prims = malloc(np * sizeof *c.prims);
     c.ids = malloc(np * sizeof *c.ids);
-    if (!stack || !wstack || !c.wide || !c.prims || !c.ids) {
-        free(stack);
-        free(wstack);
-        free(c.wide);
-        free(c.prims);
-        free(c.ids);
-        return -1;
+    subtree *subs = NULL;
+    uint32_t num_subs = 0;
+    int failed = !stack || !wstack || !dstack || !c.wide || !c.prims || !c.ids;
+    if (!failed && parallel && bvh->num_nodes > 0 && bvh->num_prims >= PAR_MIN) {
+        subs = find_subtrees(bvh, &num_subs);
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t i = 0; i < (int64_t)num_subs; i++) collapse_subtree(bvh, &subs[i]);
+        for (uint32_t i = 0; i < num_subs; i++) failed |= subs[i].failed;
+        if (failed) /* the binary leaves as they were */
+            for (uint32_t i = 0; i < num_subs; i++)
+                for (uint32_t j = subs[i].c.num_log; j-- > 0;)
+                    bvh->nodes[subs[i].c.log[2 * j]].first = subs[i].c.log[2 * j + 1];
     }
-    if (bvh->num_nodes > 0) {
+    if (!failed && bvh->num_nodes > 0) {
         int top = 0;
         stack[top] = 0;
+        dstack[top] = 0;
         wstack[top++] = c.num_wide++;
         while (top > 0) {
             top--;
             const uint32_t root = stack[top], w = wstack[top];
+            const int depth = dstack[top];
+            if (num_subs && depth == PAR_DEPTH) {
+                uint32_t k = 0;
+                while (k < num_subs && subs[k].root != root) k++;
+                if (k < num_subs) {
+                    place_subtree(&c, w, &subs[k]);
+                    continue;
+                }
+            }
             uint32_t todo[8];
             const uint32_t base = c.num_wide;
             const int inner = make_node(&c, w, root, todo);
             for (int i = inner - 1; i >= 0; i--) { /* the first child next */
                 stack[top] = todo[i];
+                dstack[top] = depth + 1;
                 wstack[top++] = base + (uint32_t)i;
             }
         }
     }
     free(stack);
     free(wstack);
+    free(dstack);
+    for (uint32_t i = 0; i < num_subs; i++) subtree_free(&subs[i]);
+    free(subs);
+    if (failed) {
+        free(c.wide);
+        free(c.prims);
+        free(c.ids);
+        return -1;
+    }
     free(bvh->prims);
     free(bvh->ids);
     bvh->prims = c.prims;
@@ -275,6 +430,14 @@ int rc_bvh_build_wide(rc_bvh *bvh) {
     bvh->wide = c.wide;
     bvh->num_wide = c.num_wide;
     return 0;
+}
+
+int rc_bvh_build_wide(rc_bvh *bvh) {
+    return build_wide(bvh, 1);
+}
+
+int rc_bvh_build_wide_serial(rc_bvh *bvh) {
+    return build_wide(bvh, 0);
 }
 
 size_t rc_bvh_device_bytes(const rc_bvh *bvh) {
