@@ -332,8 +332,9 @@ static void obj_scene(const char *dir) {
     /* usemtl without any mtllib (exporters write `usemtl Default`): the grey default */
     write_text(obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Default\nf 1 2 3\nusemtl Other\n"
                     "f 1 3 2\n");
-    CHECK(rc_scene_load_max(obj, 256, &s, &err) == 0, "usemtl without mtllib: '%s'", err.msg);
-    if (!err.msg[0]) {
+    int loaded = rc_scene_load_max(obj, 256, &s, &err) == 0;
+    CHECK(loaded, "usemtl without mtllib: '%s'", err.msg);
+    if (loaded) {
         CHECK(s.num_prims == 2 && s.num_materials == 1 &&
                   s.materials[0].type == RC_MAT_LAMBERTIAN && near(s.materials[0].color.x, 0.8f),
               "usemtl without mtllib: %zu prims, %zu materials", s.num_prims, s.num_materials);
