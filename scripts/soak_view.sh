@@ -108,11 +108,10 @@ fi
 export OMP_WAIT_POLICY=PASSIVE
 # glibc's malloc raises its mmap threshold each time a large mmapped block is freed, after which
 # blocks of that size come from the heap and stay resident or not as fragmentation decides: the
-# viewer's resident memory then moves by several MiB (3-4 % on the CPU viewer) from one sample
-# to the next, in the same state and with the same heap in use (heaptrack: the heap in use
-# returns to the same bytes every round). A fixed threshold (no dynamic adjustment) keeps large
-# blocks mmapped and returned on free, so resident memory follows the memory in use and a leak
-# is what moves it. SOAK_MALLOC_TUNABLES= (empty) keeps glibc's defaults.
+# viewer's resident memory then moves by several MiB between samples of one state while the heap
+# in use stays the same. A fixed threshold (no dynamic adjustment) keeps large blocks mmapped
+# and returned on free, so resident memory follows the memory in use and a leak is what moves
+# it. SOAK_MALLOC_TUNABLES= (empty) keeps glibc's defaults.
 tun=${SOAK_MALLOC_TUNABLES-glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=262144}
 [ -n "$tun" ] && export GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}$tun
 display=()

@@ -27,7 +27,7 @@ typedef struct collapse {
     rc_prim *prims; /* the new order */
     uint32_t *ids;
     uint32_t num_prims;
-    uint32_t *log; /* pairs (binary leaf, its `first` before) make_node set (NULL: not kept) */
+    uint32_t *log; /* pairs (binary leaf, its `first` before) make_node set (NULL: no log) */
     uint32_t num_log;
 } collapse;
 

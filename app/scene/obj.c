@@ -1,7 +1,8 @@
-/* obj.c: the OBJ reader's reference parse (rc_obj_parse_serial) and its entry points. Line by
- * line over the whole file in memory; every rc_token is checked before use, so no input can read
- * out of bounds or overflow a count. The entry points parse in chunks over all threads
- * (obj_chunks.c), which falls back to this parse for the message of any input it refuses. */
+/* obj.c: the OBJ reader's reference parse (rc_obj_parse_serial) and the statements both parses
+ * share. Line by line over the whole file in memory; every rc_token is checked before use, so no
+ * input can read out of bounds or overflow a count. The entry points of obj.h (obj_chunks.c)
+ * parse in chunks over all threads and fall back to this parse for the message of any input
+ * they refuse. */
 #include "obj.h"
 #include "echo.h"
 #include "obj_internal.h"
@@ -186,8 +187,8 @@ static int parse_ref(parser *p, rc_token t, uint32_t *out, uint32_t *out_t, uint
     return 0;
 }
 
-static int degenerate(const float *v, uint32_t a, uint32_t b, uint32_t c) {
-    const float *p0 = &v[3 * a], *p1 = &v[3 * b], *p2 = &v[3 * c];
+int rc_obj_degenerate(const float *v, const uint32_t t[3]) {
+    const float *p0 = &v[3 * t[0]], *p1 = &v[3 * t[1]], *p2 = &v[3 * t[2]];
     float e1[3], e2[3];
     for (int i = 0; i < 3; i++) {
         e1[i] = p1[i] - p0[i];
@@ -217,7 +218,7 @@ static int add_corners(parser *p, uint32_t **arr, size_t *cap, size_t t, const u
 static int add_triangle(parser *p, size_t i, size_t j, size_t k) {
     rc_mesh *m = p->m;
     uint32_t a = p->face[i], b = p->face[j], c = p->face[k];
-    if (degenerate(m->v, a, b, c)) {
+    if (rc_obj_degenerate(m->v, (const uint32_t[3]){a, b, c})) {
         m->num_degenerate++;
         return 0;
     }
@@ -414,62 +415,5 @@ int rc_obj_mtl_statement(const rc_obj_source *src, int is_usemtl, const char *s,
     int rc = is_usemtl ? parse_usemtl(&p, s, e) : parse_mtllib(&p, s, e);
     st->mtl_bytes = p.mtl_bytes;
     st->material = p.material;
-    return rc;
-}
-
-static int parse(const char *name, int read_mtl, const char *dir, size_t max_bytes,
-                 const char *text, size_t len, rc_mesh *out, rc_error *err) {
-    rc_obj_source src = {name, read_mtl, dir, max_bytes, text, len};
-    return rc_obj_parse_chunks(&src, 0, 0, out, err);
-}
-
-int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err) {
-    return parse(name, 0, NULL, 0, text, len, out, err);
-}
-
-int rc_obj_parse_mtl(const char *name, const char *dir, size_t max_bytes, const char *text,
-                     size_t len, rc_mesh *out, rc_error *err) {
-    return parse(name, 1, dir, max_bytes, text, len, out, err);
-}
-
-int rc_obj_load(const char *path, rc_mesh *out, rc_error *err) {
-    return rc_obj_load_max(path, RC_OBJ_MAX_BYTES, out, err);
-}
-
-int rc_obj_load_max(const char *path, size_t max_bytes, rc_mesh *out, rc_error *err) {
-    char *text;
-    size_t len;
-    memset(out, 0, sizeof *out);
-    if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
-    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
-    int rc = rc_obj_parse(path, text, len, out, err);
-    free(text);
-    return rc;
-}
-
-int rc_obj_load_mtl(const char *path, size_t max_bytes, rc_mesh *out, rc_error *err) {
-    char *text;
-    size_t len;
-    memset(out, 0, sizeof *out);
-    if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
-    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
-    const char *slash = strrchr(path, '/');
-    size_t dl = slash ? (size_t)(slash - path) : 0;
-    char *dir = malloc(dl + 2);
-    if (!dir) {
-        free(text);
-        return rc_fail(err, "%s: out of memory", path);
-    }
-    if (!slash)
-        strcpy(dir, ".");
-    else if (dl == 0)
-        strcpy(dir, "/");
-    else {
-        memcpy(dir, path, dl);
-        dir[dl] = '\0';
-    }
-    int rc = parse(path, 1, dir, max_bytes, text, len, out, err);
-    free(dir);
-    free(text);
     return rc;
 }

@@ -11,10 +11,12 @@
  *      each kept one its material; then the chunks' kept runs close up in order.
  * The cut, and so the result, depends on chunk_bytes only, never on the thread count, and every
  * record lands where the serial parse puts it. On anything the serial parse could refuse the
- * chunked parse stops and returns the serial parse's answer, message and line included. */
+ * chunked parse stops and returns the serial parse's answer, message and line included.
+ * obj.h's readers (rc_obj_parse, rc_obj_load...) are at the end: they all parse this way. */
 #include "grow.h"
 #include "obj_internal.h"
 #include "obj_number.h"
+#include "read_file.h"
 #include "text_tokens.h"
 
 #include <errno.h>
@@ -214,19 +216,6 @@ static void parse_chunk(chunk *c, rc_mesh *m, int read_mtl) {
     }
 }
 
-static int degenerate(const float *v, const uint32_t *t) {
-    const float *p0 = &v[3 * t[0]], *p1 = &v[3 * t[1]], *p2 = &v[3 * t[2]];
-    float e1[3], e2[3];
-    for (int i = 0; i < 3; i++) {
-        e1[i] = p1[i] - p0[i];
-        e2[i] = p2[i] - p0[i];
-    }
-    float cx = e1[1] * e2[2] - e1[2] * e2[1];
-    float cy = e1[2] * e2[0] - e1[0] * e2[2];
-    float cz = e1[0] * e2[1] - e1[1] * e2[0];
-    return cx == 0.0f && cy == 0.0f && cz == 0.0f;
-}
-
 static int any_corner(const uint32_t *c) {
     return c[0] != RC_OBJ_NONE || c[1] != RC_OBJ_NONE || c[2] != RC_OBJ_NONE;
 }
@@ -239,7 +228,7 @@ static void keep_chunk(chunk *c, rc_mesh *m) {
     for (size_t j = 0; j < c->ntri; j++) {
         for (; e < c->num_ev && c->ev[e].tri <= j; e++) material = c->ev[e].material;
         size_t q = c->tri0 + j;
-        if (degenerate(m->v, &m->tri[3 * q])) {
+        if (rc_obj_degenerate(m->v, &m->tri[3 * q])) {
             c->degenerate++;
             continue;
         }
@@ -405,4 +394,63 @@ int rc_obj_parse_chunks(const rc_obj_source *src, size_t chunk_bytes, int thread
     /* refused, or out of memory: the serial parse says why, or reads what fits */
     rc_mesh_free(out);
     return rc_obj_parse_serial(src, out, err);
+}
+
+/* ---- the public readers (obj.h): the chunked parse ---- */
+
+static int parse(const char *name, int read_mtl, const char *dir, size_t max_bytes,
+                 const char *text, size_t len, rc_mesh *out, rc_error *err) {
+    rc_obj_source src = {name, read_mtl, dir, max_bytes, text, len};
+    return rc_obj_parse_chunks(&src, 0, 0, out, err);
+}
+
+int rc_obj_parse(const char *name, const char *text, size_t len, rc_mesh *out, rc_error *err) {
+    return parse(name, 0, NULL, 0, text, len, out, err);
+}
+
+int rc_obj_parse_mtl(const char *name, const char *dir, size_t max_bytes, const char *text,
+                     size_t len, rc_mesh *out, rc_error *err) {
+    return parse(name, 1, dir, max_bytes, text, len, out, err);
+}
+
+int rc_obj_load(const char *path, rc_mesh *out, rc_error *err) {
+    return rc_obj_load_max(path, RC_OBJ_MAX_BYTES, out, err);
+}
+
+int rc_obj_load_max(const char *path, size_t max_bytes, rc_mesh *out, rc_error *err) {
+    char *text;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
+    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
+    int rc = rc_obj_parse(path, text, len, out, err);
+    free(text);
+    return rc;
+}
+
+int rc_obj_load_mtl(const char *path, size_t max_bytes, rc_mesh *out, rc_error *err) {
+    char *text;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
+    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) : 0;
+    char *dir = malloc(dl + 2);
+    if (!dir) {
+        free(text);
+        return rc_fail(err, "%s: out of memory", path);
+    }
+    if (!slash)
+        strcpy(dir, ".");
+    else if (dl == 0)
+        strcpy(dir, "/");
+    else {
+        memcpy(dir, path, dl);
+        dir[dl] = '\0';
+    }
+    int rc = parse(path, 1, dir, max_bytes, text, len, out, err);
+    free(dir);
+    free(text);
+    return rc;
 }

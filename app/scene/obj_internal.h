@@ -43,6 +43,9 @@ typedef struct rc_obj_mtl_state {
 int rc_obj_mtl_statement(const rc_obj_source *src, int is_usemtl, const char *s, const char *e,
                          rc_obj_mtl_state *st, rc_mesh *m, rc_error *err);
 
+/* 1 when triangle t (three indices into the coordinates v) has zero area: the reader drops it. */
+int rc_obj_degenerate(const float *v, const uint32_t t[3]);
+
 /* 1 for a statement a mesh reader accepts and ignores (groups, smoothing, curves). */
 int rc_obj_ignored(rc_token kw);
 

@@ -70,8 +70,8 @@ template <bool WIDE> struct rc_extend_ray {
 #else
 #define RC_EXTEND_BLOCKS_PER_SM 5
 #endif
-/* The wide traversal's instance: 4 blocks (64 registers), which hold its eight box tests
- * without spilling; to be tuned on the GPU. */
+/* The wide traversal's instance: 3 blocks (up to 80 registers), which hold its eight box tests
+ * without spilling (at 4 blocks, 64 registers, it spills); to be tuned on the GPU. */
 #define RC_EXTEND_WIDE_BLOCKS_PER_SM 3
 
 /* extend: trace the ray of every live path in the stream to its nearest hit. With `spread`, a
