@@ -253,7 +253,7 @@ static void obj_scene(const char *dir) {
     int seen = 0;
     double g128 = pow((128 / 255.0 + 0.055) / 1.055, 2.4);
     for (size_t i = 0; i < s.num_prims; i++) {
-        const rc_prim *p = &s.prims[i];
+        const rc_prim *p = rc_scene_prim_at(&s, i);
         const rc_material *m = &s.materials[rc_prim_material(p)];
         int which = (int)lroundf(p->p.x / 4.0f);
         seen |= 1 << which;
@@ -310,7 +310,7 @@ static void obj_scene(const char *dir) {
         if (err.msg[0]) return;
         int types = 0;
         for (size_t i = 0; i < s.num_prims; i++)
-            types |= 1 << s.materials[rc_prim_material(&s.prims[i])].type;
+            types |= 1 << s.materials[rc_prim_material(rc_scene_prim_at(&s, i))].type;
         if (named)
             CHECK(types == 1 << RC_MAT_METAL && s.num_materials == 1, "named: types %x", types);
         else
@@ -418,7 +418,7 @@ static void mtl_rules(const char *dir) {
     CHECK(s.num_prims == 7, "%zu primitives", s.num_prims);
     int seen = 0;
     for (size_t i = 0; i < s.num_prims; i++) {
-        const rc_prim *p = &s.prims[i];
+        const rc_prim *p = rc_scene_prim_at(&s, i);
         const rc_material *m = &s.materials[rc_prim_material(p)];
         int which = (int)lroundf(p->p.x / 4.0f);
         seen |= 1 << which;

@@ -113,8 +113,8 @@ static void add_import(void) {
     CHECK(s.num_triangles == 3 && s.num_degenerate == 1 && s.num_vertices == 8,
           "%zu triangles, %zu dropped, %zu vertices", s.num_triangles, s.num_degenerate,
           s.num_vertices);
-    CHECK(s.num_materials == 3 && rc_prim_material(&s.prims[2]) == 2 &&
-              rc_prim_material(&s.prims[0]) == 1,
+    CHECK(s.num_materials == 3 && rc_prim_material(rc_scene_prim_at(&s, 2)) == 2 &&
+              rc_prim_material(rc_scene_prim_at(&s, 0)) == 1,
           "the file's materials appended after the scene's own");
     CHECK(s.has_normals && s.has_uvs && s.uvs[2 * 2] == 1.0f, "vertex data");
     CHECK(rc_scene_finish(&s, &err) == 0, "%s", err.msg);
@@ -123,7 +123,8 @@ static void add_import(void) {
     rc_scene_init(&s);
     rc_scene_add_material(&s, &own);
     CHECK(rc_scene_add_import(&s, &im, NULL, 0, 1 << 20, "two.glb", &err) == 0, "%s", err.msg);
-    CHECK(s.num_materials == 1 && rc_prim_material(&s.prims[2]) == 0, "the caller's material");
+    CHECK(s.num_materials == 1 && rc_prim_material(rc_scene_prim_at(&s, 2)) == 0,
+          "the caller's material");
     rc_scene_free(&s);
 
     rc_scene_init(&s);
@@ -339,7 +340,7 @@ static void json_mesh(const char *dir) {
             rc_scene_free(&s);
             continue;
         }
-        const rc_prim *p = &s.prims[0];
+        const rc_prim *p = rc_scene_prim_at(&s, 0);
         CHECK(close3(p->p, 0, 0, -3) && close3(p->a, 2, 0, 0) && close3(p->b, 0, 2, 0),
               "placement: corner (%g %g %g)", p->p.x, p->p.y, p->p.z);
         const rc_material *m = &s.materials[rc_prim_material(p)];

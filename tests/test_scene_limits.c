@@ -115,8 +115,8 @@ static void many_materials(void) {
               s.num_materials, s.num_spheres);
         /* Each sphere got the material its name says (the names are in index order). */
         int wrong = 0;
-        for (size_t i = 0; i < s.num_prims; i++) {
-            const rc_prim *p = &s.prims[i];
+        for (uint32_t i = 0; i < s.bvh.num_prims; i++) { /* leaf order: any order does */
+            const rc_prim *p = &s.bvh.prims[i];
             long x = lroundf(p->p.x), y = lroundf(p->p.y);
             uint32_t want = (uint32_t)(((uint32_t)(y * 1000 + x) * 7919u) % 50000);
             wrong += rc_prim_material(p) != want;

@@ -78,10 +78,11 @@ void rc_prim_bounds(const rc_prim *p, float lo[3], float hi[3]) {
     }
 }
 
-/* Build state: per-primitive boxes and centroids, the index permutation, the node array. */
+/* Build state: per-primitive boxes, the index permutation, the node array. A primitive's
+ * centroid is its box's midpoint, computed where it is needed (12 bytes a primitive less to
+ * hold; the same float expression every time, so the same bins). */
 typedef struct builder {
     box *boxes;
-    float (*centroid)[3];
     uint32_t *idx;
     rc_bvh_node *nodes;
     uint32_t num_nodes;
@@ -93,6 +94,10 @@ typedef struct split {
     float cost;   /* A_L N_L + A_R N_R */
     float lo, hi; /* centroid range of the axis */
 } split;
+
+static inline float centroid_of(const builder *bd, uint32_t p, int a) {
+    return 0.5f * (bd->boxes[p].lo[a] + bd->boxes[p].hi[a]);
+}
 
 static int bin_of(float c, float lo, float hi) {
     int b = (int)((c - lo) / (hi - lo) * RC_BVH_BINS);
@@ -138,7 +143,7 @@ static void bin_range(const builder *bd, uint32_t first, uint32_t count, const b
         const box *pb = &bd->boxes[p];
         for (int a = 0; a < 3; a++) {
             if (!use[a]) continue;
-            int b = bin_of(bd->centroid[p][a], cb->lo[a], cb->hi[a]);
+            int b = bin_of(centroid_of(bd, p, a), cb->lo[a], cb->hi[a]);
             ab->n[a][b]++;
             box_grow(&ab->bins[a][b], pb);
         }
@@ -219,7 +224,7 @@ static uint32_t partition(builder *bd, uint32_t first, uint32_t count, const spl
     uint32_t i = first, j = first + count;
     while (i < j) {
         uint32_t p = bd->idx[i];
-        if (bin_of(bd->centroid[p][s->axis], s->lo, s->hi) <= s->bin) {
+        if (bin_of(centroid_of(bd, p, s->axis), s->lo, s->hi) <= s->bin) {
             i++;
         } else {
             j--;
@@ -252,7 +257,7 @@ static uint32_t median_split(builder *bd, uint32_t first, uint32_t count, const 
     if (!k) return count / 2;
     for (uint32_t i = 0; i < count; i++) {
         k[i].idx = bd->idx[first + i];
-        k[i].key = bd->centroid[k[i].idx][axis];
+        k[i].key = centroid_of(bd, k[i].idx, axis);
     }
     qsort(k, count, sizeof *k, cmp_keyed);
     for (uint32_t i = 0; i < count; i++) bd->idx[first + i] = k[i].idx;
@@ -295,8 +300,9 @@ static void range_bounds_serial(const builder *bd, uint32_t first, uint32_t coun
     box_empty(cb);
     for (uint32_t i = first; i < first + count; i++) {
         uint32_t p = bd->idx[i];
+        const float c[3] = {centroid_of(bd, p, 0), centroid_of(bd, p, 1), centroid_of(bd, p, 2)};
         box_grow(nb, &bd->boxes[p]);
-        box_grow_point(cb, bd->centroid[p]);
+        box_grow_point(cb, c);
     }
 }
 
@@ -441,15 +447,30 @@ static int build_nodes(builder *bd, uint32_t n, work *stack) {
         free(st);
     }
     if (failed) goto done;
+    /* The boxes are not needed any more, and the tree's size is known: the final array holds
+     * exactly its nodes (each subtree's root takes the top tree's slot that stood for it). */
+    free(bd->boxes);
+    bd->boxes = NULL;
     {
-        /* renumber: pop a node, give a split node's children the next pair, visit left first */
+        size_t total = num_top;
+        for (uint32_t t = 0; t < num_subs; t++) total += subs[t].num - 1u;
+        bd->nodes = malloc(total * sizeof *bd->nodes);
+        if (!bd->nodes) goto done;
+    }
+    {
+        /* renumber: pop a node, give a split node's children the next pair, visit left first.
+         * A subtree's nodes are freed once its last one is copied (the renumber walks each
+         * subtree whole), so the copies and the pieces never add up to two trees. */
         noderef *rs = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *rs);
         uint32_t *ri = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *ri);
-        if (!rs || !ri) {
+        uint32_t *left_in = malloc((num_subs ? num_subs : 1) * sizeof *left_in);
+        if (!rs || !ri || !left_in) {
             free(rs);
             free(ri);
+            free(left_in);
             goto done;
         }
+        for (uint32_t t = 0; t < num_subs; t++) left_in[t] = subs[t].num;
         int top = 0;
         uint32_t next = 1;
         rs[top] = (noderef){-1, 0};
@@ -462,7 +483,12 @@ static int build_nodes(builder *bd, uint32_t n, work *stack) {
             const rc_bvh_node *src = r.tree < 0 ? &top_nodes[r.i] : &subs[r.tree].nodes[r.i];
             rc_bvh_node *dst = &bd->nodes[at];
             *dst = *src;
-            if (src->count > 0) continue;
+            if (r.tree >= 0 && --left_in[r.tree] == 0) {
+                free(subs[r.tree].nodes);
+                subs[r.tree].nodes = NULL;
+                continue; /* its last node, a leaf */
+            }
+            if (dst->count > 0) continue;
             uint32_t child = next;
             next += 2;
             dst->first = child;
@@ -474,6 +500,7 @@ static int build_nodes(builder *bd, uint32_t n, work *stack) {
         bd->num_nodes = next;
         free(rs);
         free(ri);
+        free(left_in);
     }
     rc = 0;
 done:
@@ -485,52 +512,83 @@ done:
     return rc;
 }
 
-static void builder_free(builder *bd) {
-    free(bd->boxes);
-    free(bd->centroid);
-    free(bd->idx);
+/* prims[i] = the old prims[perm[i]] for every i, in place: each cycle of the permutation is
+ * walked once, `done` (n bits, zeroed) marking the slots already filled. */
+static void permute_in_place(rc_prim *prims, const uint32_t *perm, uint32_t n, uint8_t *done) {
+    for (uint32_t start = 0; start < n; start++) {
+        if (done[start >> 3] & (1u << (start & 7))) continue;
+        const rc_prim keep = prims[start];
+        uint32_t at = start;
+        for (;;) {
+            done[at >> 3] |= (uint8_t)(1u << (at & 7));
+            const uint32_t from = perm[at];
+            if (from == start) {
+                prims[at] = keep;
+                break;
+            }
+            prims[at] = prims[from];
+            at = from;
+        }
+    }
+}
+
+/* The build over `prims`, which it reorders into leaf order in place on success (untouched on
+ * failure). Its memory at the peak: the boxes (24 bytes a primitive) and the permutation (4)
+ * beside the tree, whose pieces are copied into one array and freed one by one. */
+static int build_in_place(rc_prim *prims, uint32_t n, rc_bvh *out) {
+    memset(out, 0, sizeof *out);
+    if (n == 0) return 0;
+    builder bd = {0};
+    bd.boxes = malloc(n * sizeof *bd.boxes);
+    bd.idx = malloc(n * sizeof *bd.idx);
+    /* The work stack holds at most one pending sibling per level, plus the current node. */
+    work *stack = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *stack);
+    uint8_t *done = NULL;
+    if (!bd.boxes || !bd.idx || !stack) goto fail;
+#pragma omp parallel for schedule(static) if (n >= RC_BVH_PAR_NODE)
+    for (uint32_t i = 0; i < n; i++) {
+        rc_prim_bounds(&prims[i], bd.boxes[i].lo, bd.boxes[i].hi);
+        bd.idx[i] = i;
+    }
+    if (build_nodes(&bd, n, stack) != 0) goto fail;
+    done = calloc(((size_t)n + 7) / 8, 1);
+    if (!done) goto fail;
+    permute_in_place(prims, bd.idx, n, done);
+    free(done);
+    out->nodes = bd.nodes;
+    out->num_nodes = bd.num_nodes;
+    out->prims = prims;
+    out->ids = bd.idx; /* leaf-order primitive i is input primitive idx[i] */
+    out->num_prims = n;
+    free(bd.boxes);
+    free(stack);
+    return 0;
+fail:
+    free(bd.boxes);
+    free(bd.idx);
+    free(bd.nodes);
+    free(stack);
+    memset(out, 0, sizeof *out);
+    return -1;
+}
+
+int rc_bvh_build_take(rc_prim *prims, uint32_t n, rc_bvh *out) {
+    if (build_in_place(prims, n, out) != 0) return -1;
+    if (n == 0) free(prims);
+    return 0;
 }
 
 int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
     memset(out, 0, sizeof *out);
     if (n == 0) return 0;
-    builder bd = {0};
-    bd.boxes = malloc(n * sizeof *bd.boxes);
-    bd.centroid = malloc(n * sizeof *bd.centroid);
-    bd.idx = malloc(n * sizeof *bd.idx);
-    bd.nodes = calloc(2 * (size_t)n, sizeof *bd.nodes);
-    out->prims = malloc(n * sizeof *out->prims);
-    out->ids = malloc(n * sizeof *out->ids);
-    /* The work stack holds at most one pending sibling per level, plus the current node. */
-    work *stack = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *stack);
-    if (!bd.boxes || !bd.centroid || !bd.idx || !bd.nodes || !out->prims || !out->ids || !stack)
-        goto fail;
-#pragma omp parallel for schedule(static) if (n >= RC_BVH_PAR_NODE)
-    for (uint32_t i = 0; i < n; i++) {
-        rc_prim_bounds(&prims[i], bd.boxes[i].lo, bd.boxes[i].hi);
-        for (int a = 0; a < 3; a++)
-            bd.centroid[i][a] = 0.5f * (bd.boxes[i].lo[a] + bd.boxes[i].hi[a]);
-        bd.idx[i] = i;
+    rc_prim *copy = malloc(n * sizeof *copy);
+    if (!copy) return -1;
+    memcpy(copy, prims, n * sizeof *copy);
+    if (build_in_place(copy, n, out) != 0) {
+        free(copy);
+        return -1;
     }
-    if (build_nodes(&bd, n, stack) != 0) goto fail;
-    for (uint32_t i = 0; i < n; i++) {
-        out->prims[i] = prims[bd.idx[i]];
-        out->ids[i] = bd.idx[i];
-    }
-    out->nodes = bd.nodes;
-    out->num_nodes = bd.num_nodes;
-    out->num_prims = n;
-    builder_free(&bd);
-    free(stack);
     return 0;
-fail:
-    builder_free(&bd);
-    free(bd.nodes);
-    free(out->prims);
-    free(out->ids);
-    free(stack);
-    memset(out, 0, sizeof *out);
-    return -1;
 }
 
 void rc_bvh_free(rc_bvh *bvh) {

@@ -38,6 +38,10 @@ void rc_prim_bounds(const rc_prim *p, float lo[3], float hi[3]);
 #define RC_BVH_LEAF_MAX  4
 #define RC_BVH_SAH_DEPTH 30
 int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out);
+/* The same build over the caller's malloc'd array `prims`, which becomes out->prims in leaf
+ * order (reordered in place, no second copy; freed for n == 0). On failure (-1) `prims` is
+ * untouched and still the caller's. */
+int rc_bvh_build_take(rc_prim *prims, uint32_t n, rc_bvh *out);
 void rc_bvh_free(rc_bvh *bvh);
 /* Collapse the binary tree into the compressed 8-wide one of bvh_wide.h (Ylitie et al. 2017):
  * from the root down, each wide node takes the binary node's two children and opens the

@@ -24,8 +24,7 @@ typedef struct collapse {
     rc_bvh *bvh;
     rc_wide_node *wide;
     uint32_t num_wide;
-    rc_prim *prims; /* the new order */
-    uint32_t *ids;
+    uint32_t *order; /* the new order: new primitive k is the old order[k] */
     uint32_t num_prims;
     uint32_t *log; /* pairs (binary leaf, its `first` before) make_node set (NULL: no log) */
     uint32_t num_log;
@@ -186,7 +185,7 @@ static void quantise(rc_wide_node *w, int a, int s, const wbox *b) {
 
 /* Fill wide node w for binary node `root`: its children's slots, boxes and metas, its interior
  * children as the next nodes (their binary nodes into todo[], in slot order) and its leaf
- * primitives copied to the new order. Returns the interior children's count. */
+ * primitives appended to the new order. Returns the interior children's count. */
 static int make_node(collapse *c, uint32_t w, uint32_t root, uint32_t todo[8]) {
     rc_bvh *bvh = c->bvh;
     uint32_t kids[8];
@@ -228,11 +227,8 @@ static int make_node(collapse *c, uint32_t w, uint32_t root, uint32_t todo[8]) {
             }
             leaf->first = c->num_prims;
         }
-        for (uint32_t p = e[i].first; p < e[i].first + e[i].count; p++) {
-            c->prims[c->num_prims] = bvh->prims[p];
-            c->ids[c->num_prims] = bvh->ids[p];
-            c->num_prims++;
-        }
+        for (uint32_t p = e[i].first; p < e[i].first + e[i].count; p++)
+            c->order[c->num_prims++] = p;
     }
     for (int i = 0; i < ne; i++)
         for (int a = 0; a < 3; a++) quantise(n, a, slot[i], &e[i].box);
@@ -271,7 +267,7 @@ static void collapse_subtree(rc_bvh *bvh, subtree *t) {
     c->bvh = bvh;
     uint32_t *stack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *stack);
     uint32_t *wstack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *wstack);
-    uint32_t cap_w = 0, cap_p = 0, cap_i = 0, cap_l = 0;
+    uint32_t cap_w = 0, cap_p = 0, cap_l = 0;
     t->failed = !stack || !wstack;
     int top = 0;
     if (!t->failed) {
@@ -283,8 +279,7 @@ static void collapse_subtree(rc_bvh *bvh, subtree *t) {
         const uint32_t root = stack[top], w = wstack[top];
         const uint32_t np = c->num_prims + 8 * RC_WIDE_LEAF_MAX;
         if (reserve((void **)&c->wide, &cap_w, c->num_wide + 8, sizeof *c->wide) != 0 ||
-            reserve((void **)&c->prims, &cap_p, np, sizeof *c->prims) != 0 ||
-            reserve((void **)&c->ids, &cap_i, np, sizeof *c->ids) != 0 ||
+            reserve((void **)&c->order, &cap_p, np, sizeof *c->order) != 0 ||
             reserve((void **)&c->log, &cap_l, 2 * (c->num_log + 8), sizeof *c->log) != 0) {
             t->failed = 1;
             break;
@@ -303,8 +298,7 @@ static void collapse_subtree(rc_bvh *bvh, subtree *t) {
 
 static void subtree_free(subtree *t) {
     free(t->c.wide);
-    free(t->c.prims);
-    free(t->c.ids);
+    free(t->c.order);
     free(t->c.log);
 }
 
@@ -352,29 +346,30 @@ static void place_subtree(collapse *c, uint32_t w, const subtree *t) {
         n.prim_base += poff;
         c->wide[j == 0 ? w : off + j] = n;
     }
-    memcpy(c->prims + poff, t->c.prims, (size_t)t->c.num_prims * sizeof *c->prims);
-    memcpy(c->ids + poff, t->c.ids, (size_t)t->c.num_prims * sizeof *c->ids);
+    memcpy(c->order + poff, t->c.order, (size_t)t->c.num_prims * sizeof *c->order);
     for (uint32_t i = 0; i < t->c.num_log; i++) c->bvh->nodes[t->c.log[2 * i]].first += poff;
     c->num_wide += t->c.num_wide - 1u;
     c->num_prims += t->c.num_prims;
 }
 
+/* A mark of an order entry already applied (primitive counts stay below 2^31: scene.c). */
+#define DONE 0x80000000u
+
 static int build_wide(rc_bvh *bvh, int parallel) {
     free(bvh->wide);
     bvh->wide = NULL;
     bvh->num_wide = 0;
-    collapse c = {bvh, NULL, 0, NULL, NULL, 0, NULL, 0};
+    collapse c = {bvh, NULL, 0, NULL, 0, NULL, 0};
     size_t nn = bvh->num_nodes ? bvh->num_nodes : 1, np = bvh->num_prims ? bvh->num_prims : 1;
     /* depth-first: one pending binary node a slot of each level */
     uint32_t *stack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *stack);
     uint32_t *wstack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *wstack);
     int *dstack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *dstack);
     c.wide = malloc(nn * sizeof *c.wide);
-    c.prims = malloc(np * sizeof *c.prims);
-    c.ids = malloc(np * sizeof *c.ids);
+    c.order = malloc(np * sizeof *c.order);
     subtree *subs = NULL;
     uint32_t num_subs = 0;
-    int failed = !stack || !wstack || !dstack || !c.wide || !c.prims || !c.ids;
+    int failed = !stack || !wstack || !dstack || !c.wide || !c.order;
     if (!failed && parallel && bvh->num_nodes > 0 && bvh->num_prims >= PAR_MIN) {
         subs = find_subtrees(bvh, &num_subs);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -419,14 +414,29 @@ static int build_wide(rc_bvh *bvh, int parallel) {
     free(subs);
     if (failed) {
         free(c.wide);
-        free(c.prims);
-        free(c.ids);
+        free(c.order);
         return -1;
     }
-    free(bvh->prims);
-    free(bvh->ids);
-    bvh->prims = c.prims;
-    bvh->ids = c.ids;
+    /* the primitives and their ids into the new order in place (no third copy of them) */
+    for (uint32_t start = 0; start < bvh->num_prims; start++) {
+        if (c.order[start] & DONE) continue;
+        const rc_prim keep = bvh->prims[start];
+        const uint32_t keep_id = bvh->ids[start];
+        uint32_t at = start;
+        for (;;) {
+            const uint32_t from = c.order[at];
+            c.order[at] |= DONE;
+            if (from == start) {
+                bvh->prims[at] = keep;
+                bvh->ids[at] = keep_id;
+                break;
+            }
+            bvh->prims[at] = bvh->prims[from];
+            bvh->ids[at] = bvh->ids[from];
+            at = from;
+        }
+    }
+    free(c.order);
     bvh->wide = c.wide;
     bvh->num_wide = c.num_wide;
     return 0;

@@ -54,8 +54,30 @@ long rc_scene_add_material(rc_scene *s, const rc_material *m) {
     return (long)s->num_materials++;
 }
 
+/* After rc_scene_finish the BVH holds the primitives (in leaf order): the array of the input
+ * order back, for a primitive added or a BVH built again. 0, or -1 when out of memory. */
+static int unfinish_prims(rc_scene *s) {
+    const size_t n = s->num_prims;
+    if (s->prims || n == 0) return 0;
+    if (s->bvh.num_prims != n) return -1;
+    s->prims = malloc(n * sizeof *s->prims);
+    if (!s->prims) return -1;
+    s->cap_prims = n;
+    for (size_t i = 0; i < n; i++) s->prims[s->bvh.ids[i]] = s->bvh.prims[i];
+    return 0;
+}
+
+const rc_prim *rc_scene_prim_at(const rc_scene *s, size_t i) {
+    if (i >= s->num_prims) return NULL;
+    if (s->prims) return &s->prims[i];
+    for (uint32_t k = 0; k < s->bvh.num_prims; k++)
+        if (s->bvh.ids[k] == i) return &s->bvh.prims[k];
+    return NULL;
+}
+
 int rc_scene_add_prim(rc_scene *s, const rc_prim *p) {
     if (s->num_prims >= UINT32_MAX / 2 || (s->max_prims && s->num_prims >= s->max_prims)) return -1;
+    if (unfinish_prims(s) != 0) return -1;
     if (rc_grow((void **)&s->prims, &s->cap_prims, s->num_prims + 1, sizeof *p) != 0) return -1;
     s->prims[s->num_prims++] = *p;
     return 0;
@@ -168,7 +190,7 @@ size_t rc_scene_host_bytes(const rc_scene *s) {
     const size_t both = s->bvh.num_nodes * sizeof(rc_bvh_node) +
                         s->bvh.num_wide * sizeof(rc_wide_node) + s->bvh.num_prims * sizeof(rc_prim);
     return rc_scene_device_bytes(s) - rc_bvh_device_bytes(&s->bvh) + both +
-           s->num_prims * sizeof(rc_prim) + s->bvh.num_prims * sizeof(uint32_t);
+           (s->prims ? s->num_prims * sizeof(rc_prim) : 0) + s->bvh.num_prims * sizeof(uint32_t);
 }
 
 size_t rc_scene_image_bytes(const rc_scene *s) {
@@ -310,10 +332,16 @@ static void flag_masked(rc_scene *s) {
 
 int rc_scene_finish(rc_scene *s, rc_error *err) {
     const uint32_t layout = s->bvh.layout;
+    const uint32_t n = (uint32_t)s->num_prims;
+    /* The build takes the primitives and reorders them in place into the BVH's leaf order, so
+     * the scene holds them once. Finished before: the input order back from the leaf order. */
+    if (unfinish_prims(s) != 0) return rc_fail(err, "out of memory for %u primitives", (unsigned)n);
     rc_bvh_free(&s->bvh);
     double t0 = timing_now_ms();
-    if (rc_bvh_build(s->prims, (uint32_t)s->num_prims, &s->bvh) != 0)
+    if (rc_bvh_build_take(s->prims, n, &s->bvh) != 0)
         return rc_fail(err, "out of memory building the BVH of %zu primitives", s->num_prims);
+    s->prims = NULL; /* now s->bvh.prims */
+    s->cap_prims = 0;
     s->bvh.layout = layout;
     s->bvh_build_ms = timing_now_ms() - t0;
     /* the wide layout always, whichever is traced: its leaf order is both layouts' */
@@ -326,7 +354,6 @@ int rc_scene_finish(rc_scene *s, rc_error *err) {
     free(s->leaf_tri);
     s->leaf_tri = NULL;
     if (s->num_tris > 0) {
-        uint32_t n = s->bvh.num_prims;
         s->leaf_tri = malloc((n ? n : 1) * sizeof *s->leaf_tri);
         if (!s->leaf_tri) return rc_fail(err, "out of memory for the vertex data's index");
         for (uint32_t i = 0; i < n; i++) {

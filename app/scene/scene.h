@@ -38,7 +38,9 @@ int rc_light_sampling_parse(const char *s, int *out);
 #define RC_MAX_SIZE          16384
 
 typedef struct rc_scene {
-    rc_prim *prims; /* in the order they were added; the BVH holds them in leaf order */
+    /* in the order they were added, until rc_scene_finish hands them to the BVH, which holds
+       them in leaf order (NULL here then; num_prims stays their count) */
+    rc_prim *prims;
     size_t num_prims, cap_prims;
     rc_material *materials;
     size_t num_materials, cap_materials;
@@ -129,6 +131,9 @@ int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint
 size_t rc_scene_vertex_bytes(const rc_scene *s);
 /* Build the BVH and the light table. 0, or -1 with err set. */
 int rc_scene_finish(rc_scene *s, rc_error *err);
+/* The i-th primitive added (NULL past the end); after rc_scene_finish, found through the BVH's
+ * ids in O(n) (for tests and checks, not per-ray work). */
+const rc_prim *rc_scene_prim_at(const rc_scene *s, size_t i);
 /* After rc_scene_finish: build the light table again (its primitives and the environment's
  * share), the BVH as it is; for an environment attached (rc_scene_set_env) or replaced after
  * the load. 0, or -1 with err set. */

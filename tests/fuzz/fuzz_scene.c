@@ -16,8 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rc_scene s;
     rc_error err;
     if (rc_scene_parse("fuzz.json", "/nonexistent-fuzz-dir", text, size, &s, &err) == 0) {
-        for (size_t i = 0; i < s.num_prims; i++)
-            if (rc_prim_material(&s.prims[i]) >= s.num_materials) abort();
+        for (uint32_t i = 0; i < s.bvh.num_prims; i++) /* every primitive, in leaf order */
+            if (rc_prim_material(&s.bvh.prims[i]) >= s.num_materials) abort();
         rc_scene_free(&s);
     } else {
         fuzz_check_message("scene", err.msg);
