@@ -300,6 +300,9 @@ static void subtree_free(subtree *t) {
     free(t->c.wide);
     free(t->c.order);
     free(t->c.log);
+    t->c.wide = NULL;
+    t->c.order = NULL;
+    t->c.log = NULL;
 }
 
 /* The binary roots of the wide nodes at depth PAR_DEPTH (the interior children of the nodes
@@ -394,6 +397,7 @@ static int build_wide(rc_bvh *bvh, int parallel) {
                 while (k < num_subs && subs[k].root != root) k++;
                 if (k < num_subs) {
                     place_subtree(&c, w, &subs[k]);
+                    subtree_free(&subs[k]); /* placed: its arrays are not needed any more */
                     continue;
                 }
             }
