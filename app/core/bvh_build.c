@@ -512,21 +512,20 @@ done:
     return rc;
 }
 
-/* prims[i] = the old prims[perm[i]] for every i, in place: each cycle of the permutation is
- * walked once, `done` (n bits, zeroed) marking the slots already filled. */
-static void permute_in_place(rc_prim *prims, const uint32_t *perm, uint32_t n, uint8_t *done) {
+void rc_bvh_permute(rc_prim *prims, uint32_t *ids, const uint32_t *perm, uint32_t n,
+                    uint8_t *done) {
     for (uint32_t start = 0; start < n; start++) {
         if (done[start >> 3] & (1u << (start & 7))) continue;
         const rc_prim keep = prims[start];
+        const uint32_t keep_id = ids ? ids[start] : 0u;
         uint32_t at = start;
         for (;;) {
             done[at >> 3] |= (uint8_t)(1u << (at & 7));
             const uint32_t from = perm[at];
-            if (from == start) {
-                prims[at] = keep;
-                break;
-            }
-            prims[at] = prims[from];
+            const int last = from == start;
+            prims[at] = last ? keep : prims[from];
+            if (ids) ids[at] = last ? keep_id : ids[from];
+            if (last) break;
             at = from;
         }
     }
@@ -553,7 +552,7 @@ static int build_in_place(rc_prim *prims, uint32_t n, rc_bvh *out) {
     if (build_nodes(&bd, n, stack) != 0) goto fail;
     done = calloc(((size_t)n + 7) / 8, 1);
     if (!done) goto fail;
-    permute_in_place(prims, bd.idx, n, done);
+    rc_bvh_permute(prims, NULL, bd.idx, n, done);
     free(done);
     out->nodes = bd.nodes;
     out->num_nodes = bd.num_nodes;

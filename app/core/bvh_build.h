@@ -42,6 +42,10 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out);
  * order (reordered in place, no second copy; freed for n == 0). On failure (-1) `prims` is
  * untouched and still the caller's. */
 int rc_bvh_build_take(rc_prim *prims, uint32_t n, rc_bvh *out);
+/* prims[i] (and ids[i], unless NULL) = the old ones at perm[i] for every i, in place: each
+ * cycle of the permutation walked once, `done` (n bits, zeroed by the caller) marking the slots
+ * filled. The build's and the wide collapse's reordering. */
+void rc_bvh_permute(rc_prim *prims, uint32_t *ids, const uint32_t *perm, uint32_t n, uint8_t *done);
 void rc_bvh_free(rc_bvh *bvh);
 /* Collapse the binary tree into the compressed 8-wide one of bvh_wide.h (Ylitie et al. 2017):
  * from the root down, each wide node takes the binary node's two children and opens the

@@ -355,9 +355,6 @@ static void place_subtree(collapse *c, uint32_t w, const subtree *t) {
     c->num_prims += t->c.num_prims;
 }
 
-/* A mark of an order entry already applied (primitive counts stay below 2^31: scene.c). */
-#define DONE 0x80000000u
-
 static int build_wide(rc_bvh *bvh, int parallel) {
     free(bvh->wide);
     bvh->wide = NULL;
@@ -370,9 +367,11 @@ static int build_wide(rc_bvh *bvh, int parallel) {
     int *dstack = malloc((8 * (size_t)RC_BVH_STACK + 8) * sizeof *dstack);
     c.wide = malloc(nn * sizeof *c.wide);
     c.order = malloc(np * sizeof *c.order);
+    /* taken now: once the pass below has set the binary leaves' `first`, nothing may fail */
+    uint8_t *done = calloc((np + 7) / 8, 1);
     subtree *subs = NULL;
     uint32_t num_subs = 0;
-    int failed = !stack || !wstack || !dstack || !c.wide || !c.order;
+    int failed = !stack || !wstack || !dstack || !c.wide || !c.order || !done;
     if (!failed && parallel && bvh->num_nodes > 0 && bvh->num_prims >= PAR_MIN) {
         subs = find_subtrees(bvh, &num_subs);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -419,27 +418,12 @@ static int build_wide(rc_bvh *bvh, int parallel) {
     if (failed) {
         free(c.wide);
         free(c.order);
+        free(done);
         return -1;
     }
     /* the primitives and their ids into the new order in place (no third copy of them) */
-    for (uint32_t start = 0; start < bvh->num_prims; start++) {
-        if (c.order[start] & DONE) continue;
-        const rc_prim keep = bvh->prims[start];
-        const uint32_t keep_id = bvh->ids[start];
-        uint32_t at = start;
-        for (;;) {
-            const uint32_t from = c.order[at];
-            c.order[at] |= DONE;
-            if (from == start) {
-                bvh->prims[at] = keep;
-                bvh->ids[at] = keep_id;
-                break;
-            }
-            bvh->prims[at] = bvh->prims[from];
-            bvh->ids[at] = bvh->ids[from];
-            at = from;
-        }
-    }
+    rc_bvh_permute(bvh->prims, bvh->ids, c.order, bvh->num_prims, done);
+    free(done);
     free(c.order);
     bvh->wide = c.wide;
     bvh->num_wide = c.num_wide;
