@@ -105,37 +105,62 @@ static uint32_t frame_samples(const rc_viewer *v) {
 }
 
 /* One displayed frame: `n` samples per pixel in calls of equal size, at most the renderer's
- * wave each (one wave size: a CUDA graph is captured once for it); their stats summed into
- * `fs`, its total_ms the wall time of them all. */
-static int render_samples(rc_viewer *v, uint32_t n, rc_frame_stats *fs, rc_error *err) {
+ * wave each (one wave size: a CUDA graph is captured once for it). Every call but the last
+ * runs to its end here; the last one is submitted (rc_render_submit) and frame_done waits for
+ * it: at once, or with overlap at the next turn, after this one has drawn the frame before. */
+static int render_samples(rc_viewer *v, uint32_t n, rc_error *err) {
     uint32_t wave = rc_renderer_wave(v->r), calls = (n + wave - 1) / wave, each = n / calls;
-    double t0 = timing_now_ms();
-    for (uint32_t i = 0; i < calls; i++) {
+    v->flight_t0 = timing_now_ms();
+    for (uint32_t i = 0; i + 1 < calls; i++) {
         rc_frame_stats one;
-        if (rc_render_samples(v->r, each, i ? &one : fs, err) != 0) return -1;
-        if (i) rc_frame_stats_add(fs, &one);
+        if (rc_render_samples(v->r, each, i ? &one : &v->flight_fs, err) != 0) return -1;
+        if (i) rc_frame_stats_add(&v->flight_fs, &one);
     }
-    fs->total_ms = timing_now_ms() - t0;
+    if (rc_render_submit(v->r, each, calls > 1 ? &v->flight_last : &v->flight_fs, err) != 0)
+        return -1;
+    v->flight_calls = calls;
     v->frame_calls = calls;
     return 0;
 }
 
-/* One displayed frame of the renderer when one is wanted; 1 if it ran, -1 on failure. */
-static int render(rc_viewer *v) {
-    if (rc_view_session_apply(v) != 0) return -1;
-    if (!rc_view_wants_frame(v)) return 0;
-    rc_frame_stats fs;
-    rc_error err;
-    if (render_samples(v, frame_samples(v), &fs, &err) != 0) {
-        fprintf(stderr, "raycompact view: %s\n", err.msg);
-        return -1;
-    }
-    if (!v->paused) rc_budget_update(&v->budget, fs.samples, fs.total_ms);
-    rc_history_add(&v->hist, &fs, timing_now_ms());
+/* The frame in flight, if any, waited for: its stats summed (total_ms the wall time of its
+ * calls) into the budget and the history. */
+static int frame_done(rc_viewer *v, rc_error *err) {
+    if (!v->r || !rc_render_in_flight(v->r)) return 0;
+    if (rc_render_wait(v->r, err) != 0) return -1;
+    rc_frame_stats *fs = &v->flight_fs;
+    if (v->flight_calls > 1) rc_frame_stats_add(fs, &v->flight_last);
+    fs->total_ms = timing_now_ms() - v->flight_t0;
+    if (!v->paused) rc_budget_update(&v->budget, fs->samples, fs->total_ms);
+    rc_history_add(&v->hist, fs, timing_now_ms());
     if (v->show_mask) v->mask_stale = 0;
     v->rendered++;
-    v->samples += fs.samples;
-    return 1;
+    v->samples += fs->samples;
+    v->film_fresh = 1;
+    return 0;
+}
+
+/* The renderer's part of a turn, `wanted` when a frame is due (rc_view_wants_frame). Without
+ * overlap (the CPU backend, --no-overlap): the frame, then the film to its texture. With it:
+ * the film of the frames ended so far to the texture, then the next frame submitted, which the
+ * GPU renders while this turn draws, swaps and reads events (frame_done waits for it at the
+ * start of the next turn, before any key or script step can change the renderer). The image
+ * on screen then always holds every frame rc_renderer_frames counts, which `wait N spp` and
+ * screenshots rely on. */
+static int render(rc_viewer *v, int wanted) {
+    rc_error err;
+    int overlap = v->overlap && v->st.backend == RC_BACKEND_CUDA;
+    if (wanted && !overlap &&
+        (render_samples(v, frame_samples(v), &err) != 0 || frame_done(v, &err) != 0))
+        goto fail;
+    if ((v->film_fresh || v->film_dirty) && rc_film_update(&v->film, v->r, v->show_mask, &err) != 0)
+        goto fail;
+    v->film_fresh = v->film_dirty = 0;
+    if (wanted && overlap && render_samples(v, frame_samples(v), &err) != 0) goto fail;
+    return 0;
+fail:
+    fprintf(stderr, "raycompact view: %s\n", err.msg);
+    return -1;
 }
 
 /* Where the image goes: fitted beside the overlay panel when that costs little of its size,
@@ -188,20 +213,15 @@ static int take_screenshot(rc_viewer *v) {
 }
 
 static int turn(rc_viewer *v) {
-    int rendered = render(v);
-    if (rendered < 0) return -1;
-    rc_error err;
-    if ((rendered || v->film_dirty) && rc_film_update(&v->film, v->r, v->show_mask, &err) != 0) {
-        fprintf(stderr, "raycompact view: %s\n", err.msg);
-        return -1;
-    }
-    v->film_dirty = 0;
+    if (rc_view_session_apply(v) != 0) return -1;
+    int wanted = rc_view_wants_frame(v);
+    if (render(v, wanted) != 0) return -1;
     draw(v);
     if (v->shot && take_screenshot(v) != 0) return -1;
     SDL_GL_SwapWindow(v->win);
     /* Nothing to render and no script to run (or one waiting for the clock): sleep until an
      * event or the next redraw. */
-    if (!rendered && (v->script.next >= v->script.n || v->script.until_ms > 0.0))
+    if (!wanted && (v->script.next >= v->script.n || v->script.until_ms > 0.0))
         SDL_WaitEventTimeout(NULL, RC_IDLE_WAIT_MS);
     return 0;
 }
@@ -241,6 +261,11 @@ int rc_view_run(rc_viewer *v) {
     v->film_dirty = 1;
     double t0 = timing_now_ms();
     while (!v->quit) {
+        rc_error err; /* the frame in flight ends before any event touches the renderer */
+        if (frame_done(v, &err) != 0) {
+            fprintf(stderr, "raycompact view: %s\n", err.msg);
+            return RC_EXIT_FAIL;
+        }
         SDL_Event e;
         while (SDL_PollEvent(&e)) handle_event(v, &e);
         run_script(v);

@@ -50,6 +50,7 @@ int rc_view_session_init(rc_viewer *v, const rc_view_opts *o) {
     v->base_w = v->st.width;
     v->base_h = v->st.height;
     v->interop = !o->no_interop;
+    v->overlap = !o->no_overlap;
     v->spp_limit = o->spp;
     v->mask_bounce = 0;
     v->wave_given = o->common.wave; /* `--samples-per-wave auto` is 0: rc_budget_wave */

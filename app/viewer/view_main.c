@@ -51,6 +51,8 @@ static void usage(FILE *f) {
             "                        frame rate shown is the renderer's)\n"
             "  --no-interop          CUDA: copy frames through host memory even where CUDA-GL\n"
             "                        interop works\n"
+            "  --no-overlap          CUDA: render a frame, then draw it (default: the next\n"
+            "                        frame renders on the GPU while the last one is drawn)\n"
             "  --script FILE         scripted input: wait, key, drag, resize, screenshot, quit\n"
             "                        lines\n"
             "  --help                this text\n" CLI_HELP_EXIT,
@@ -90,6 +92,8 @@ static int view_option(cli_args *a, rc_view_opts *o) {
         o->vsync = 1;
     } else if ((r = cli_is(a, "--no-interop", 0)) != 0) {
         o->no_interop = 1;
+    } else if ((r = cli_is(a, "--no-overlap", 0)) != 0) {
+        o->no_overlap = 1;
     } else if ((r = cli_is(a, "--window", 1)) != 0) {
         if (r > 0 && parse_window(a, o) != 0) return RC_EXIT_USAGE;
     } else {

@@ -36,7 +36,7 @@ typedef struct rc_view_opts {
     uint32_t spp;          /* accumulation stops at this many samples; 0 = never */
     uint32_t win_w, win_h; /* initial window size */
     double frame_ms;       /* --frame-ms: the renderer's time per displayed frame */
-    int vsync, no_interop;
+    int vsync, no_interop, no_overlap;
 } rc_view_opts;
 
 typedef struct rc_viewer {
@@ -66,6 +66,12 @@ typedef struct rc_viewer {
     rc_budget budget;
     uint32_t wave_given;  /* --samples-per-wave N: the renderer's wave; 0: rc_budget_wave */
     uint32_t frame_calls; /* renderer calls in the last displayed frame */
+    /* CUDA: the next frame renders while the one before is drawn (loop.c; --no-overlap) */
+    int overlap;
+    rc_frame_stats flight_fs, flight_last; /* the frame in flight: its calls' stats */
+    double flight_t0;                      /* when its first call began */
+    uint32_t flight_calls;
+    int film_fresh; /* a frame ended since the film was last shown */
     /* the window */
     SDL_Window *win;
     SDL_GLContext gl;

@@ -142,8 +142,11 @@ void rc_cuda_set_camera(rc_renderer *r, const rc_camera *cam);
 int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *err);
 /* Wait for the stream; the first error noted since the last check, as "CUDA error WHAT: ...". */
 int rc_cuda_sync(rc_renderer *r, const char *what, rc_error *err);
-/* Wait for the frame, fill the timings, and check that each compaction's device count
- * (d_kept) matches what shade kept. */
+/* Launch what is left of the frame (the graph loop: its captured graph) and the copy of its
+ * counters; returns without waiting for the device. */
+void rc_cuda_frame_submit(rc_renderer *r, rc_frame_stats *st);
+/* After rc_cuda_frame_submit: wait for the frame, fill the timings, and check that each
+ * compaction's device count (d_kept) matches what shade kept. */
 int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err);
 /* The film's fixed-point sums to host memory (3 per pixel). */
 int rc_cuda_film(rc_renderer *r, int64_t *sums, rc_error *err);

@@ -390,7 +390,7 @@ static int device_loop_stats(rc_renderer *r, rc_frame_stats *st, rc_error *err) 
     return 0;
 }
 
-extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
+extern "C" void rc_cuda_frame_submit(rc_renderer *r, rc_frame_stats *st) {
     rc_cuda *c = rc_cuda_of(r);
     if (r->st.frame_loop == RC_LOOP_GRAPH) launch_graph(r);
     uint32_t rows = r->regen ? r->steps : c->device_loop ? r->st.max_depth : st->bounces;
@@ -407,6 +407,10 @@ extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *e
         c->changed_next = rc_compact_choice_changed(r);
         c->changed_known = 1;
     }
+}
+
+extern "C" int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
     rc_cuda_note(r, cudaStreamSynchronize(stream_of(c)));
     for (int i = 0; i < c->num_timed; i++) {
         float ms = 0.0f;

@@ -146,6 +146,10 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
 
 void rc_renderer_destroy(rc_renderer *r) {
     if (!r) return;
+    if (r->flight) { /* a submitted frame: the device finishes it before its buffers go */
+        rc_error ignored;
+        (void)rc_render_wait(r, &ignored);
+    }
     rc_mask_free(r);
 #ifdef RC_HAVE_CUDA_BACKEND
     rc_cuda_destroy(r);
@@ -233,6 +237,15 @@ static void note_choices(const rc_renderer *r, rc_frame_stats *st) {
         st->bounce[b].algo = b >= st->tail_from  ? RC_TAIL_NAME
                              : r->comp.chosen[b] ? r->comp.chosen[b]
                                                  : r->comp.name;
+}
+
+void rc_frame_submit(rc_renderer *r, rc_frame_stats *st) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) rc_cuda_frame_submit(r, st);
+#else
+    (void)r;
+    (void)st;
+#endif
 }
 
 int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {

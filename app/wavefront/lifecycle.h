@@ -18,7 +18,11 @@ void rc_frame_begin(rc_renderer *r, rc_frame_stats *st);
 int rc_frame_replay(rc_renderer *r);
 /* A phase failed: end a capture in progress, so the stream stays usable. */
 void rc_frame_abort(rc_renderer *r);
-/* End a frame: wait for the device, collect its phase times, check its counts (CUDA). */
+/* After the phases: launch what the device still has to run of the frame (CUDA: the graph
+ * loop's graph, the counts' copy back); does not wait. CPU: nothing. */
+void rc_frame_submit(rc_renderer *r, rc_frame_stats *st);
+/* End a submitted frame: wait for the device, collect its phase times, check its counts
+ * (CUDA). */
 int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err);
 
 #ifdef __cplusplus

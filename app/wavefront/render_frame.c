@@ -8,9 +8,9 @@
 
 #include <string.h>
 
-int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc_error *err) {
-    rc_frame_stats local;
-    rc_frame_stats *st = stats ? stats : &local;
+int rc_render_submit(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc_error *err) {
+    if (r->flight) return rc_fail(err, "a frame is in flight: rc_render_wait first");
+    rc_frame_stats *st = stats ? stats : &r->flight_local;
     memset(st, 0, sizeof *st);
     if (samples < 1 || samples > r->wave)
         return rc_fail(err, "%u samples in one wave: the stream holds 1 .. %u", samples, r->wave);
@@ -63,13 +63,32 @@ int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, r
         rc_accumulate(r, st); /* film += this frame's samples, in sample order */
     }
     st->tail_kind = r->tail_kind;
-    if (rc_frame_finish(r, st, err) != 0) return -1; /* counts and times come back once */
-    r->frames += samples;
-
-    st->total_ms = timing_now_ms() - t0;
+    rc_frame_submit(r, st); /* CUDA: the graph's launch; the device runs on from here */
+    r->flight = st;
+    r->flight_samples = samples;
+    r->flight_t0 = t0;
     return 0;
+}
+
+int rc_render_wait(rc_renderer *r, rc_error *err) {
+    rc_frame_stats *st = r->flight;
+    if (!st) return 0;
+    r->flight = NULL;
+    if (rc_frame_finish(r, st, err) != 0) return -1; /* counts and times come back once */
+    r->frames += r->flight_samples;
+    st->total_ms = timing_now_ms() - r->flight_t0;
+    return 0;
+}
+
+int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc_error *err) {
+    if (rc_render_submit(r, samples, stats, err) != 0) return -1;
+    return rc_render_wait(r, err);
 }
 
 int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err) {
     return rc_render_samples(r, r->wave, stats, err);
+}
+
+int rc_render_in_flight(const rc_renderer *r) {
+    return r->flight != NULL;
 }

@@ -105,6 +105,11 @@ struct rc_renderer {
     int tail_kind;   /* this frame's tail kernel (or its capture's): rc_tail_kind */
     int mask_bounce; /* the bounce whose alive-ray mask each frame records; -1 = none */
     uint8_t *mask;   /* num_pixels bytes (device memory on the CUDA backend), or NULL */
+    /* a frame submitted and not waited for yet (rc_render_submit .. rc_render_wait) */
+    rc_frame_stats *flight;      /* its stats; NULL: no frame in flight */
+    rc_frame_stats flight_local; /* where they go when the caller passed none */
+    uint32_t flight_samples;
+    double flight_t0;
 };
 
 /* The shadow ray in shadow stream slot i (CPU backend). */

@@ -188,6 +188,16 @@ int rc_render_frame(rc_renderer *r, rc_frame_stats *stats, rc_error *err);
 /* The same for `samples` samples per pixel, 1 .. samples_per_wave (the last wave of a render
  * whose sample count is not a multiple of the wave). */
 int rc_render_samples(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc_error *err);
+/* rc_render_samples in two halves, so that a caller works while the GPU renders (the viewer
+ * draws the previous frame): submit launches the frame and returns (CUDA: without waiting for
+ * the device; CPU: the frame is rendered), wait waits for it and fills the stats given to
+ * submit (which must stay valid until then) and the frame count. Between them only
+ * rc_render_wait and rc_renderer_destroy may be called; wait with no frame in flight does
+ * nothing. */
+int rc_render_submit(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc_error *err);
+int rc_render_wait(rc_renderer *r, rc_error *err);
+/* 1 while a submitted frame has not been waited for. */
+int rc_render_in_flight(const rc_renderer *r);
 /* The mean of the samples so far, linear RGB, 3 floats per pixel, top row first. */
 int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err);
 /* The film: per pixel and channel the exact sum of its samples in fixed point, in units of
