@@ -10,6 +10,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static void usage(FILE *f) {
     fprintf(
@@ -47,6 +50,13 @@ static int view(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     cli_timing_main(); /* --stats and bench --json: per-rank times from here */
+#ifdef __GLIBC__
+    /* Blocks of 1 MiB and more are mapped on their own and unmapped when freed. A scene's load
+     * frees large arrays (the file, the import, the BVH builder's pieces) while it allocates
+     * others, and glibc's adaptive threshold would move such sizes into the heap, where what is
+     * freed stays resident: 1 M triangles from a .glb peaked 15 MiB higher. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     if (argc < 2) {
         usage(stderr);
         return RC_EXIT_USAGE;
