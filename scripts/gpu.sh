@@ -895,11 +895,18 @@ suite_view() {
         [ -f "$dd/demo.glb" ] || "$b/bin/gen_demo" --out "$dd/demo.glb" >/dev/null
         [ -f "$dd/sky.hdr" ] || "$b/bin/gen_env" "$dd/sky.hdr" 1024
         demo=(--scene "$dd/demo.glb" --env "$dd/sky.hdr" --width 1280 --height 720 --backend cuda)
+        # the viewer as it runs (the next frame renders while the last is drawn), then with
+        # --no-overlap (render, then draw): rays per second beside bench's
         rc_d=$(session ft_demo "$dd/view" view_frametime.txt "${demo[@]}")
+        rc_s=$(session ft_demo_seq "$dd/view_seq" view_frametime.txt "${demo[@]}" --no-overlap)
         "$exe" bench "${demo[@]}" --samples-per-frame 1 --frames 30 --warmup 3 --algos auto \
             --modes indices --json "$out/demo_bench.json" >"$out/demo_bench.log" 2>&1
         echo "gpu_view: frame time, demo 1280x720, auto: exit $rc_d; $(field '\(median of .*\)' ft_demo);" \
-            "bench: $(grep -E '^auto ' "$out/demo_bench.log" | head -1)"
+            "$(field 'over the last [0-9]* frames: \([0-9.]* Mrays\/s\).*' ft_demo)"
+        echo "gpu_view: the same with --no-overlap: exit $rc_s; $(field '\(median of .*\)' ft_demo_seq);" \
+            "$(field 'over the last [0-9]* frames: \([0-9.]* Mrays\/s\).*' ft_demo_seq)"
+        echo "gpu_view: bench: $(grep -E '^auto ' "$out/demo_bench.log" | head -1)"
+        grep -E "Mrays|rays/s" "$out/demo_bench.log" | head -5 | sed 's/^/gpu_view: bench: /'
     fi
 
     # The Xvfb test's session and check, on this display path (stdout alone is the log it reads).
