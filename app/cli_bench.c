@@ -551,7 +551,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st, rc_worke
         }
     bench_work bw = {o, scene, st, runs, n, all, &mk, w, 0, 0, 0, PTHREAD_MUTEX_INITIALIZER};
     rc_error err;
-    if (rc == 0 && rc_workers_each(w, bench_worker_runs, &bw, &err) != 0) {
+    if (rc == 0 && rc_workers_each(w, st->backend, bench_worker_runs, &bw, &err) != 0) {
         fprintf(stderr, "raycompact bench: %s\n", err.msg);
         rc = RC_EXIT_FAIL;
     }

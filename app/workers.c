@@ -126,6 +126,16 @@ static void join_contexts(rc_workers *w) {
     w->context_wait_ms += timing_now_ms() - t0;
 }
 
+/* CUDA was tried and the CPU renders (no usable device): the contexts do not matter. */
+static void to_backend(rc_workers *w, rc_backend b) {
+    if (b == w->backend) return;
+    w->backend = b;
+    for (int i = 0; i < w->n; i++) {
+        w->k[i].rc = 0;
+        w->k[i].t.device = -1;
+    }
+}
+
 /* The first failed worker's error into err, named when there are several. */
 static int first_error(rc_workers *w, rc_error *err) {
     for (int i = 0; i < w->n; i++) {
@@ -153,11 +163,7 @@ static void *create_one(void *arg) {
 int rc_workers_create(rc_workers *w, const rc_scene *scene, const rc_settings *st, uint32_t first,
                       uint32_t count, rc_error *err) {
     join_contexts(w);
-    if (st->backend != w->backend) { /* CUDA was tried and the CPU renders (no usable device) */
-        w->backend = st->backend;
-        for (int i = 0; i < w->n; i++) w->k[i].rc = 0;
-        for (int i = 0; i < w->n; i++) w->k[i].t.device = -1;
-    }
+    to_backend(w, st->backend);
     if (first_error(w, err) != 0) return -1; /* a context that could not be created */
     w->scene = scene;
     w->pixels = (size_t)st->width * st->height;
@@ -311,8 +317,10 @@ static void *each_one(void *arg) {
     return NULL;
 }
 
-int rc_workers_each(rc_workers *w, void (*fn)(void *arg, int i), void *arg, rc_error *err) {
+int rc_workers_each(rc_workers *w, rc_backend backend, void (*fn)(void *arg, int i), void *arg,
+                    rc_error *err) {
     join_contexts(w);
+    to_backend(w, backend);
     for (int i = 0; i < w->n; i++) {
         w->k[i].fn = fn;
         w->k[i].arg = arg;

@@ -77,9 +77,10 @@ rc_renderer *rc_workers_renderer(rc_workers *w, int i);
 const rc_stats_total *rc_workers_stats(const rc_workers *w, int i);
 rc_worker_times rc_workers_times(const rc_workers *w, int i);
 /* Run fn(arg, i) for every worker i in its own thread, its device current (bench's runs), and
- * wait for them all; fn's times go to rc_workers_note. 0, or -1 with err when a thread could
- * not start or a device not be made current. */
-int rc_workers_each(rc_workers *w, void (*fn)(void *arg, int i), void *arg, rc_error *err);
+ * wait for them all; `backend` is the one chosen (as st->backend of rc_workers_create); fn's
+ * times go to rc_workers_note. 0, or -1 with err when a device could not be made current. */
+int rc_workers_each(rc_workers *w, rc_backend backend, void (*fn)(void *arg, int i), void *arg,
+                    rc_error *err);
 /* Add to worker i's row: ms to create_ms (0), first_ms (1) or frames_ms (2), and one to its
  * samples when `count` (bench: a run timed). For fn of rc_workers_each, on its own row only. */
 void rc_workers_note(rc_workers *w, int i, int column, double ms, int count);
