@@ -581,9 +581,11 @@ int cli_gpus(const char *cmd, const cli_common *c, int *devices, int *n) {
                                "device 0)",
                                c->gpus, RC_WORKERS_MAX);
     const int one = count == 1; /* --gpus 1: one worker on whatever backend renders */
-    if (c->backend && strcmp(c->backend, "cpu") == 0 && !one)
+    const int cpu = c->backend && strcmp(c->backend, "cpu") == 0;
+    if (cpu && !one)
         return cli_usage_error(cmd, "--gpus %s: the CPU backend renders with one worker (--gpus 1)",
                                c->gpus);
+    if (cpu) return 0; /* no device to look for */
     const int have = rc_cuda_device_count();
     if (one && have == 0) return 0;
     if (!rc_have_cuda_backend())

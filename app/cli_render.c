@@ -190,11 +190,11 @@ static void print_workers(FILE *f, const rc_worker_times *t, int n, const cli_ra
                          me->phase_ms[CLI_PHASE_CREATE] + me->phase_ms[CLI_PHASE_REDUCE] +
                          me->phase_ms[CLI_PHASE_WRITE];
     fprintf(f,
-            "fixed cost (ms): start %.1f, contexts %.1f (waited for after the scene), scene and "
-            "BVH %.1f, renderers %.1f, film sum %.1f, image write %.1f; %.1f in all\n",
-            start, context_wait_ms, me->phase_ms[CLI_PHASE_SCENE],
+            "fixed cost (ms) %.1f: start %.1f, contexts %.1f, scene and BVH %.1f, renderers %.1f,\n"
+            "  film sum %.1f, image write %.1f (contexts: the wait the scene's load left)\n",
+            fixed, start, context_wait_ms, me->phase_ms[CLI_PHASE_SCENE],
             me->phase_ms[CLI_PHASE_CREATE] - context_wait_ms, me->phase_ms[CLI_PHASE_REDUCE],
-            me->phase_ms[CLI_PHASE_WRITE], fixed);
+            me->phase_ms[CLI_PHASE_WRITE]);
 }
 
 static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, uint32_t spp,

@@ -55,7 +55,7 @@ suites:
                    packages scripts/fetch_view_deps.sh downloaded; its frame times
   report           the suites whose output forms docs/bench's report, each into OUTDIR/SUITE:
                    app, kernels bench, profile, auto all, frame bench, megakernels,
-                   geometry, view, mpi
+                   geometry, view, mpi, gpus
 EOF
 }
 
@@ -758,7 +758,7 @@ suite_gpus() {
                     walls+=("$(python3 -c "print($t1 - $t0)")")
                     line=$(grep 'raycompact: wrote' "$out/stats_${spp}_$how$n.txt" | tail -1)
                     renders+=("$(sed -n 's/.* spp, \([0-9.]*\) s.*/\1/p' <<<"$line")")
-                    f=$(sed -n 's/^fixed cost (ms): .*; \([0-9.]*\) in all$/\1/p' "$out/stats_${spp}_$how$n.txt" | head -1)
+                    f=$(sed -n 's/^fixed cost (ms) \([0-9.]*\):.*/\1/p' "$out/stats_${spp}_$how$n.txt" | head -1)
                     fixeds+=("${f:-0}")
                 done
                 wall=$(median "${walls[@]}") render=$(median "${renders[@]:-0}") fixed=$(median "${fixeds[@]}")
@@ -1053,7 +1053,7 @@ EOF
 suite_report() {
     local fail=0 s
     for s in "app" "kernels bench" "profile" "auto all" "frame bench" "megakernels" \
-        "geometry" "view" "mpi"; do
+        "geometry" "view" "mpi" "gpus"; do
         # shellcheck disable=SC2086
         set -- $s
         echo "==== scripts/gpu.sh $s"

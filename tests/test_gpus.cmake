@@ -58,3 +58,20 @@ if(NOT rc EQUAL 1 OR NOT err MATCHES "^raycompact render: --gpus 0,1023: no CUDA
    OR EXISTS ${OUT}/bad.pfm)
   message(FATAL_ERROR "--gpus 0,1023: exit code ${rc}, want 1 and one line\n${err}")
 endif()
+# bench --gpus 0,0: the runs shared out over two workers in turn, every image hash the same,
+# each run naming its worker, a row per worker under workers_timing.
+execute_process(COMMAND ${EXE} bench --scene ${SRC}/scenes/spheres.json --width 32 --height 32
+  --frames 1 --warmup 0 --backend cuda --algos none,scan-scatter --modes indices --gpus 0,0
+  --json ${OUT}/bench.json RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench --gpus 0,0: exit code ${rc}\n${out}\n${err}")
+endif()
+file(READ ${OUT}/bench.json j)
+string(JSON nw LENGTH "${j}" workers_timing)
+string(JSON hash0 GET "${j}" runs 0 image_hash)
+string(JSON hash1 GET "${j}" runs 1 image_hash)
+string(JSON w1 GET "${j}" runs 1 worker)
+if(NOT nw EQUAL 2 OR NOT hash0 STREQUAL hash1 OR NOT w1 EQUAL 1)
+  message(FATAL_ERROR "bench --gpus 0,0: ${nw} worker rows (want 2), hashes ${hash0} ${hash1}, "
+                      "run 1 on worker ${w1} (want 1)\n${j}")
+endif()
