@@ -32,6 +32,13 @@ static int64_t *workers_film(const rc_scene *s, const rc_settings *st, const int
     return sums;
 }
 
+/* rc_workers_each: fn once per worker, on a thread of its own, with its device current. */
+static void note_worker(void *arg, int i) {
+    int *seen = arg;
+    seen[i]++;
+    seen[RC_WORKERS_MAX + i] = rc_cuda_current_device();
+}
+
 /* A LIST of device ids, "0,0,1", into ids; the count. */
 static int parse_list(const char *s, int *ids) {
     int n = 0;
@@ -96,6 +103,27 @@ int main(int argc, char **argv) {
                                                              "added to the rest: film differs");
         free(head);
         free(tail);
+    }
+    /* Bench's runs: fn once per worker, each on its device (the CPU backend: none). */
+    {
+        int seen[2 * RC_WORKERS_MAX] = {0};
+        rc_workers *w;
+        rc_error err;
+        const int k = 3;
+        int rc = rc_workers_start(b, devices, k, &w, &err);
+        if (rc == 0) rc = rc_workers_each(w, b, note_worker, seen, &err);
+        int ok = rc == 0;
+        for (int i = 0; ok && i < k; i++) {
+            ok &= seen[i] == 1;
+            if (b == RC_BACKEND_CUDA) ok &= seen[RC_WORKERS_MAX + i] == devices[i];
+        }
+        CHECK(ok, "rc_workers_each: once per worker on its device (%s)", rc ? err.msg : "");
+        if (rc == 0) {
+            rc_workers_note(w, 1, 2, 5.0, 1);
+            rc_worker_times t = rc_workers_times(w, 1);
+            CHECK(t.frames_ms == 5.0 && t.samples == 1, "rc_workers_note: worker 1's row");
+        }
+        rc_workers_free(w);
     }
     /* Waves longer than any share: each worker's wave is cut to its share. */
     st.samples_per_wave = spp;
