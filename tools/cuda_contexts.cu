@@ -112,8 +112,9 @@ static int parse_int(const char *s, int lo, int hi, int *out) {
 int main(int argc, char **argv) {
     int max = MAX_GPUS, repeat = 3;
     for (int i = 1; i < argc; i++) {
-        int *dst = strcmp(argv[i], "--max") == 0 ? &max : strcmp(argv[i], "--repeat") == 0 ? &repeat
-                                                                                           : NULL;
+        int *dst = strcmp(argv[i], "--max") == 0      ? &max
+                   : strcmp(argv[i], "--repeat") == 0 ? &repeat
+                                                      : NULL;
         int hi = dst == &max ? MAX_GPUS : MAX_REPEAT;
         if (!dst || i + 1 >= argc || parse_int(argv[++i], 1, hi, dst) != 0) {
             fprintf(stderr, "usage: cuda_contexts [--max N (1..%d)] [--repeat R (1..%d)]\n",
@@ -159,9 +160,11 @@ int main(int argc, char **argv) {
             }
         }
         double s = median(serial, repeat), w = median(wall, repeat);
-        printf("%-5d %10.1f %10.1f %12.1f %10.1f %10.1f %7.2fx  %s\n", k, s,
-               median(smax, repeat), w, median(pmax, repeat), median(pmin, repeat),
-               w > 0 ? s / w : 0.0, k == 1 ? "-" : w < 0.75 * s ? "parallel" : "serial");
+        printf("%-5d %10.1f %10.1f %12.1f %10.1f %10.1f %7.2fx  %s\n", k, s, median(smax, repeat),
+               w, median(pmax, repeat), median(pmin, repeat), w > 0 ? s / w : 0.0,
+               k == 1         ? "-"
+               : w < 0.75 * s ? "parallel"
+                              : "serial");
     }
     printf("ratio: serial / parallel (k for contexts created all at once, 1 for one after the "
            "other)\n");
