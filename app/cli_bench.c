@@ -606,6 +606,7 @@ int cmd_bench(int argc, char **argv) {
     st.tune.library_timing = o.library_phases;
     if (o.phase_timing >= 0) st.tune.phase_timing = o.phase_timing;
     bench_report_phases(st.tune.phase_timing);
+    rc_workers_ready(w); /* the probe and the baselines run on worker 0's device */
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
     if (rc == 0) rc = cli_gpus_backend("bench", &o.common, &st, nw);
     st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);

@@ -185,7 +185,9 @@ static void print_workers(FILE *f, const rc_worker_times *t, int n, const cli_ra
                 "worker films added on worker 0: %d on its device, %d by peer access, %d "
                 "through the host\n",
                 ways[0], ways[1], ways[2]);
-    const double start = (me->start_ms > 0 ? me->start_ms : 0) + me->phase_ms[CLI_PHASE_SETUP];
+    /* the wait for the contexts falls in the setup lap (rc_workers_ready): shown on its own */
+    const double start =
+        (me->start_ms > 0 ? me->start_ms : 0) + me->phase_ms[CLI_PHASE_SETUP] - context_wait_ms;
     const double fixed = start + context_wait_ms + me->phase_ms[CLI_PHASE_SCENE] +
                          me->phase_ms[CLI_PHASE_CREATE] + me->phase_ms[CLI_PHASE_REDUCE] +
                          me->phase_ms[CLI_PHASE_WRITE];
@@ -193,7 +195,7 @@ static void print_workers(FILE *f, const rc_worker_times *t, int n, const cli_ra
             "fixed cost (ms) %.1f: start %.1f, contexts %.1f, scene and BVH %.1f, renderers %.1f,\n"
             "  film sum %.1f, image write %.1f (contexts: the wait the scene's load left)\n",
             fixed, start, context_wait_ms, me->phase_ms[CLI_PHASE_SCENE],
-            me->phase_ms[CLI_PHASE_CREATE] - context_wait_ms, me->phase_ms[CLI_PHASE_REDUCE],
+            me->phase_ms[CLI_PHASE_CREATE], me->phase_ms[CLI_PHASE_REDUCE],
             me->phase_ms[CLI_PHASE_WRITE]);
 }
 
@@ -327,6 +329,7 @@ int cmd_render(int argc, char **argv) {
     st.tune.phase_timing = o.stats; /* nothing else reads the phases' times */
     if (o.mode && rc_mode_parse(o.mode, &st.mode) != 0)
         rc = cli_usage_error("render", "--mode: '%s' is not one of: indices, payload", o.mode);
+    rc_workers_ready(w); /* the probe below runs on worker 0's device */
     if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);
     if (rc == 0) rc = cli_gpus_backend("render", &o.common, &st, nw);
     uint32_t spp = o.spp ? o.spp : scene.defaults.spp;

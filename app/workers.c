@@ -126,6 +126,12 @@ static void join_contexts(rc_workers *w) {
     w->context_wait_ms += timing_now_ms() - t0;
 }
 
+void rc_workers_ready(rc_workers *w) {
+    join_contexts(w);
+    /* a failure is worker 0's, which rc_workers_create reports (unless the CPU renders) */
+    if (w->k[0].rc == 0) w->k[0].rc = use_device(&w->k[0]);
+}
+
 /* CUDA was tried and the CPU renders (no usable device): the contexts do not matter. */
 static void to_backend(rc_workers *w, rc_backend b) {
     if (b == w->backend) return;

@@ -48,6 +48,10 @@ typedef struct rc_workers rc_workers;
 int rc_workers_start(rc_backend backend, const int *devices, int n, rc_workers **out,
                      rc_error *err);
 int rc_workers_count(const rc_workers *w);
+/* Wait for the contexts and make worker 0's device the calling thread's, so that what the
+ * caller does on CUDA before rc_workers_create (the backend's probe, bench's baselines) runs on
+ * a device of the list and creates no other context. Nothing on the CPU backend. */
+void rc_workers_ready(rc_workers *w);
 /* The time the caller waited in rc_workers_create for the contexts (what the scene's load did
  * not hide), ms. */
 double rc_workers_context_wait_ms(const rc_workers *w);
