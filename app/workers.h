@@ -6,11 +6,12 @@
  * bytes for any number of workers and ranks. Nothing here knows about processes or options.
  *
  *     rc_workers *w;
- *     rc_workers_start(backend, devices, n, &w, &err); // contexts created in parallel, now
+ *     rc_workers_start(backend, devices, n, &w, &err); // a thread per context, now
  *     ... load the scene meanwhile ...
+ *     rc_workers_ready(w);                            // worker 0's device is this thread's
  *     rc_workers_create(w, scene, st, first, count, &err); // a renderer each, for its share
- *     rc_workers_render(w, progress, arg, &err);           // every share, in parallel
- *     rc_workers_film(w, sums, &err);  // worker 0's film += the others'; sums = the total
+ *     rc_workers_render(w, progress, &err);           // every share, all workers at once
+ *     rc_workers_film(w, sums, &err);                 // worker 0's film += the others'
  *     rc_workers_free(w); */
 #ifndef RC_WORKERS_H
 #define RC_WORKERS_H
@@ -43,8 +44,8 @@ typedef struct rc_workers rc_workers;
 
 /* `n` workers (1 .. RC_WORKERS_MAX) on `devices` (CUDA device ids, repeats allowed; -1: the
  * calling thread's device; NULL: -1 for each); on the CPU backend the devices are not used.
- * With CUDA each worker's thread creates its device's context now, all in parallel, while the
- * caller goes on (rc_workers_create waits for them). 0, or -1 with err. */
+ * With CUDA each worker's thread creates its device's context now, all threads at once, while
+ * the caller goes on (rc_workers_ready and rc_workers_create wait for them). 0, or -1 with err. */
 int rc_workers_start(rc_backend backend, const int *devices, int n, rc_workers **out,
                      rc_error *err);
 int rc_workers_count(const rc_workers *w);
