@@ -81,10 +81,11 @@ typedef struct cli_common {
 
 /* The --help lines of --gpus, which render and bench share. */
 #define CLI_HELP_GPUS                                                                              \
-    "  --gpus all|N|LIST     CUDA: render on several GPUs from this process, one worker\n"         \
-    "                        thread each: all, the first N, or device ids (0,1,3; an id\n"         \
-    "                        twice runs two workers on one GPU); the same image (default:\n"       \
-    "                        one GPU; under MPI each rank drives its own list)\n"
+    "  --gpus all|N|LIST     CUDA: several GPUs from this process, a worker thread each\n"         \
+    "                        (render shares the samples out, bench the runs): all, the\n"          \
+    "                        first N, or device ids (0,1,3; an id twice: two workers on\n"         \
+    "                        one GPU); the same image (default: one GPU; under MPI each\n"         \
+    "                        rank drives its own list)\n"
 
 /* The workers of --gpus (workers.h): their CUDA devices into devices[RC_WORKERS_MAX] and their
  * count into *n; without --gpus, or with --gpus 1 and no CUDA device, one worker on the
