@@ -75,8 +75,31 @@ typedef struct cli_common {
     int env_rotation_set;
     double env_scale; /* --env-scale S, when env_scale_set */
     int env_scale_set;
-    const char *bvh; /* --bvh binary|wide */
+    const char *bvh;  /* --bvh binary|wide */
+    const char *gpus; /* --gpus all|N|LIST (cli_gpus) */
 } cli_common;
+
+/* The --help lines of --gpus, which render and bench share. */
+#define CLI_HELP_GPUS                                                                              \
+    "  --gpus all|N|LIST     CUDA: several GPUs from this process, a worker thread each\n"         \
+    "                        (render shares the samples out, bench the runs): all, the\n"          \
+    "                        first N, or device ids (0,1,3; an id twice: two workers on\n"         \
+    "                        one GPU); the same image (default: one GPU; under MPI each\n"         \
+    "                        rank drives its own list)\n"
+
+/* The workers of --gpus (workers.h): their CUDA devices into devices[RC_WORKERS_MAX] and their
+ * count into *n; without --gpus, or with --gpus 1 and no CUDA device, one worker on the
+ * process's device (-1). Refused in one line before anything runs: a value that is not all, a
+ * count >= 1 or a list of ids (exit 2), the CPU backend with more than one (exit 2), more GPUs
+ * or an id than this machine has, or a build without CUDA (exit 1). 0 or the exit code. */
+int cli_gpus(const char *cmd, const cli_common *c, int *devices, int *n);
+/* The backend the workers start on, before the scene loads and cli_pick_backend decides: the
+ * CPU for --backend cpu or a build without CUDA, else CUDA (a worker's context that fails then
+ * matters only if CUDA is chosen). */
+rc_backend cli_guess_backend(const cli_common *c);
+/* After cli_pick_backend: more than one worker needs the CUDA backend (a CPU fallback is a
+ * one-line error, exit 1). 0 or the exit code. */
+int cli_gpus_backend(const char *cmd, const cli_common *c, const rc_settings *st, int workers);
 
 /* The --help line of the BVH layout option that render, bench and view share. */
 #define CLI_HELP_BVH                                                                               \

@@ -7,9 +7,11 @@
 #include "mpi_run.h"
 #include "timing.h"
 #include "wavefront/compact.h"
+#include "workers.h"
 #include "core/path.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,8 @@ static void usage(FILE *f) {
             "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
             "                        captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (the counts read back after every\n"
-            "                        bounce); comma-separated to compare them\n" CLI_HELP_TUNING
+            "                        bounce); comma-separated to compare them\n" CLI_HELP_GPUS
+                CLI_HELP_TUNING
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream compacted\n"
             "                        like the paths, MIS) or bsdf; default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
@@ -164,13 +167,15 @@ static size_t pixels_differing(const float *a, const float *b, size_t pixels) {
     return n;
 }
 
+/* One run on the calling thread's device. Only the main worker (worker 0) charges the laps of
+ * the process's clock (rank_timing.h) and notes the upload; `mk` is compared by it alone. */
 static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
-                   bench_run *out, float *rgb, bench_baselines *mk) {
+                   bench_run *out, float *rgb, bench_baselines *mk, int main_worker) {
     rc_error err;
     rc_renderer *r;
     int made = rc_renderer_create(scene, st, &r, &err);
-    cli_timing_lap(CLI_PHASE_CREATE);
-    if (made == 0) bench_note_upload_ms(rc_renderer_upload_ms(r));
+    if (main_worker) cli_timing_lap(CLI_PHASE_CREATE);
+    if (made == 0 && main_worker) bench_note_upload_ms(rc_renderer_upload_ms(r));
     if (made != 0) {
         snprintf(out->reason, sizeof out->reason, "%s", err.msg);
         out->skipped = out->reason;
@@ -188,7 +193,7 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
             rc_frame_stats ws;
             rc = rc_render_frame(r, &ws, &err);
             captured = ws.captured;
-            cli_timing_lap(frame == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
+            if (main_worker) cli_timing_lap(frame == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
             continue;
         }
         /* A warm-up that ended on a new graph (auto's first frame plans blind and the next
@@ -205,7 +210,7 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
         if (timing_slot(&t) == 0) rc_renderer_reset(r);
         rc_frame_stats fs;
         rc = rc_render_frame(r, &fs, &err);
-        cli_timing_lap(frame == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
+        if (main_worker) cli_timing_lap(frame == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
         if (rc == 0) rc_stats_total_add(&out->tot, &fs);
         if (rc == 0) timing_record(&t, fs.total_ms);
         if (rc == 0) out->loop = fs.loop;
@@ -228,7 +233,7 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
     }
     free(ms);
     rc_renderer_destroy(r);
-    cli_timing_lap(CLI_PHASE_FRAMES); /* the image read back and compared */
+    if (main_worker) cli_timing_lap(CLI_PHASE_FRAMES); /* the image read back and compared */
     if (rc != 0)
         fprintf(stderr, "raycompact bench: %s/%s: %s\n", st->algo, rc_mode_name(st->mode), err.msg);
     return rc;
@@ -240,6 +245,11 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
 /* Does this rank time run i? */
 static int bench_mine(const bench_opts *o, int i) {
     return o->per_rank || i % cli_mpi_size() == cli_mpi_rank();
+}
+
+/* Which of the rank's `workers` times run i: its runs in turn (--per-rank: every run). */
+static int bench_worker(const bench_opts *o, int i, int workers) {
+    return (o->per_rank ? i : i / cli_mpi_size()) % workers;
 }
 
 /* A received run, readable here: algorithm, mode and loop as `dst` has them (every rank builds
@@ -428,7 +438,69 @@ static int lists(bench_opts *o, rc_backend b, char *abuf, char *mbuf, const char
     return 0;
 }
 
-static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
+/* The runs of one process, shared out over its workers (rc_workers_each). */
+typedef struct bench_work {
+    const bench_opts *o;
+    const rc_scene *scene;
+    const rc_settings *st;
+    bench_run *runs;
+    int n, all;
+    bench_baselines *mk;
+    rc_workers *w;
+    int rc;         /* the first failure's exit code (under lock) */
+    int stop;       /* a run failed: the workers start no other (under lock) */
+    uint32_t timed; /* runs timed on this rank (under lock) */
+    pthread_mutex_t lock;
+} bench_work;
+
+static void bench_worker_runs(void *arg, int worker) {
+    bench_work *bw = arg;
+    const bench_opts *o = bw->o;
+    const int workers = rc_workers_count(bw->w), root = cli_mpi_rank() == 0;
+    bench_baselines none;
+    memset(&none, 0, sizeof none);
+    rc_settings st = *bw->st;
+    float *rgb = malloc((size_t)st.width * st.height * 3 * sizeof *rgb);
+    for (int i = 0; i < bw->n; i++) {
+        bench_run *rn = &bw->runs[i];
+        if (!bench_mine(o, i) || bench_worker(o, i, workers) != worker) continue;
+        pthread_mutex_lock(&bw->lock);
+        int stop = bw->stop;
+        bw->timed += !stop;
+        pthread_mutex_unlock(&bw->lock);
+        if (stop) break;
+        st.algo = rn->algo;
+        st.mode = rn->mode;
+        st.frame_loop = rn->loop;
+        double t0 = timing_now_ms();
+        int rc = !rgb ? RC_EXIT_FAIL
+                 : run_one(o, bw->scene, &st, rn, rgb, worker == 0 ? bw->mk : &none, worker == 0)
+                     ? RC_EXIT_FAIL
+                     : 0;
+        rc_workers_note(bw->w, worker, 2, timing_now_ms() - t0, 1);
+        if (!rgb) fprintf(stderr, "raycompact bench: out of memory\n");
+        /* `all` skips an algorithm this build lacks; any other run that cannot be set up (out
+         * of GPU memory, say) ends the bench, whatever was asked for. */
+        if (rn->skipped && (!bw->all || rc_compact_check(rn->algo, st.backend, NULL) == 0)) {
+            fprintf(stderr, "raycompact bench: %s\n", rn->skipped);
+            rc = RC_EXIT_USAGE;
+        }
+        if (rc == 0 && !rn->skipped && root)
+            fprintf(stderr, "raycompact bench: run %d of %d done: %s %s %s, %.3f ms a frame\n",
+                    i + 1, bw->n, rn->algo, rc_mode_name(rn->mode), rc_frame_loop_name(rn->loop),
+                    rn->median_ms);
+        if (rc != 0) {
+            pthread_mutex_lock(&bw->lock);
+            bw->stop = 1;
+            if (bw->rc == 0) bw->rc = rc;
+            pthread_mutex_unlock(&bw->lock);
+            break;
+        }
+    }
+    free(rgb);
+}
+
+static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st, rc_workers *w) {
     char abuf[512], mbuf[64], lbuf[64];
     snprintf(abuf, sizeof abuf, "%s", o->algos ? o->algos : "all");
     snprintf(mbuf, sizeof mbuf, "%s", o->modes ? o->modes : "indices,payload");
@@ -448,10 +520,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     cli_backend_notice(); /* every option is accepted: bad input stays one line */
     int all = !o->algos || strcmp(o->algos, "all") == 0;
     bench_run *runs = calloc((size_t)(na * nm * nl), sizeof *runs);
-    float *rgb = malloc((size_t)st->width * st->height * 3 * sizeof *rgb);
-    if (!runs || !rgb) {
-        free(runs);
-        free(rgb);
+    if (!runs) {
         fprintf(stderr, "raycompact bench: out of memory\n");
         return RC_EXIT_FAIL;
     }
@@ -460,7 +529,6 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     if (nk > 0 && (o->per_rank || cli_mpi_rank() == 0) &&
         (rc = run_megakernels(o, scene, st, &mk, kinds, nk)) != 0) {
         free(runs);
-        free(rgb);
         free_megakernels(&mk);
         return rc;
     }
@@ -475,31 +543,20 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
         fflush(stdout);
     }
     int n = 0;
-    uint32_t timed = 0;
-    for (int i = 0; i < na && rc == 0; i++) {
-        for (int m = 0; m < nm * nl && rc == 0; m++, n++) {
-            bench_run *rn = &runs[n];
-            st->algo = algos[i];
-            st->mode = modes[m / nl];
-            st->frame_loop = loops[m % nl];
-            rn->algo = algos[i];
-            rn->mode = modes[m / nl];
-            rn->loop = loops[m % nl];
-            if (!bench_mine(o, n)) continue; /* another rank times it */
-            cli_timing_samples(++timed);
-            rc = run_one(o, scene, st, rn, rgb, &mk) != 0 ? RC_EXIT_FAIL : 0;
-            /* `all` skips an algorithm this build lacks; any other run that cannot be set up
-             * (out of GPU memory, say) ends the bench, whatever was asked for. */
-            if (rn->skipped && (!all || rc_compact_check(rn->algo, st->backend, NULL) == 0)) {
-                fprintf(stderr, "raycompact bench: %s\n", rn->skipped);
-                rc = RC_EXIT_USAGE;
-            }
-            if (rc == 0 && !rn->skipped && root)
-                fprintf(stderr, "raycompact bench: run %d of %d done: %s %s %s, %.3f ms a frame\n",
-                        n + 1, na * nm * nl, rn->algo, rc_mode_name(rn->mode),
-                        rc_frame_loop_name(rn->loop), rn->median_ms);
+    for (int i = 0; i < na; i++)
+        for (int m = 0; m < nm * nl; m++, n++) {
+            runs[n].algo = algos[i];
+            runs[n].mode = modes[m / nl];
+            runs[n].loop = loops[m % nl];
         }
+    bench_work bw = {o, scene, st, runs, n, all, &mk, w, 0, 0, 0, PTHREAD_MUTEX_INITIALIZER};
+    rc_error err;
+    if (rc == 0 && rc_workers_each(w, st->backend, bench_worker_runs, &bw, &err) != 0) {
+        fprintf(stderr, "raycompact bench: %s\n", err.msg);
+        rc = RC_EXIT_FAIL;
     }
+    if (rc == 0) rc = bw.rc;
+    cli_timing_samples(bw.timed);
     if (rc != 0) rc = cli_mpi_fail(rc); /* with several ranks, the job ends here */
     bench_gathered g;
     memset(&g, 0, sizeof g);
@@ -507,7 +564,8 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     cli_timing_lap(CLI_PHASE_REDUCE);
     /* Every rank's times to rank 0 in one small gather; the others are done after it. */
     if (rc == 0 && root) g.times = calloc((size_t)g.size, sizeof *g.times);
-    rc_error err;
+    g.workers = rc_workers_count(w);
+    for (int i = 0; i < g.workers; i++) g.worker_times[i] = rc_workers_times(w, i);
     if (rc == 0 && ((root && !g.times) || cli_timing_gather(g.times, &err) != 0)) {
         fprintf(stderr, "raycompact bench: %s\n", root && !g.times ? "out of memory" : err.msg);
         rc = cli_mpi_fail(RC_EXIT_FAIL);
@@ -521,7 +579,6 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st) {
     if (rc == 0 && root && o->json) rc = write_json(o, scene, st, runs, n, &mk, &g);
     free_gathered(&g);
     free(runs);
-    free(rgb);
     free_megakernels(&mk);
     return rc;
 }
@@ -531,20 +588,33 @@ int cmd_bench(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     int rc = parse(argc, argv, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
+    int devices[RC_WORKERS_MAX], nw;
+    if ((rc = cli_gpus("bench", &o.common, devices, &nw)) != 0) return rc;
+    /* The workers' CUDA contexts are created while the scene loads. */
+    rc_workers *w;
+    rc_error err;
+    if (rc_workers_start(cli_guess_backend(&o.common), devices, nw, &w, &err) != 0)
+        return cli_run_error("bench", "%s", err.msg);
     rc_scene scene;
     rc_settings st;
     cli_timing_lap(CLI_PHASE_SETUP);
-    if ((rc = cli_load("bench", &o.common, &scene, &st)) != 0) return rc;
+    if ((rc = cli_load("bench", &o.common, &scene, &st)) != 0) {
+        rc_workers_free(w);
+        return rc;
+    }
     cli_timing_lap(CLI_PHASE_SCENE);
     st.tune.library_timing = o.library_phases;
     if (o.phase_timing >= 0) st.tune.phase_timing = o.phase_timing;
     bench_report_phases(st.tune.phase_timing);
+    rc_workers_ready(w); /* the probe and the baselines run on worker 0's device */
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);
+    if (rc == 0) rc = cli_gpus_backend("bench", &o.common, &st, nw);
     st.samples_per_wave = cli_wave(&o.common, &st, RC_PATH_MAX_WAVE);
     if (rc == 0) rc = cli_check_settings("bench", &st); /* its algorithm: the lists' check */
     if (rc == 0) rc = cli_check_memory("bench", &o.common, &scene, &st);
     cli_timing_lap(CLI_PHASE_SETUP);
-    if (rc == 0) rc = bench(&o, &scene, &st);
+    if (rc == 0) rc = bench(&o, &scene, &st, w);
+    rc_workers_free(w);
     rc_scene_free(&scene);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include "rank_timing.h"
 #include "stats.h"
 #include "wavefront/megakernel.h"
+#include "workers.h"
 
 #include <stdint.h>
 
@@ -75,6 +76,8 @@ typedef struct bench_gathered {
     bench_rank_info *info;  /* size (rank 0 only) */
     bench_run *rank_runs;   /* --per-rank: size x n runs made readable here (rank 0 only) */
     cli_rank_timing *times; /* size rows: where each rank's time went (rank 0 only) */
+    int workers;            /* rank 0's workers (--gpus; 0: not reported) */
+    rc_worker_times worker_times[RC_WORKERS_MAX]; /* theirs: samples = the runs each timed */
 } bench_gathered;
 
 /* --phase-timing off: the tables show "-" and the JSON null for phase times. */

@@ -307,8 +307,24 @@ static cJSON *run_json(const bench_run *runs, int n, const bench_run *rn,
     return o;
 }
 
+/* After the summary, with several workers (--gpus): rank 0's workers, where each one's time
+ * went and the runs it timed. */
+static void print_workers(const bench_gathered *g) {
+    if (g->workers < 2) return;
+    printf("\n%d workers, the runs shared out in turn:\n", g->workers);
+    printf("per worker (ms) device  context     runs     done  runs\n");
+    for (int i = 0; i < g->workers; i++) {
+        const rc_worker_times *t = &g->worker_times[i];
+        char dev[16];
+        snprintf(dev, sizeof dev, t->device >= 0 ? "%d" : "cpu", t->device);
+        printf("worker %-4d %10s %8.1f %8.1f %8.1f %5u\n", i, dev, t->context_ms, t->frames_ms,
+               t->done_ms, t->samples);
+    }
+}
+
 /* After the summary: where the runs ran, and with --per-rank every other rank's summary. */
 void print_ranks(const bench_opts *o, int n, const bench_gathered *g, uint32_t pixels) {
+    print_workers(g);
     if (g->size == 1) return;
     bench_baselines none;
     memset(&none, 0, sizeof none);
@@ -344,10 +360,33 @@ static void ranks_json(cJSON *root, const bench_opts *o, int n, const bench_gath
         cJSON_AddItemToArray(arr, j);
     }
     cJSON_AddItemToObject(root, "ranks_timing", cli_timing_json(g->times, g->size));
-    if (o->per_rank) return;
+    if (g->workers > 0) {
+        /* rank 0's workers (--gpus): where each one's time went, and the runs it timed */
+        cJSON_AddNumberToObject(root, "workers", g->workers);
+        cJSON *wt = cJSON_AddArrayToObject(root, "workers_timing");
+        for (int i = 0; i < g->workers; i++) {
+            const rc_worker_times *t = &g->worker_times[i];
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddNumberToObject(j, "worker", i);
+            if (t->device >= 0)
+                cJSON_AddNumberToObject(j, "device", t->device);
+            else
+                cJSON_AddNullToObject(j, "device");
+            cJSON_AddNumberToObject(j, "context_ms", t->context_ms);
+            cJSON_AddNumberToObject(j, "runs_ms", t->frames_ms);
+            cJSON_AddNumberToObject(j, "done_ms", t->done_ms);
+            cJSON_AddNumberToObject(j, "runs", t->samples);
+            cJSON_AddItemToArray(wt, j);
+        }
+    }
     cJSON *ra = cJSON_GetObjectItem(root, "runs");
-    for (int i = 0; i < n && ra; i++)
-        cJSON_AddNumberToObject(cJSON_GetArrayItem(ra, i), "rank", i % g->size);
+    const int workers = g->workers > 0 ? g->workers : 1;
+    for (int i = 0; i < n && ra; i++) {
+        cJSON *run = cJSON_GetArrayItem(ra, i);
+        if (!o->per_rank) cJSON_AddNumberToObject(run, "rank", i % g->size);
+        if (g->workers > 0)
+            cJSON_AddNumberToObject(run, "worker", (o->per_rank ? i : i / g->size) % workers);
+    }
 }
 
 static double g_upload_ms;

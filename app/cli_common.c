@@ -6,6 +6,7 @@
 #include "out_path.h"
 #include "core/path.h"
 #include "timing.h"
+#include "workers.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -281,6 +282,8 @@ int cli_common_option(cli_args *a, cli_common *c) {
         if (r > 0) c->schedule = a->value;
     } else if ((r = cli_is(a, "--bvh", 1)) != 0) {
         if (r > 0) c->bvh = a->value;
+    } else if ((r = cli_is(a, "--gpus", 1)) != 0) {
+        if (r > 0) c->gpus = a->value;
     } else if ((r = cli_is(a, "--pool", 1)) != 0) {
         if (r > 0 && strcmp(a->value, "auto") == 0)
             c->pool = 0;
@@ -534,4 +537,83 @@ void cli_print_scene_load(FILE *f, const rc_scene *scene, double upload_ms) {
     fprintf(f, "BVH layout: %s (wide: %u nodes, collapsed in %.1f ms), %.1f bytes a primitive\n",
             rc_bvh_layout_name(b->layout), b->num_wide, b->wide_ms,
             (double)rc_bvh_device_bytes(b) / np);
+}
+
+/* --gpus's value as device ids (a list) or a count (one number; 0 when "all"): the number of
+ * items, or -1 when it is neither. */
+static int gpus_syntax(const char *v, int *ids, int *count) {
+    *count = -1;
+    if (strcmp(v, "all") == 0) return *count = 0;
+    if (!strchr(v, ',')) {
+        uint64_t n;
+        if (num_parse_range(v, 1, RC_WORKERS_MAX, &n) != 0) return -1;
+        *count = (int)n;
+        return 1;
+    }
+    int n = 0;
+    for (const char *p = v;; p++) {
+        char item[16];
+        size_t len = strcspn(p, ",");
+        uint64_t id;
+        if (n == RC_WORKERS_MAX || len == 0 || len >= sizeof item) return -1;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (num_parse_range(item, 0, 1023, &id) != 0) return -1;
+        ids[n++] = (int)id;
+        p += len;
+        if (!*p) return n;
+    }
+}
+
+int cli_gpus(const char *cmd, const cli_common *c, int *devices, int *n) {
+    *n = 1;
+    devices[0] = -1;
+    if (!c->gpus) return 0;
+    int count, items = gpus_syntax(c->gpus, devices, &count);
+    if (strcmp(c->gpus, "0") == 0)
+        return cli_usage_error(cmd,
+                               "--gpus 0: a number of GPUs is at least 1 (device 0 alone: --gpus "
+                               "1; device ids go in a list: 0,1)");
+    if (items < 0)
+        return cli_usage_error(cmd,
+                               "--gpus: '%s' is not all, a number of GPUs in [1, %d] or a "
+                               "comma-separated list of device ids (0,1; 0,0: two workers on "
+                               "device 0)",
+                               c->gpus, RC_WORKERS_MAX);
+    const int one = count == 1; /* --gpus 1: one worker on whatever backend renders */
+    const int cpu = c->backend && strcmp(c->backend, "cpu") == 0;
+    if (cpu && !one)
+        return cli_usage_error(cmd, "--gpus %s: the CPU backend renders with one worker (--gpus 1)",
+                               c->gpus);
+    if (cpu) return 0; /* no device to look for */
+    const int have = rc_cuda_device_count();
+    if (one && have == 0) return 0;
+    if (!rc_have_cuda_backend())
+        return cli_run_error(cmd, "--gpus %s: this build has no CUDA backend", c->gpus);
+    if (have == 0) return cli_run_error(cmd, "--gpus %s: no CUDA device is usable", c->gpus);
+    if (count == 0) count = have < RC_WORKERS_MAX ? have : RC_WORKERS_MAX;
+    if (count > have)
+        return cli_run_error(cmd, "--gpus %s: this machine has %d CUDA device%s", c->gpus, have,
+                             have == 1 ? "" : "s");
+    for (int i = 0; i < items && count < 0; i++)
+        if (devices[i] >= have)
+            return cli_run_error(cmd, "--gpus %s: no CUDA device %d (this machine has %d: 0-%d)",
+                                 c->gpus, devices[i], have, have - 1);
+    if (count > 0)
+        for (int i = 0; i < count; i++) devices[i] = i;
+    *n = count > 0 ? count : items;
+    return 0;
+}
+
+rc_backend cli_guess_backend(const cli_common *c) {
+    if ((c->backend && strcmp(c->backend, "cpu") == 0) || !rc_have_cuda_backend())
+        return RC_BACKEND_CPU;
+    return RC_BACKEND_CUDA;
+}
+
+int cli_gpus_backend(const char *cmd, const cli_common *c, const rc_settings *st, int workers) {
+    if (workers <= 1 || st->backend == RC_BACKEND_CUDA) return 0;
+    const char *why = cli_backend_fallback();
+    return cli_run_error(cmd, "--gpus %s needs the CUDA backend%s%s", c->gpus, why ? ": " : "",
+                         why ? why : "");
 }

@@ -11,6 +11,7 @@
 #include "wavefront/compact.h"
 #include "core/path.h"
 #include "timing.h"
+#include "workers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -48,7 +49,7 @@ static void usage(FILE *f) {
             "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
             "                        is captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (counts read back after every "
-            "bounce)\n" CLI_HELP_TUNING
+            "bounce)\n" CLI_HELP_GPUS CLI_HELP_TUNING
             "  --light-sampling L    nee (default: light samples and shadow rays, MIS) or bsdf\n"
             "                        (paths find lights by scattering); default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
@@ -168,26 +169,53 @@ static void host_film_wait(host_film *h) {
     h->started = 0;
 }
 
-static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, uint32_t spp) {
-    /* Under MPI each rank renders its share of the samples (mpi_run.h); alone, all of them. */
+/* --stats: a row per worker (where its time went, from the workers' start), then the fixed
+ * cost of the command by stage: everything but the frames. */
+static void print_workers(FILE *f, const rc_worker_times *t, int n, const cli_rank_timing *me,
+                          double context_wait_ms, const int ways[3]) {
+    fprintf(f, "\nper worker (ms) device  context   create    first   frames     done    spp\n");
+    for (int i = 0; i < n; i++) {
+        char dev[16];
+        snprintf(dev, sizeof dev, t[i].device >= 0 ? "%d" : "cpu", t[i].device);
+        fprintf(f, "worker %-4d %10s %8.1f %8.1f %8.1f %8.1f %8.1f %6u\n", i, dev, t[i].context_ms,
+                t[i].create_ms, t[i].first_ms, t[i].frames_ms, t[i].done_ms, t[i].samples);
+    }
+    if (n > 1)
+        fprintf(f,
+                "worker films added on worker 0: %d on its device, %d by peer access, %d "
+                "through the host\n",
+                ways[0], ways[1], ways[2]);
+    /* the wait for the contexts falls in the setup lap (rc_workers_ready): shown on its own */
+    const double start =
+        (me->start_ms > 0 ? me->start_ms : 0) + me->phase_ms[CLI_PHASE_SETUP] - context_wait_ms;
+    const double fixed = start + context_wait_ms + me->phase_ms[CLI_PHASE_SCENE] +
+                         me->phase_ms[CLI_PHASE_CREATE] + me->phase_ms[CLI_PHASE_REDUCE] +
+                         me->phase_ms[CLI_PHASE_WRITE];
+    fprintf(f,
+            "fixed cost (ms) %.1f: start %.1f, contexts %.1f, scene and BVH %.1f, renderers %.1f,\n"
+            "  film sum %.1f, image write %.1f (contexts: the wait the scene's load left)\n",
+            fixed, start, context_wait_ms, me->phase_ms[CLI_PHASE_SCENE],
+            me->phase_ms[CLI_PHASE_CREATE], me->phase_ms[CLI_PHASE_REDUCE],
+            me->phase_ms[CLI_PHASE_WRITE]);
+}
+
+static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, uint32_t spp,
+                  rc_workers **pw) {
+    /* Under MPI each rank renders its share of the samples (mpi_run.h), shared out again over
+     * its workers (workers.h); alone, one share of all of them. */
+    rc_workers *w = *pw;
+    const int nw = rc_workers_count(w);
     uint32_t first, count;
     cli_mpi_share(spp, &first, &count);
     cli_timing_samples(count);
-    st->first_sample += first;
-    if (cli_mpi_size() > 1 && count && st->samples_per_wave > count)
-        st->samples_per_wave = count; /* no stream longer than the share needs */
     rc_error err;
-    rc_renderer *r;
-    int rc = rc_renderer_create(scene, st, &r, &err);
+    int rc = rc_workers_create(w, scene, st, first, count, &err);
     if (rc != 0) fprintf(stderr, "raycompact render: %s\n", err.msg);
-    const double upload_ms = rc == 0 ? rc_renderer_upload_ms(r) : 0.0;
+    rc_renderer *r0 = rc == 0 ? rc_workers_renderer(w, 0) : NULL;
+    const double upload_ms = r0 ? rc_renderer_upload_ms(r0) : 0.0;
+    const double context_wait_ms = rc_workers_context_wait_ms(w);
     cli_timing_lap(CLI_PHASE_CREATE);
-    if (cli_mpi_agree(rc ? RC_EXIT_USAGE : 0) != 0) {
-        rc_renderer_destroy(r);
-        return RC_EXIT_USAGE;
-    }
-    rc_stats_total tot;
-    memset(&tot, 0, sizeof tot);
+    if (cli_mpi_agree(rc ? RC_EXIT_USAGE : 0) != 0) return RC_EXIT_USAGE;
     size_t n = (size_t)st->width * st->height;
     int root = cli_mpi_rank() == 0; /* writes the image */
     host_film host;
@@ -196,39 +224,41 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
     int tty = isatty(2) && root;     /* rank 0's share shows the progress */
     cli_timing_lap(CLI_PHASE_SETUP); /* the agreement: it waits for the slowest rank */
     double t0 = timing_now_ms();
-    for (uint32_t done = 0; done < count;) {
-        rc_frame_stats fs;
-        uint32_t wave = rc_renderer_wave(r);
-        if (rc_render_samples(r, count - done < wave ? count - done : wave, &fs, &err) != 0) {
-            fprintf(stderr, "%sraycompact render: %s\n", tty ? "\n" : "", err.msg);
-            rc_renderer_destroy(r);
-            host_film_wait(&host);
-            free(host.sums);
-            free(host.rgb);
-            return cli_mpi_fail(RC_EXIT_FAIL);
-        }
-        cli_timing_lap(done == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
-        done += fs.samples;
-        rc_stats_total_add(&tot, &fs);
-        if (tty) progress(done, count, timing_now_ms() - t0);
+    if (rc_workers_render(w, tty ? progress : NULL, &err) != 0) {
+        fprintf(stderr, "%sraycompact render: %s\n", tty ? "\n" : "", err.msg);
+        host_film_wait(&host);
+        free(host.sums);
+        free(host.rgb);
+        return cli_mpi_fail(RC_EXIT_FAIL);
     }
-    /* The film's exact sums, added over the ranks on rank 0, make the image: GPU to GPU when
-     * the ranks share a machine, else one reduction of the host copies. */
-    int on_gpu = cli_mpi_sum_film_device(r, n * 3 * sizeof(int64_t), &err);
+    cli_timing_lap(CLI_PHASE_FRAMES);
+    cli_timing_split(CLI_PHASE_FRAMES, CLI_PHASE_FIRST, rc_workers_times(w, 0).first_ms);
+    /* The film's exact sums, added over the workers on worker 0 and over the ranks on rank 0,
+     * make the image: GPU to GPU where the devices reach each other, else through the host. */
+    int local = rc_workers_film(w, NULL, &err);
+    if (local < 0) rc = -1;
+    r0 = rc_workers_renderer(w, 0);
+    int on_gpu = cli_mpi_sum_film_device(local == 1 ? r0 : NULL, n * 3 * sizeof(int64_t), &err);
     if (on_gpu < 0) rc = -1;
     host_film_wait(&host);
     float *rgb = host.rgb;
     int64_t *sums = root ? host.sums : on_gpu ? NULL : malloc(n * 3 * sizeof *sums);
     if (rc == 0 && ((root && !rgb) || (!sums && (root || !on_gpu))))
         rc = rc_fail(&err, "out of memory");
-    if (rc == 0 && sums) rc = rc_renderer_film(r, sums, &err);
+    if (rc == 0 && sums) rc = rc_workers_film(w, sums, &err);
     if (rc == 0 && !on_gpu) rc = cli_mpi_sum_film(sums, n * 3, &err);
     if (rc != 0) {
         fprintf(stderr, "raycompact render: %s\n", err.msg);
         rc = cli_mpi_fail(RC_EXIT_FAIL);
     }
     double ms = timing_now_ms() - t0;
-    rc_renderer_destroy(r);
+    rc_stats_total tot = *rc_workers_stats(w, 0);
+    rc_worker_times times_w[RC_WORKERS_MAX];
+    for (int i = 0; i < nw; i++) times_w[i] = rc_workers_times(w, i);
+    int ways[3];
+    rc_workers_film_ways(w, ways);
+    rc_workers_free(w);
+    *pw = NULL;
     cli_timing_lap(CLI_PHASE_REDUCE);
     /* --stats: every rank's times to rank 0 before it writes the image, so that no rank waits
      * for the write; rank 0's own row is taken again after it. */
@@ -252,19 +282,23 @@ static int render(const render_opts *o, const rc_scene *scene, rc_settings *st, 
         free(times);
         return rc;
     }
-    char ranks[32] = "";
-    if (cli_mpi_size() > 1) snprintf(ranks, sizeof ranks, ", %d ranks", cli_mpi_size());
+    char ranks[64] = "";
+    int at = 0;
+    if (cli_mpi_size() > 1) at = snprintf(ranks, sizeof ranks, ", %d ranks", cli_mpi_size());
+    if (nw > 1) snprintf(ranks + at, sizeof ranks - (size_t)at, ", %d workers", nw);
     echo_line(stderr, "raycompact: wrote %s (%ux%u, %u spp, %.2f s%s, %s, %s/%s, %s loop, %s)",
               o->out, st->width, st->height, spp, ms / 1e3, ranks, rc_backend_name(st->backend),
               st->algo, rc_mode_name(st->mode), rc_frame_loop_name(tot.loop),
               rc_light_sampling_name(st->light_sampling));
     if (o->stats) {
         cli_print_scene_load(stdout, scene, upload_ms);
+        if (nw > 1) printf("frames: worker 0's (%u of the %u spp)\n", times_w[0].samples, spp);
         rc_stats_print(stdout, &tot);
         times[0] = cli_timing_mine();
         if (cli_mpi_size() > 1)
             printf("film sum: %s\n", on_gpu ? "GPU to GPU (CUDA IPC)" : "host copies (MPI_Reduce)");
         cli_timing_print(stdout, times, cli_mpi_size());
+        print_workers(stdout, times_w, nw, &times[0], context_wait_ms, ways);
     }
     free(times);
     return 0;
@@ -275,24 +309,37 @@ int cmd_render(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     int rc = parse(argc, argv, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
+    int devices[RC_WORKERS_MAX], nw;
+    if ((rc = cli_gpus("render", &o.common, devices, &nw)) != 0) return rc;
+    /* The workers' CUDA contexts are created while the scene loads. */
+    rc_workers *w;
+    rc_error err;
+    if (rc_workers_start(cli_guess_backend(&o.common), devices, nw, &w, &err) != 0)
+        return cli_run_error("render", "%s", err.msg);
     cli_timing_lap(CLI_PHASE_SETUP);
     rc_scene scene;
     rc_settings st;
-    if ((rc = cli_load("render", &o.common, &scene, &st)) != 0) return rc;
+    if ((rc = cli_load("render", &o.common, &scene, &st)) != 0) {
+        rc_workers_free(w);
+        return rc;
+    }
     cli_timing_lap(CLI_PHASE_SCENE);
     if (o.algo) st.algo = o.algo;
     st.tune.library_timing = o.stats;
     st.tune.phase_timing = o.stats; /* nothing else reads the phases' times */
     if (o.mode && rc_mode_parse(o.mode, &st.mode) != 0)
         rc = cli_usage_error("render", "--mode: '%s' is not one of: indices, payload", o.mode);
+    rc_workers_ready(w); /* the probe below runs on worker 0's device */
     if (rc == 0) rc = cli_pick_backend("render", o.common.backend, &st.backend);
+    if (rc == 0) rc = cli_gpus_backend("render", &o.common, &st, nw);
     uint32_t spp = o.spp ? o.spp : scene.defaults.spp;
     st.samples_per_wave = cli_wave(&o.common, &st, spp);
     if (rc == 0) rc = cli_check_settings("render", &st);
     if (rc == 0) rc = cli_check_memory("render", &o.common, &scene, &st);
     if (rc == 0) cli_backend_notice(); /* everything is accepted: bad input stays one line */
     cli_timing_lap(CLI_PHASE_SETUP);
-    if (rc == 0) rc = render(&o, &scene, &st, spp);
+    if (rc == 0) rc = render(&o, &scene, &st, spp, &w);
+    rc_workers_free(w);
     rc_scene_free(&scene);
     return rc;
 }

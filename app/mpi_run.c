@@ -4,6 +4,7 @@
 #include "mpi_run.h"
 #include "cli.h"
 #include "wavefront/film_peer.h"
+#include "workers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,10 +49,7 @@ const char *cli_mpi_device(rc_backend b) {
 }
 
 void cli_mpi_share(uint32_t total, uint32_t *first, uint32_t *count) {
-    uint32_t size = (uint32_t)mpi.size, rank = (uint32_t)mpi.rank;
-    uint32_t base = total / size, extra = total % size;
-    *count = base + (rank < extra);
-    *first = rank * base + (rank < extra ? rank : extra);
+    rc_share(total, (uint32_t)mpi.rank, (uint32_t)mpi.size, first, count);
 }
 
 #ifdef RC_HAVE_MPI
@@ -194,7 +192,7 @@ int cli_mpi_sum_film_device(rc_renderer *r, size_t film_bytes, rc_error *err) {
     share mine;
     memset(&mine, 0, sizeof mine);
     mine.bytes = film_bytes;
-    mine.ok = rc_film_export(r, mine.handle) == 0;
+    mine.ok = r && rc_film_export(r, mine.handle) == 0;
     int status = 0; /* 1 added, 0 not possible, -1 failed */
     if (MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
                    MPI_COMM_WORLD) != MPI_SUCCESS)
@@ -210,7 +208,7 @@ int cli_mpi_sum_film_device(rc_renderer *r, size_t film_bytes, rc_error *err) {
         memcpy(handles + (size_t)(i - 1) * RC_FILM_HANDLE_BYTES, all[i].handle,
                RC_FILM_HANDLE_BYTES);
     }
-    if (mpi.rank == 0 && status == 0 && ok)
+    if (mpi.rank == 0 && status == 0 && ok && mine.ok)
         status = rc_film_add_peers(r, handles, mpi.size - 1, err);
     /* The other ranks keep their films until rank 0 has added them. */
     int mine_status = status;

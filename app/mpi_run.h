@@ -44,7 +44,8 @@ int cli_mpi_agree(int rc);
 int cli_mpi_fail(int rc);
 
 /* This rank's part of `total` samples: [first, first + count), the parts as equal as they go
- * (the first total % size ranks one more), in rank order. */
+ * (the first total % size ranks one more), in rank order (rc_share, which also shares a rank's
+ * part out over its workers). */
 void cli_mpi_share(uint32_t total, uint32_t *first, uint32_t *count);
 /* Rank 0 receives, in place, the sum of every rank's `sums` (int64, added with wrap-around
  * like the film, so the order of the additions does not matter). Other ranks' arrays are left
@@ -54,7 +55,9 @@ int cli_mpi_sum_film(int64_t *sums, size_t count, rc_error *err);
  * film_peer.h): rank 0's film becomes the sum and only it goes to the host. Every rank calls it
  * after its last frame, with its film's size in bytes. 1: done; 0: not possible here (ranks on
  * several machines, the CPU backend, devices without peer access): use cli_mpi_sum_film; -1:
- * failed (err; also ranks whose films differ in size). */
+ * failed (err; also ranks whose films differ in size). r may be NULL on a rank whose film
+ * cannot be shared (its workers' films not all on one device, or nothing rendered): then
+ * every rank is told 0. */
 int cli_mpi_sum_film_device(rc_renderer *r, size_t film_bytes, rc_error *err);
 /* Rank 0 receives every rank's `bytes` bytes at all + rank * bytes (all may be NULL on the
  * others). */

@@ -55,6 +55,13 @@ void cli_timing_lap(cli_phase p) {
     laps.last_ms = now;
 }
 
+void cli_timing_split(cli_phase from, cli_phase to, double ms) {
+    if (ms > laps.row.phase_ms[from]) ms = laps.row.phase_ms[from];
+    if (ms < 0) ms = 0;
+    laps.row.phase_ms[from] -= ms;
+    laps.row.phase_ms[to] += ms;
+}
+
 void cli_timing_samples(uint32_t n) {
     laps.row.samples = n;
 }

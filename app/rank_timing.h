@@ -42,6 +42,8 @@ typedef struct cli_rank_timing {
 void cli_timing_main(void);
 /* The time since the last lap (or main) goes to phase p. */
 void cli_timing_lap(cli_phase p);
+/* Move ms of phase `from` to phase `to` (render: the first wave out of the workers' frames). */
+void cli_timing_split(cli_phase from, cli_phase to, double ms);
 /* This rank's share: samples per pixel (render) or runs (bench). */
 void cli_timing_samples(uint32_t n);
 /* This rank's row, its wall time up to now. */

@@ -43,13 +43,19 @@ suites:
   mpi [SPP]        render over 1-3 ranks byte for byte (CUDA), 1, 2 and 4 GPUs on spheres
                    3840x2160 (SPP, default 1024): render and wall time (scaling.txt),
                    bench --per-rank
+  gpus [SPP...]    several GPUs from one process: whether one process's threads create their
+                   CUDA contexts in parallel (tools/cuda_contexts.cu), --gpus 0,0 / 1 / all
+                   against one GPU byte for byte, then spheres 3840x2160 depth 16 (SPP, default
+                   1024 and 4096) on 1, 2 and 4 GPUs with --gpus beside mpirun -n N: wall time,
+                   render time, fixed cost (gpus.txt, copied to docs/bench/gpus.txt); counts
+                   the machine lacks are skipped with a message
   profile [BUILD]  Nsight Compute on the kernels furthest from their traffic floor at 2^26
                    (BUILD default build-gpu)
   view             `raycompact view` with SDL2's offscreen driver (EGL, no X server), from the
                    packages scripts/fetch_view_deps.sh downloaded; its frame times
   report           the suites whose output forms docs/bench's report, each into OUTDIR/SUITE:
                    app, kernels bench, profile, auto all, frame bench, megakernels,
-                   geometry, view, mpi
+                   geometry, view, mpi, gpus
 EOF
 }
 
@@ -678,6 +684,102 @@ print(f'{$n:<6} {$gpus:<5} {r:9.2f} {(r1 / r if r else 0):7.2f}x {w:9.2f} {w1 / 
     exit $fail
 }
 
+# gpus [SPP...]: --gpus (one process, a worker thread per GPU) beside mpirun (a process per GPU).
+# The contexts first: whether threads of one process create them in parallel (the design rests
+# on it; across processes the driver created them one after the other). Then the image bytes of
+# --gpus 0,0 (two workers sharing a GPU: what a one-GPU machine can check), 1 and all against a
+# plain single-GPU render, and the wall time of the whole command on 1, 2 and 4 GPUs (those the
+# machine has) at each SPP, with the fixed cost of --gpus (start, contexts, scene, renderers,
+# film sum, image write: the --stats line) beside it. The table goes to OUTDIR/gpus.txt and
+# docs/bench/gpus.txt.
+suite_gpus() {
+    local spps=("$@")
+    [ ${#spps[@]} -gt 0 ] || spps=(1024 4096)
+    reps=${RC_GPUS_REPEAT:-3}
+    use_mpi_deps
+    b=build-gpu
+    local have_mpi=0
+    if command -v mpirun >/dev/null 2>&1; then have_mpi=1; args+=(-DRAYCOMPACT_MPI=ON); fi
+    gpu_build "$out/build.log" raycompact cuda_contexts || exit 1
+    rm -f "$out/build.log"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    exe=$b/bin/raycompact
+    ngpu=$(nvidia-smi -L | wc -l)
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+    fail=0
+
+    echo "== CUDA contexts created by the threads of one process"
+    $b/bin/cuda_contexts --repeat 3 | tee "$out/contexts.txt"
+
+    echo "== identical images: --gpus against one GPU"
+    small=(render --scene scenes/spheres.json --width 640 --height 360 --spp 24 --max-depth 16
+        --backend cuda --samples-per-wave 5)
+    $exe "${small[@]}" --out "$out/one.pfm" 2>&1 | tail -1
+    for g in 0,0 1 all 0,0,0; do
+        $exe "${small[@]}" --gpus "$g" --out "$out/gpus.pfm" 2>&1 | tail -1
+        if cmp -s "$out/one.pfm" "$out/gpus.pfm"; then echo "--gpus $g: identical"; else
+            echo "--gpus $g: DIFFERS"; fail=1; fi
+    done
+    rm -f "$out"/*.pfm
+
+    counts=(1)
+    for n in 2 4; do
+        if [ "$n" -le "$ngpu" ]; then counts+=("$n"); else
+            echo "gpus: $n GPUs skipped: this machine has $ngpu"; fi
+    done
+    [ "$have_mpi" = 1 ] || echo "gpus: mpirun not found: the mpirun rows are skipped"
+    table=$out/gpus.txt
+    {
+        echo "$gpu x $ngpu, commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown);" \
+            "spheres 3840x2160, depth 16, --samples-per-wave auto; median of $reps runs"
+        printf '%-5s %-5s %-7s %8s %8s %9s %8s %s\n' spp GPUs how wall_s speedup render_s \
+            fixed_s image
+    } >"$table"
+    for spp in "${spps[@]}"; do
+        big=(render --scene scenes/spheres.json --width 3840 --height 2160 --spp "$spp"
+            --max-depth 16 --backend cuda --samples-per-wave auto --stats)
+        w1=''
+        for n in "${counts[@]}"; do
+            for how in gpus mpirun; do
+                [ "$how" = mpirun ] && { [ "$have_mpi" = 1 ] || continue; }
+                walls=() renders=() fixeds=()
+                for _ in $(seq "$reps"); do
+                    t0=$(date +%s.%N)
+                    if [ "$how" = gpus ]; then
+                        $exe "${big[@]}" --gpus "$n" --out "$out/big_$how$n.png" \
+                            >"$out/stats_${spp}_$how$n.txt" 2>&1
+                    else
+                        # shellcheck disable=SC2086 # RC_MPIRUN_ARGS: extra options, word-split
+                        mpirun -n "$n" --oversubscribe ${RC_MPIRUN_ARGS---bind-to none} $exe \
+                            "${big[@]}" --out "$out/big_$how$n.png" >"$out/stats_${spp}_$how$n.txt" 2>&1
+                    fi || { echo "$how $n at $spp spp failed:"; tail -3 "$out/stats_${spp}_$how$n.txt"; fail=1; }
+                    t1=$(date +%s.%N)
+                    walls+=("$(python3 -c "print($t1 - $t0)")")
+                    line=$(grep 'raycompact: wrote' "$out/stats_${spp}_$how$n.txt" | tail -1)
+                    renders+=("$(sed -n 's/.* spp, \([0-9.]*\) s.*/\1/p' <<<"$line")")
+                    f=$(sed -n 's/^fixed cost (ms) \([0-9.]*\):.*/\1/p' "$out/stats_${spp}_$how$n.txt" | head -1)
+                    fixeds+=("${f:-0}")
+                done
+                wall=$(median "${walls[@]}") render=$(median "${renders[@]:-0}") fixed=$(median "${fixeds[@]}")
+                [ -n "$w1" ] || w1=$wall
+                same=identical
+                cmp -s "$out/big_gpus1.png" "$out/big_$how$n.png" || { same=DIFFERS; fail=1; }
+                fx=$([ "$how" = gpus ] && python3 -c "print(f'{$fixed / 1e3:.2f}')" || echo -)
+                python3 -c "w, w1 = $wall, $w1
+print(f'{$spp:<5} {$n:<5} {\"$how\":<7} {w:8.2f} {w1 / w:7.2f}x {float(\"${render:-0}\" or 0):9.2f} {\"$fx\":>8} $same')" >>"$table"
+            done
+        done
+        rm -f "$out"/big_*.png
+    done
+    echo "wall_s: the whole command; speedup: against --gpus 1; fixed_s: the --stats line 'fixed cost'" >>"$table"
+    echo "GPU persistence mode: $(nvidia-smi --query-gpu=persistence_mode --format=csv,noheader | sort | uniq -c | xargs)" >>"$table"
+    cat "$table"
+    mkdir -p docs/bench
+    { cat "$table"; echo; cat "$out/contexts.txt"; } >docs/bench/gpus.txt
+    exit $fail
+}
+
 # profile [BUILD]: Nsight Compute profiles of the compaction kernels that stay furthest from
 # their traffic floor at 2^26 (compact bench, one run each), for the report's limiter column:
 # per kernel the speed-of-light throughputs (DRAM, L1/shared, SM), the DRAM bytes, occupancy and
@@ -958,7 +1060,7 @@ EOF
 suite_report() {
     local fail=0 s
     for s in "app" "kernels bench" "profile" "auto all" "frame bench" "megakernels" \
-        "geometry" "view" "mpi"; do
+        "geometry" "view" "mpi" "gpus"; do
         # shellcheck disable=SC2086
         set -- $s
         echo "==== scripts/gpu.sh $s"
@@ -967,7 +1069,7 @@ suite_report() {
     exit $fail
 }
 
-suites="check quick tests app fat kernels auto frame megakernels geometry mpi profile view report"
+suites="check quick tests app fat kernels auto frame megakernels geometry mpi gpus profile view report"
 case "${1:-}" in
 -h | --help | help)
     usage

@@ -218,7 +218,16 @@ int main(int argc, char **argv) {
     cli_rank_timing times[1];
     memset(times, 0, sizeof times);
     bench_rank_info info[1] = {{"host", "device"}};
-    bench_gathered g = {1, NULL, info, NULL, times};
+    bench_gathered g;
+    memset(&g, 0, sizeof g);
+    g.size = 1;
+    g.info = info;
+    g.times = times;
+    /* two workers (--gpus): their rows, and each run naming the worker that timed it */
+    g.workers = 2;
+    g.worker_times[0].device = 0;
+    g.worker_times[1].device = 1;
+    g.worker_times[0].samples = g.worker_times[1].samples = 1;
     rc_scene scene;
     rc_scene_init(&scene);
     scene.num_prims = 7, scene.num_triangles = 5, scene.load_ms = 30.0, scene.bvh_build_ms = 20.0;
@@ -230,6 +239,11 @@ int main(int argc, char **argv) {
     const cJSON *r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 1);
     const cJSON *m2 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "megakernels"), 2);
     const cJSON *load = cJSON_GetObjectItem(root, "scene_load");
+    const cJSON *wt = cJSON_GetObjectItem(root, "workers_timing");
+    CHECK(cJSON_GetArraySize(wt) == 2 &&
+              cJSON_GetObjectItem(cJSON_GetArrayItem(wt, 1), "device")->valuedouble == 1.0 && r1 &&
+              cJSON_GetObjectItem(r1, "worker")->valuedouble == 1.0,
+          "workers_timing: a row per worker, and run 1 timed by worker 1");
     CHECK(load && cJSON_GetObjectItem(load, "triangles")->valuedouble == 5.0 &&
               cJSON_GetObjectItem(load, "bvh_ms")->valuedouble == 20.0 &&
               cJSON_GetObjectItem(load, "read_ms")->valuedouble == 10.0,

@@ -8,7 +8,8 @@
 #          that rank's one-line message and rank 0's line naming it (no hang), and no output
 #          file; a bad --out (every rank) the same way.
 #  render_cuda: the same on the CUDA backend, where ranks of one machine add their films GPU to
-#          GPU (skipped without a CUDA device).
+#          GPU, and 2 ranks of --gpus 0,0 each (a rank's share over its workers; skipped without
+#          a CUDA device).
 #  bench:  -n 2 shares the runs out (each run names its rank, every image hash the same, both
 #          ranks listed with host and device); -n 2 --per-rank gives every rank every run.
 file(REMOVE_RECURSE ${OUT})
@@ -99,6 +100,15 @@ if(backend STREQUAL "cuda")
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "film sum: GPU to GPU")
     message(FATAL_ERROR "2 ranks on CUDA: exit ${rc}, no 'film sum: GPU to GPU' line\n${out}\n${err}")
+  endif()
+  # --gpus under MPI: each rank's share split again over its two workers (both on device 0),
+  # their films added on the rank's worker 0, then the ranks' films: the same bytes
+  run("2 ranks, --gpus 0,0 each" ${MPIEXEC} -n 2 ${pre} ${EXE} ${args} --gpus 0,0
+    --out ${OUT}/nested.pfm)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/one.pfm ${OUT}/nested.pfm
+    RESULT_VARIABLE differ)
+  if(NOT differ EQUAL 0)
+    message(FATAL_ERROR "2 ranks of 2 workers each: the image differs from one process's")
   endif()
 endif()
 

@@ -40,7 +40,9 @@ static void usage(FILE *f) {
             "  --frame-loop L        CUDA: graph (default; lengths stay on the device, the frame\n"
             "                        is captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (counts read back after every "
-            "bounce)\n" CLI_HELP_TUNING
+            "bounce)\n"
+            "  --gpus 1              the viewer renders on one GPU (render and bench take "
+            "more)\n" CLI_HELP_TUNING
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream, MIS) or\n"
             "                        bsdf; default: the scene's\n"
             "  --sort-materials      before shade, partition the stream by material kind\n"
@@ -158,6 +160,10 @@ static int open_window(rc_viewer *v, const rc_view_opts *o) {
 
 /* Scene, settings and backend, as `render` takes them. */
 static int load(rc_viewer *v, const rc_view_opts *o) {
+    /* --gpus is render's and bench's: the viewer renders on one GPU (interop shows its film) */
+    if (o->common.gpus && strcmp(o->common.gpus, "1") != 0)
+        return cli_usage_error("view", "--gpus %s: the viewer renders on one GPU (--gpus 1)",
+                               o->common.gpus);
     int rc = cli_load("view", &o->common, &v->scene, &v->st);
     if (rc != 0) return rc;
     if (o->algo) v->st.algo = o->algo;

@@ -85,6 +85,7 @@ typedef struct rc_cuda {
     unsigned queued;   /* stream operations queued so far (counted by rc_cuda_note) */
     unsigned end_mark; /* `queued` just after last_end was recorded */
     int error;         /* the first cudaError_t seen since the last check, 0 if none */
+    int device;        /* the device it was created on (the creating thread's) */
 } rc_cuda;
 
 /* One compaction call over the whole wave with a device length of 0 (compact.c): the library
@@ -151,6 +152,8 @@ int rc_cuda_frame_end(rc_renderer *r, rc_frame_stats *st, rc_error *err);
 /* The film's fixed-point sums to host memory (3 per pixel). */
 int rc_cuda_film(rc_renderer *r, int64_t *sums, rc_error *err);
 void rc_cuda_reset(rc_renderer *r);
+/* Make the renderer's device the calling thread's (rc_renderer_use). */
+int rc_cuda_use(rc_renderer *r, rc_error *err);
 /* The film's sums to device memory, after the renderer's stream (rc_renderer_film_to_device). */
 int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err);
 

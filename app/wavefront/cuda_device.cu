@@ -29,6 +29,32 @@ extern "C" int rc_cuda_use_device(int index, char *desc, size_t cap) {
     return dev;
 }
 
+extern "C" int rc_cuda_device_count(void) {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
+extern "C" int rc_cuda_current_device(void) {
+    int dev = -1;
+    if (rc_cuda_device_count() == 0 || cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    return dev;
+}
+
+extern "C" int rc_cuda_init_device(int dev, rc_error *err) {
+    cudaError_t e = cudaSetDevice(dev);
+    if (e == cudaSuccess) e = cudaFree(0); /* the context is created here */
+    if (e == cudaSuccess) return 0;
+    (void)cudaGetLastError();
+    return rc_fail(err, "CUDA device %d: %s", dev, cudaGetErrorString(e));
+}
+
 /* regen's default pool: `fills` times the threads the current device runs at once, so the
  * stream keeps every SM busy while its slots refill (0 SMs, no device: the CPU's default). */
 extern "C" uint32_t rc_cuda_default_pool(uint32_t fills) {

@@ -152,6 +152,7 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
         return rc_fail(err, "CUDA backend: %s", cudaGetErrorString(e));
     }
     c->grid_cap = (uint32_t)sms * (2048u / RC_CUDA_BLOCK);
+    c->device = dev;
     /* One call over the whole wave (with a device length of 0) before any frame: the library
      * sizes its storage for the bound now, so no later call allocates or waits, and a frame can
      * be captured into a graph. */
@@ -452,6 +453,13 @@ extern "C" int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err) {
     rc_cuda_film_float(r, d_rgb);
     rc_cuda_note(r, cudaDeviceSynchronize());
     return take_error(r, "copying the film", err);
+}
+
+extern "C" int rc_cuda_use(rc_renderer *r, rc_error *err) {
+    cudaError_t e = cudaSetDevice(rc_cuda_of(r)->device);
+    if (e == cudaSuccess) return 0;
+    (void)cudaGetLastError();
+    return rc_fail(err, "CUDA device %d: %s", rc_cuda_of(r)->device, cudaGetErrorString(e));
 }
 
 extern "C" void rc_cuda_reset(rc_renderer *r) {

@@ -58,3 +58,30 @@ extern "C" int rc_cuda_film_add_peers(rc_renderer *r, const void *handles, int c
     (void)cudaGetLastError();
     return rc != 0 ? -1 : mapped;
 }
+
+/* Worker 0's device reads the other worker's film in place: the same device, or a peer. */
+extern "C" int rc_cuda_film_add_local(rc_renderer *dst, rc_renderer *src, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(dst);
+    const int from = rc_cuda_of(src)->device;
+    if (rc_cuda_use(dst, err) != 0) return -1;
+    if (from != c->device) {
+        int can = 0;
+        cudaError_t e = cudaDeviceCanAccessPeer(&can, c->device, from);
+        if (e != cudaSuccess || !can) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        e = cudaDeviceEnablePeerAccess(from, 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled) e = cudaSuccess;
+        (void)cudaGetLastError();
+        if (e != cudaSuccess)
+            return rc_fail(err, "CUDA peer access from device %d to %d: %s", c->device, from,
+                           cudaGetErrorString(e));
+    }
+    const unsigned grid = c->grid_cap ? c->grid_cap : 256u;
+    rc_film_add_kernel<<<grid, RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(
+        (uint64_t *)c->accum, (const uint64_t *)rc_cuda_of(src)->accum,
+        (size_t)dst->num_pixels * 3);
+    rc_cuda_note(dst, cudaGetLastError());
+    return rc_cuda_sync(dst, "adding the workers' films", err) != 0 ? -1 : 1;
+}

@@ -1,6 +1,7 @@
-/* film_peer.h: the films of ranks on one machine added GPU to GPU (film_peer.cu), for the MPI
- * render (app/mpi_run.c); CUDA backend only. Every rank exports its film; rank 0 adds each
- * peer's into its own while the peers wait, so only one film crosses to the host. */
+/* film_peer.h: films added where they lie. The ranks of one machine GPU to GPU (film_peer.cu),
+ * for the MPI render (app/mpi_run.c; CUDA backend only): every rank exports its film, rank 0
+ * adds each peer's into its own while the peers wait, so only one film crosses to the host. And
+ * the workers of one process (app/workers.c): worker 0 adds the others' films into its own. */
 #ifndef RC_FILM_PEER_H
 #define RC_FILM_PEER_H
 
@@ -22,9 +23,18 @@ int rc_film_export(rc_renderer *r, void *handle);
  * access between the devices), nothing added; -1: a CUDA error (err says which). */
 int rc_film_add_peers(rc_renderer *r, const void *handles, int count, rc_error *err);
 
-/* The CUDA side of both (film_peer.cu). */
+/* dst's film += src's, two renderers of this process with films of the same size (the workers
+ * of --gpus, workers.h), waiting for the sum. The CPU backend adds in host memory; CUDA adds on
+ * dst's device, reading src's film where it lies: on the same device, or on one that dst's
+ * device reaches by peer access (cudaDeviceCanAccessPeer; enabled here once). 1: done; 0: not
+ * possible here (no peer access between the devices), nothing added: add the host copies; -1:
+ * a CUDA error (err). The calling thread's device is dst's afterwards. */
+int rc_film_add_local(rc_renderer *dst, rc_renderer *src, rc_error *err);
+
+/* The CUDA side of the three (film_peer.cu). */
 int rc_cuda_film_export(rc_renderer *r, void *handle);
 int rc_cuda_film_add_peers(rc_renderer *r, const void *handles, int count, rc_error *err);
+int rc_cuda_film_add_local(rc_renderer *dst, rc_renderer *src, rc_error *err);
 
 #ifdef __cplusplus
 }

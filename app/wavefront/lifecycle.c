@@ -170,6 +170,15 @@ int rc_renderer_film(rc_renderer *r, int64_t *sums, rc_error *err) {
     return 0;
 }
 
+int rc_renderer_use(rc_renderer *r, rc_error *err) {
+#ifdef RC_HAVE_CUDA_BACKEND
+    if (r->st.backend == RC_BACKEND_CUDA) return rc_cuda_use(r, err);
+#endif
+    (void)r;
+    (void)err;
+    return 0;
+}
+
 int rc_renderer_image(rc_renderer *r, float *rgb, rc_error *err) {
     size_t n = r->num_pixels;
     int64_t *sums = r->st.backend == RC_BACKEND_CUDA ? malloc(n * 3 * sizeof *sums) : r->cpu.accum;

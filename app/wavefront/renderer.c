@@ -94,6 +94,18 @@ int rc_cuda_use_device(int index, char *desc, size_t cap) {
     return -1;
 }
 
+int rc_cuda_device_count(void) {
+    return 0;
+}
+
+int rc_cuda_current_device(void) {
+    return -1;
+}
+
+int rc_cuda_init_device(int dev, rc_error *err) {
+    return rc_fail(err, "CUDA device %d: this build has no CUDA backend", dev);
+}
+
 int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
                          uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
                          rc_error *err) {

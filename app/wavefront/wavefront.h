@@ -237,6 +237,18 @@ int rc_renderer_film_to_device(rc_renderer *r, void *d_rgb, rc_error *err);
  * works). */
 int rc_cuda_use_device(int index, char *desc, size_t cap);
 
+/* The CUDA devices this process sees (cudaGetDeviceCount); 0 without the CUDA backend or a
+ * device. */
+int rc_cuda_device_count(void);
+/* The calling thread's CUDA device (cudaGetDevice), or -1 without one. */
+int rc_cuda_current_device(void);
+/* Make device `dev` the calling thread's and create its context now (cudaSetDevice, then
+ * cudaFree(0)), so that the first real call does not pay for it; 0, or -1 with err. */
+int rc_cuda_init_device(int dev, rc_error *err);
+/* Make the device r renders on the calling thread's (CUDA; nothing on the CPU): before a call
+ * on r from another thread than the one that created it (the workers of --gpus, workers.h). */
+int rc_renderer_use(rc_renderer *r, rc_error *err);
+
 /* 1 if this build has the CUDA backend of the wavefront loop. */
 int rc_have_cuda_backend(void);
 const char *rc_backend_name(rc_backend b);
