@@ -75,7 +75,7 @@ RC_FN rc_bvh_view rc_inst_mesh_view(const rc_bvh_view *bvh, const rc_instance *i
     const rc_inst_view *iv = &bvh->inst;
     const rc_inst_mesh *m = &iv->meshes[in->mesh];
     rc_bvh_view v;
-    v.nodes = iv->nodes + m->node_first;
+    v.nodes = iv->nodes ? iv->nodes + m->node_first : (const rc_bvh_node *)0;
     v.prims = iv->prims + m->prim_first;
     v.wide = iv->wide ? iv->wide + m->wide_first : (const rc_wide_node *)0;
     v.num_nodes = m->num_nodes;
