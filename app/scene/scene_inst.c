@@ -11,7 +11,7 @@
 #include <string.h>
 
 long rc_scene_add_mesh(rc_scene *s, size_t first) {
-    if (first > s->num_prims || !s->prims) return -1;
+    if (first > s->num_prims) return -1;
     if (s->num_meshes > 0) {
         const rc_scene_mesh *last = &s->meshes[s->num_meshes - 1];
         if (!last->built && first < last->first + last->count) return -1;
@@ -26,9 +26,7 @@ long rc_scene_add_mesh(rc_scene *s, size_t first) {
     return (long)s->num_meshes++;
 }
 
-/* The inverse of the affine transform xf (3x4 rows) in double, 0; -2 when singular: the
- * determinant of the linear part below 1e-12 of the product of its rows' lengths. */
-static int invert_affine(const double xf[12], double inv[12]) {
+int rc_affine_invert(const double xf[12], double inv[12]) {
     const double a = xf[0], b = xf[1], c = xf[2], d = xf[4], e = xf[5], f = xf[6], g = xf[8],
                  h = xf[9], i = xf[10];
     const double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
@@ -55,7 +53,7 @@ int rc_scene_add_instance(rc_scene *s, uint32_t mesh, const double xf[12]) {
     for (int k = 0; k < 12; k++)
         if (!isfinite(xf[k]) || fabs(xf[k]) > FLT_MAX) return -2;
     double inv[12];
-    if (invert_affine(xf, inv) != 0) return -2;
+    if (rc_affine_invert(xf, inv) != 0) return -2;
     if (s->num_instances >= UINT32_MAX / 2 ||
         rc_grow((void **)&s->instances, &s->cap_instances, s->num_instances + 1,
                 sizeof *s->instances) != 0)
