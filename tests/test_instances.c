@@ -5,13 +5,16 @@
  *   - shadow rays: the same answer;
  *   - the light table: as many entries, the same total power and the same selection
  *     probabilities (sorted), instanced emitters included;
+ *   - instances counted against the memory limit of a scene file;
  *   - a render: the instanced image against the flattened one, RMSE of 8x8 block means under
  *     RC_INST_RENDER_RMSE (the two round their t differently, so paths may part ways).
  * Transforms: rotations, non-uniform scales, a mirror and a shear. */
+#define _POSIX_C_SOURCE 200809L
 #include "rc_test.h"
 #include "scene/scene_inst.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #define MESH_RINGS          10
 #define MESH_SIDES          16
@@ -276,6 +279,48 @@ static void render(const rc_scene *inst, const rc_scene *flat) {
     free(b);
 }
 
+/* A scene file of n instances of a one-triangle mesh within a memory limit of 2 MiB (which the
+ * text and its JSON tree take their share of): 1000 fit, 6000 (three primitives' worth each)
+ * do not, and the error names the instance. */
+static int json_instances(size_t n, char *msg, size_t cap) {
+    char dir[] = "/tmp/rc_inst_json_XXXXXX";
+    if (!mkdtemp(dir)) return -1;
+    char obj[300];
+    snprintf(obj, sizeof obj, "%s/tri.obj", dir);
+    FILE *f = fopen(obj, "w");
+    if (!f) return -1;
+    fputs("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", f);
+    fclose(f);
+    size_t cap_text = 512 + n * 48, len = 0;
+    char *text = malloc(cap_text);
+    len += (size_t)snprintf(text, cap_text,
+                            "{\"camera\": {\"look_from\": [0, 0, 5], \"look_at\": [0, 0, 0]},"
+                            " \"meshes\": [{\"file\": \"tri.obj\", \"material\": {\"type\":"
+                            " \"lambertian\", \"albedo\": [0.5, 0.5, 0.5]}}], \"instances\": [");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(text + len, cap_text - len, "%s{\"mesh\": 0}", i ? "," : "");
+    len += (size_t)snprintf(text + len, cap_text - len, "]}");
+    rc_scene s;
+    rc_error err = {{0}};
+    int rc = rc_scene_parse_max("limit.json", dir, text, len, 2, &s, &err);
+    if (rc == 0) rc_scene_free(&s);
+    snprintf(msg, cap, "%s", rc == 0 ? "" : err.msg);
+    free(text);
+    remove(obj);
+    rmdir(dir);
+    return rc;
+}
+
+static void memory_limit(void) {
+    char msg[512];
+    CHECK(json_instances(1000, msg, sizeof msg) == 0, "1000 instances in 2 MiB: %s", msg);
+    int rc = json_instances(6000, msg, sizeof msg);
+    printf("  6000 instances in 2 MiB: %s\n", msg);
+    CHECK(rc != 0 && strstr(msg, "limit.json: instances[") &&
+              strstr(msg, "6000 instances would take more than the memory limit of 2 MiB"),
+          "6000 instances in 2 MiB: %s", rc ? msg : "loaded");
+}
+
 int main(void) {
     rc_scene inst, flat;
     if (build(&inst, &flat) != 0) return 1;
@@ -290,6 +335,7 @@ int main(void) {
     rays(&inst, &flat, RC_BVH_WIDE);
     lights(&inst, &flat);
     render(&inst, &flat);
+    memory_limit();
     rc_scene_free(&inst);
     rc_scene_free(&flat);
     return test_finish("test_instances");
