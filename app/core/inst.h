@@ -3,11 +3,11 @@
  * An instance places a mesh (a bottom-level BVH over its own triangles, in object space) by an
  * affine transform. A top-level BVH over the instances' world-space boxes finds the instances a
  * ray may hit; the ray goes into each one's object space by the inverse transform, without
- * renormalising its direction, so that t means the same in both spaces (pbrt-v4's
- * TransformedPrimitive, sec. 6.1 of pbrt-v3's "Object Instancing"; Wald et al., "Ray Tracing
- * Animated Scenes Using Coherent Grid Traversal" keep the same two levels). The bottom-level
- * trees are walked by the one-level traversals of bvh.h and bvh_wide.h, so the triangle
- * arithmetic, the `<=` box culling and the tie rule are the one-level BVH's.
+ * renormalising its direction, so that t means the same in both spaces (pbrt-v3 sec. 4.1.2,
+ * "Object Instancing": TransformedPrimitive; the two levels of Wald, Benthin & Slusallek, "A
+ * Simple and Practical Method for Interactive Ray Tracing of Dynamic Scenes", 2003). The
+ * bottom-level trees are walked by the one-level traversals of bvh.h and bvh_wide.h, so the
+ * triangle arithmetic, the `<=` box culling and the tie rule are the one-level BVH's.
  *
  * Primitive ids: the scene's own primitives (the one-level BVH) are 0 .. num_prims - 1; an
  * instance's primitive k (its mesh's leaf order) is instance.base + k, the instances' ranges
