@@ -526,6 +526,10 @@ void cli_print_scene_load(FILE *f, const rc_scene *scene, double upload_ms) {
             scene->load_ms, read > 0.0 ? read : 0.0, scene->image_ms, bvh_ms);
     if (upload_ms > 0.0) fprintf(f, ", GPU upload %.1f ms", upload_ms);
     fprintf(f, "\n");
+    if (scene->num_instances > 0)
+        fprintf(f, "instances: %zu of %zu mesh%s, %llu instanced triangles (%zu stored)\n",
+                scene->num_instances, scene->num_meshes, scene->num_meshes == 1 ? "" : "es",
+                (unsigned long long)scene->inst.total_prims, scene->inst.num_prims);
     const double np = scene->num_prims ? (double)scene->num_prims : 1.0;
     fprintf(f, "memory: %.1f MiB on the host (%.0f bytes a primitive), %.1f MiB on a GPU\n",
             rc_scene_host_bytes(scene) / 1048576.0, rc_scene_host_bytes(scene) / np,

@@ -1,9 +1,10 @@
 # test_bvh_layouts.cmake: `render --bvh binary` and `--bvh wide` write the same bytes, on every
-# shipped scene. Variables: EXE (raycompact), SRC (source tree), OUT (a scratch folder),
+# shipped scene and on the instanced scene of tests/data (its meshes' trees in either layout). Variables: EXE (raycompact), SRC (source tree), OUT (a scratch folder),
 # BACKEND (cpu; the CUDA backend's layouts are compared by test_gpu_wide).
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 file(GLOB scenes ${SRC}/scenes/*.json)
+list(APPEND scenes ${SRC}/tests/data/instances.json)
 foreach(scene ${scenes})
   get_filename_component(name ${scene} NAME_WE)
   foreach(layout binary wide)

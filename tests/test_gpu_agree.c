@@ -63,7 +63,8 @@ static void waves_and_megakernel(const rc_scene *s, uint32_t w, uint32_t h, uint
     rc_megakernel_result res;
     rc_error err;
     /* the teaching baselines refuse what they were not written for (megakernel.cu) */
-    int newer = (rc_scene_features(s) & (RC_FEAT_MODELS | RC_FEAT_TEXTURES | RC_FEAT_ENV)) != 0;
+    int newer = (rc_scene_features(s) &
+                 (RC_FEAT_MODELS | RC_FEAT_TEXTURES | RC_FEAT_ENV | RC_FEAT_INST)) != 0;
     for (size_t i = 0; i < s->num_materials; i++) newer |= s->materials[i].alpha_cutoff > 0.0f;
     int ok = mk && rc_megakernel_render(s, &st, RC_MEGAKERNEL_FLAT, spp, 1, mk, &res, &err) == 0;
     if (newer) {

@@ -84,6 +84,76 @@ static const scene_case k_cases[] = {
      "@: meshes[0]: %/bad.obj:2: vertex has 2 coordinates, needs 3"},
     {"{" CAM ", \"meshes\": [{\"file\": \"good.obj\", \"scale\": 0, \"material\": \"m\"}]}",
      "@: meshes[0].scale: must not be 0"},
+    /* instances: one case per class of error */
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"},"
+     " {\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}], \"instances\": []}",
+     "@: meshes[1].name: a mesh before it has the name \"tri\""},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": \"tri\", \"translate\": [1, 0, 0]}, {\"mesh\": 0, \"transform\": "
+     "[1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]}]}",
+     NULL},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": 3}]}",
+     "@: instances[0].mesh: no mesh 3: meshes has 1 entries"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": \"knot\"}]}",
+     "@: instances[0].mesh: no mesh is named \"knot\""},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"translate\": [1, 0, 0]}]}",
+     "@: instances[0].mesh: missing"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": 0, \"transform\": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1e999, 0, 0, "
+     "0, 1]}]}",
+     "@: instances[0].transform: element 11: expected a number (|x| <= 1e15)"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": 0, \"scale\": [1, 0, 1]}]}",
+     "@: instances[0]: the transform is singular (it flattens the mesh) or too large"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": 0, \"transform\": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, "
+     "1]}]}",
+     "@: instances[0].transform: the last row must be 0 0 0 1 (an affine transform)"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": 0, \"transform\": [1, 0, 0]}]}",
+     "@: instances[0].transform: expected an array of 16 numbers (a 4x4 matrix in rows)"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": 0, \"transform\": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, "
+     "1], \"translate\": [1, 2, 3]}]}",
+     "@: instances[0].transform: give either transform or scale/rotate/translate"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": 0, \"rotate\": [0, 0, 0, 30]}]}",
+     "@: instances[0].rotate: the axis has no length"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": [{\"mesh\": 0, \"shear\": 1}]}",
+     "@: instances[0].shear: unknown field"},
+    {"{" CAM
+     ", \"materials\": [{\"name\": \"m\", \"type\": \"lambertian\", \"albedo\": [1, 1, 1]}],"
+     " \"meshes\": [{\"name\": \"tri\", \"file\": \"good.obj\", \"material\": \"m\"}],"
+     " \"instances\": {\"mesh\": 0}}",
+     "@: instances: expected an array"},
     /* the glTF-like models, and emission on any model */
     {"{" CAM ", \"materials\": [{\"name\": \"p\", \"type\": \"pbr\", \"color\": [0.8, 0.2, 0.1],"
      " \"metallic\": 0.5, \"roughness\": 0.3, \"ior\": 1.45, \"transmission\": 0.25,"

@@ -33,6 +33,26 @@ typedef enum rc_bvh_layout {
 } rc_bvh_layout;
 
 typedef struct rc_wide_node rc_wide_node;
+typedef struct rc_instance rc_instance;
+typedef struct rc_inst_mesh rc_inst_mesh;
+
+/* What a traversal needs of the instances (count 0: none, nothing below is read). top: the
+ * top-level binary BVH, its leaves ranges of `instances` (stored in its leaf order). prim_tri:
+ * per stored mesh primitive its entry of the vertex data (mesh.h), NULL for none; light_rank:
+ * per stored mesh primitive its rank among its mesh's emitters, RC_NO_PRIM for none (NULL: no
+ * instanced emitter). */
+typedef struct rc_inst_view {
+    const rc_bvh_node *top;
+    const rc_instance *instances;
+    const rc_inst_mesh *meshes;
+    const rc_bvh_node *nodes;
+    const rc_wide_node *wide;
+    const rc_prim *prims;
+    const uint32_t *prim_tri;
+    const uint32_t *light_rank;
+    uint32_t count;
+    uint32_t num_top;
+} rc_inst_view;
 
 /* What a traversal needs: the nodes of its layout (root at 0) and the primitives in leaf
  * order. A node count of 0 is an empty scene that no ray hits. */
@@ -46,6 +66,7 @@ typedef struct rc_bvh_view {
     uint32_t layout;
     rc_alpha_view alpha; /* for the primitives flagged RC_PRIM_MASKED */
     uint32_t masked;     /* 1: some primitive is flagged (0: the test is never made) */
+    rc_inst_view inst;   /* the instances (inst.h), traced after the primitives above */
 } rc_bvh_view;
 
 /* Whether a primitive's hit found by the intersection test counts: always, unless it is
@@ -253,18 +274,23 @@ RC_FN int rc_bvh2_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float t
 }
 
 #include "bvh_wide.h"
+#include "inst.h"
 
-/* Nearest hit in (tmin, tmax), in the view's layout: the same (t, prim) in both. */
+/* Nearest hit in (tmin, tmax), in the view's layout: the same (t, prim) in both; then the
+ * instances' (inst.h), when there are any. */
 RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin,
                               float tmax) {
-    if (bvh->layout == RC_BVH_WIDE) return rc_wide_intersect(bvh, o, d, tmin, tmax);
-    return rc_bvh2_intersect(bvh, o, d, tmin, tmax);
+    rc_hit h = bvh->layout == RC_BVH_WIDE ? rc_wide_intersect(bvh, o, d, tmin, tmax)
+                                          : rc_bvh2_intersect(bvh, o, d, tmin, tmax);
+    if (bvh->inst.count) rc_inst_intersect(bvh, o, d, tmin, &h);
+    return h;
 }
 
-/* Any hit in (tmin, tmax), in the view's layout. */
+/* Any hit in (tmin, tmax), in the view's layout, the instances' included. */
 RC_FN int rc_bvh_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin, float tmax) {
-    if (bvh->layout == RC_BVH_WIDE) return rc_wide_occluded(bvh, o, d, tmin, tmax);
-    return rc_bvh2_occluded(bvh, o, d, tmin, tmax);
+    const int hit = bvh->layout == RC_BVH_WIDE ? rc_wide_occluded(bvh, o, d, tmin, tmax)
+                                               : rc_bvh2_occluded(bvh, o, d, tmin, tmax);
+    return hit || (bvh->inst.count && rc_inst_occluded(bvh, o, d, tmin, tmax));
 }
 
 /* Nearest hit by testing every primitive: the reference the BVH is tested against. In index

@@ -159,14 +159,14 @@ RC_FN void rc_path_nee(const rc_scene_view *sc, const rc_shade_params *sp, const
     } else {
         if (pe > 0.0f) u = fminf((u - pe) / (1.0f - pe), 0.99999994f);
         uint32_t li = rc_light_pick(&sc->lights, u);
-        uint32_t lpi = sc->lights.prims[li];
-        const rc_prim *lp = &sc->bvh.prims[lpi];
+        uint32_t lpi = sc->lights.prims[li], tri;
+        rc_prim lbuf;
+        const rc_prim *lp = rc_scene_prim(sc, lpi, &lbuf, &tri);
         float b1, b2;
         if (!rc_light_sample(lp, o, rc_key_rand(key, RC_DIM_LIGHT_U),
                              rc_key_rand(key, RC_DIM_LIGHT_V), &w, &dist, &pl, &b1, &b2))
             return;
         const rc_material *lm = &sc->materials[rc_prim_material(lp)];
-        uint32_t tri = sc->mesh.prim_tri ? sc->mesh.prim_tri[lpi] : RC_NO_TRI;
         /* a masked light's holes emit nothing: the rays that would hit it there pass through
            (alpha.h), so its light samples must see the same holes */
         if (sc->bvh.masked && (lp->type_mat & RC_PRIM_MASKED) &&
@@ -203,7 +203,8 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
         rc_path_add(sp, p, sample_rgb, bg);
         return rc_path_finish(p);
     }
-    const rc_prim *pr = &sc->bvh.prims[p->prim];
+    rc_prim pbuf;
+    const rc_prim *pr = rc_scene_prim(sc, p->prim, &pbuf, NULL);
     const rc_material *m = &sc->materials[rc_prim_material(pr)];
     if (m->type == RC_MAT_EMISSIVE &&
         (!(sc->features & RC_FEAT_TEXTURES) || m->tex_emissive == RC_NO_TEXTURE)) {
@@ -269,7 +270,8 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
 RC_FN uint8_t rc_material_key(const rc_scene_view *sc, const rc_path *p) {
     if (!rc_path_alive(p)) return (uint8_t)RC_SORT_DEAD;
     if (p->prim == RC_NO_PRIM) return (uint8_t)RC_SORT_MISS;
-    return (uint8_t)sc->materials[rc_prim_material(&sc->bvh.prims[p->prim])].type;
+    rc_prim buf;
+    return (uint8_t)sc->materials[rc_prim_material(rc_bvh_prim(&sc->bvh, p->prim, &buf))].type;
 }
 
 /* shadow: trace a shadow ray (any hit); when nothing blocks it, its light goes to its path's

@@ -107,7 +107,8 @@ RC_FN rc_shading rc_shading_at(const rc_scene_view *sc, const rc_surface *s, rc_
         m->tex_base | m->tex_mr | m->tex_normal | m->tex_emissive | m->tex_transmission;
     if (s->tri == RC_NO_TRI || (any_tex == RC_NO_TEXTURE && !(m->flags & RC_MATF_VERTEX_COLOR)))
         return sh;
-    const rc_prim *pr = &sc->bvh.prims[s->prim];
+    rc_prim pbuf;
+    const rc_prim *pr = rc_bvh_prim(&sc->bvh, s->prim, &pbuf);
     /* the triangle's base level of detail (uv0; a texture on the second set shares it) */
     float delta = 0.0f;
     const uint32_t *vi = sc->mesh.tri_vtx + 3 * (size_t)s->tri;

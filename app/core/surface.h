@@ -39,7 +39,12 @@ typedef struct rc_surface {
  * primitive has no vertex data whatever the mesh view says (rc_scene_view.features). */
 RC_FN rc_surface rc_surface_at(const rc_bvh_view *bvh, const rc_mesh_view *mesh, int has_mesh,
                                uint32_t prim, rc_vec3 o, rc_vec3 d, float t) {
-    const rc_prim *pr = &bvh->prims[prim];
+    /* an instanced primitive comes in world space, its vertex data through its mesh (inst.h) */
+    rc_prim wp;
+    const rc_instance *in;
+    uint32_t stored;
+    const rc_prim *pr = rc_bvh_prim_ref(bvh, prim, &wp, &in, &stored);
+    const uint32_t *prim_tri = in ? bvh->inst.prim_tri : mesh->prim_tri;
     rc_surface s;
     s.p = rc_add(o, rc_scale(d, t));
     s.material = rc_prim_material(pr);
@@ -47,12 +52,20 @@ RC_FN rc_surface rc_surface_at(const rc_bvh_view *bvh, const rc_mesh_view *mesh,
     s.ns = n;
     s.u = s.v = s.b1 = s.b2 = 0.0f;
     s.prim = prim;
-    uint32_t tri = has_mesh && mesh->prim_tri ? mesh->prim_tri[prim] : RC_NO_TRI;
+    uint32_t tri = has_mesh && prim_tri ? prim_tri[stored] : RC_NO_TRI;
     s.tri = tri;
     s.smooth = 0;
     if (tri != RC_NO_TRI) {
         rc_triangle_bary(pr, o, d, &s.b1, &s.b2);
-        rc_mesh_interpolate(mesh, tri, s.b1, s.b2, n, &s.ns, &s.u, &s.v);
+        if (in) {
+            /* vertex normals are the mesh's, in object space: interpolated there, then taken
+               to the world by the inverse transpose */
+            rc_vec3 no = rc_xf_normal_inv(in, n);
+            rc_mesh_interpolate(mesh, tri, s.b1, s.b2, no, &s.ns, &s.u, &s.v);
+            s.ns = rc_normalize(rc_xf_normal(in, s.ns));
+        } else {
+            rc_mesh_interpolate(mesh, tri, s.b1, s.b2, n, &s.ns, &s.u, &s.v);
+        }
         if (rc_dot(s.ns, n) < 0.0f) s.ns = rc_neg(s.ns);
         s.smooth = mesh->normals != NULL;
     }

@@ -1,6 +1,7 @@
 /* scene.c: the host-side scene container and its BVH. */
 #include "scene.h"
 #include "grow.h"
+#include "scene_inst.h"
 #include "timing.h"
 
 #include <stdlib.h>
@@ -42,6 +43,7 @@ void rc_scene_free(rc_scene *s) {
     rc_texture_table_free(&s->textures);
     rc_env_free(&s->env);
     rc_bvh_free(&s->bvh);
+    rc_scene_inst_free(s);
     memset(s, 0, sizeof *s);
 }
 
@@ -181,7 +183,8 @@ void rc_scene_set_env(rc_scene *s, rc_env_map *env, float rotation_deg, float sc
 size_t rc_scene_device_bytes(const rc_scene *s) {
     size_t b = rc_bvh_device_bytes(&s->bvh) + s->num_materials * sizeof(rc_material) +
                s->num_lights * (sizeof(uint32_t) + sizeof(float));
-    if (s->leaf_tri) b += rc_scene_vertex_bytes(s);
+    if (s->leaf_tri || s->inst.prim_tri) b += rc_scene_vertex_bytes(s);
+    b += rc_scene_inst_device_bytes(s, s->bvh.layout);
     return b + rc_scene_image_bytes(s);
 }
 
@@ -271,6 +274,66 @@ static double light_power(const rc_prim *p, const rc_material *mats, const rc_ve
  * The environment's share: 1 when it is the only light, 0.5 beside a table (its power
  * relative to the table's has no meaning without the scene's extent; half the samples each
  * way bounds the variance of either strategy by a factor 2). */
+/* Instanced primitive `stored` of the packed meshes placed by instance `in`, in world space. */
+static rc_prim inst_world_prim(const rc_scene *s, const rc_instance *in, size_t stored) {
+    rc_prim p = s->inst.prims[stored];
+    p.p = rc_xf_point(in->xf, p.p);
+    p.a = rc_xf_dir(in->xf, p.a);
+    p.b = rc_xf_dir(in->xf, p.b);
+    return p;
+}
+
+/* The instanced emitters' ranks in their meshes (s->inst.light_rank) and each instance's first
+ * entry of the table (the one-level lights come first). Returns the entries, or -1 when out of
+ * memory, -2 past RC_INST_MAX_LIGHTS. */
+static long inst_light_ranks(rc_scene *s, const rc_vec3 *tex_mean, uint32_t first) {
+    rc_scene_inst *si = &s->inst;
+    free(si->light_rank);
+    si->light_rank = NULL;
+    if (s->num_instances == 0 || !si->leaf) return 0;
+    uint32_t *emitters = calloc(s->num_meshes ? s->num_meshes : 1, sizeof *emitters);
+    if (!emitters) return -1;
+    size_t any = 0;
+    for (size_t k = 0; k < s->num_meshes; k++) {
+        const rc_inst_mesh *m = &si->meshes[k];
+        for (uint32_t i = m->prim_first; i < m->prim_first + m->num_prims; i++)
+            if (light_power(&si->prims[i], s->materials, tex_mean) > 0.0) emitters[k]++, any++;
+    }
+    if (any == 0) {
+        free(emitters);
+        return 0;
+    }
+    si->light_rank = malloc(si->num_prims * sizeof *si->light_rank);
+    if (!si->light_rank) {
+        free(emitters);
+        return -1;
+    }
+    for (size_t k = 0; k < s->num_meshes; k++) {
+        const rc_inst_mesh *m = &si->meshes[k];
+        uint32_t r = 0;
+        for (uint32_t i = m->prim_first; i < m->prim_first + m->num_prims; i++)
+            si->light_rank[i] =
+                light_power(&si->prims[i], s->materials, tex_mean) > 0.0 ? r++ : RC_NO_PRIM;
+    }
+    uint64_t entries = 0;
+    for (size_t i = 0; i < s->num_instances; i++) {
+        rc_instance *in = &si->leaf[i];
+        in->light = emitters[in->mesh] ? (uint32_t)(first + entries) : RC_NO_PRIM;
+        entries += emitters[in->mesh];
+    }
+    free(emitters);
+    return entries > RC_INST_MAX_LIGHTS ? -2 : (long)entries;
+}
+
+/* The light table over the BVH's primitives (leaf order), then the instanced emitters (each
+ * instance's in its mesh's order, in the top-level tree's order of the instances): a light is
+ * chosen with probability proportional to its power, through a CDF; each one-level light's
+ * probability, as the float CDF gives it times the table's share (1 - env_prob), goes to its
+ * primitive's pad for rc_light_pdf (an instanced one's is found from the CDF the same way,
+ * scene_view.h's rc_scene_prim). The environment's share: 1 when it is the only light, 0.5
+ * beside a table (its power relative to the table's has no meaning without the scene's extent;
+ * half the samples each way bounds the variance of either strategy by a factor 2). 0; -1 out of
+ * memory; -2 more instanced emitters than RC_INST_MAX_LIGHTS. */
 static int build_lights(rc_scene *s) {
     free(s->light_prims);
     free(s->light_cdf);
@@ -292,6 +355,24 @@ static int build_lights(rc_scene *s) {
         if (w > 0.0) {
             count++;
             total += w;
+        }
+    }
+    const uint32_t own = count;
+    const long inst = inst_light_ranks(s, tex_mean, own);
+    if (inst < 0) {
+        free(tex_mean);
+        return (int)inst;
+    }
+    const rc_scene_inst *si = &s->inst;
+    for (size_t k = 0; inst > 0 && k < s->num_instances; k++) {
+        const rc_instance *in = &si->leaf[k];
+        const rc_inst_mesh *m = &si->meshes[in->mesh];
+        if (in->light == RC_NO_PRIM) continue;
+        for (uint32_t i = m->prim_first; i < m->prim_first + m->num_prims; i++) {
+            if (si->light_rank[i] == RC_NO_PRIM) continue;
+            rc_prim wp = inst_world_prim(s, in, i);
+            total += light_power(&wp, s->materials, tex_mean);
+            count++;
         }
     }
     s->env_prob = s->has_env ? (count > 0 ? 0.5f : 1.0f) : 0.0f;
@@ -317,8 +398,31 @@ static int build_lights(rc_scene *s) {
         prims[i].pad = share == 1.0f ? c - prev : (c - prev) * share;
         prev = c;
     }
+    for (size_t k = 0; inst > 0 && k < s->num_instances; k++) {
+        const rc_instance *in = &si->leaf[k];
+        const rc_inst_mesh *m = &si->meshes[in->mesh];
+        if (in->light == RC_NO_PRIM) continue;
+        for (uint32_t i = m->prim_first; i < m->prim_first + m->num_prims; i++) {
+            if (si->light_rank[i] == RC_NO_PRIM) continue;
+            rc_prim wp = inst_world_prim(s, in, i);
+            sum += light_power(&wp, s->materials, tex_mean);
+            float c = s->num_lights + 1 == count ? 1.0f : (float)(sum / total);
+            s->light_prims[s->num_lights] = in->base + (i - m->prim_first);
+            s->light_cdf[s->num_lights++] = c;
+        }
+    }
     free(tex_mean);
     return 0;
+}
+
+/* build_lights' failure as one line. */
+static int lights_fail(rc_error *err, int rc) {
+    if (rc == -2)
+        return rc_fail(err,
+                       "the instances hold more than %u emissive primitives (the light "
+                       "table's limit for instanced emitters)",
+                       (unsigned)RC_INST_MAX_LIGHTS);
+    return rc_fail(err, "out of memory for the light table");
 }
 
 /* Flag the primitives of alpha-masked materials (prim.h's RC_PRIM_MASKED) for the traversal. */
@@ -332,10 +436,13 @@ static void flag_masked(rc_scene *s) {
 
 int rc_scene_finish(rc_scene *s, rc_error *err) {
     const uint32_t layout = s->bvh.layout;
-    const uint32_t n = (uint32_t)s->num_prims;
+    uint32_t n = (uint32_t)s->num_prims;
     /* The build takes the primitives and reorders them in place into the BVH's leaf order, so
      * the scene holds them once. Finished before: the input order back from the leaf order. */
     if (unfinish_prims(s) != 0) return rc_fail(err, "out of memory for %u primitives", (unsigned)n);
+    /* the instanced meshes leave the one-level primitives for trees of their own */
+    if (rc_scene_inst_meshes(s, err) != 0) return -1;
+    n = (uint32_t)s->num_prims;
     rc_bvh_free(&s->bvh);
     double t0 = timing_now_ms();
     if (rc_bvh_build_take(s->prims, n, &s->bvh) != 0)
@@ -349,7 +456,9 @@ int rc_scene_finish(rc_scene *s, rc_error *err) {
     if (rc_bvh_build_wide(&s->bvh) != 0)
         return rc_fail(err, "out of memory building the wide BVH of %zu primitives", s->num_prims);
     s->bvh.wide_ms = timing_now_ms() - t0;
-    if (build_lights(s) != 0) return rc_fail(err, "out of memory for the light table");
+    if (rc_scene_inst_top(s, err) != 0) return -1;
+    int lrc = build_lights(s);
+    if (lrc != 0) return lights_fail(err, lrc);
     flag_masked(s);
     free(s->leaf_tri);
     s->leaf_tri = NULL;
@@ -365,8 +474,8 @@ int rc_scene_finish(rc_scene *s, rc_error *err) {
 }
 
 int rc_scene_relight(rc_scene *s, rc_error *err) {
-    if (build_lights(s) != 0) return rc_fail(err, "out of memory for the light table");
-    return 0;
+    int rc = build_lights(s);
+    return rc != 0 ? lights_fail(err, rc) : 0;
 }
 
 uint32_t rc_scene_features(const rc_scene *s) {
@@ -380,7 +489,8 @@ uint32_t rc_scene_features(const rc_scene *s) {
             f |= RC_FEAT_TEXTURES;
     }
     if (s->has_env) f |= RC_FEAT_ENV;
-    if (s->leaf_tri) f |= RC_FEAT_MESH;
+    if (s->leaf_tri || s->inst.prim_tri) f |= RC_FEAT_MESH;
+    if (s->num_instances > 0) f |= RC_FEAT_INST;
     return f;
 }
 
@@ -396,13 +506,15 @@ rc_scene_view rc_scene_view_make(const rc_scene *s, uint32_t width, uint32_t hei
     v.lights.cdf = s->light_cdf;
     v.lights.count = s->num_lights;
     v.lights.env_prob = s->env_prob;
+    const int vtx = s->leaf_tri || s->inst.prim_tri;
     v.mesh.prim_tri = s->leaf_tri;
     v.mesh.tri_vtx = s->tri_vtx;
-    v.mesh.normals = s->leaf_tri && s->has_normals ? s->normals : NULL;
-    v.mesh.uvs = s->leaf_tri && s->has_uvs ? s->uvs : NULL;
-    v.mesh.uv1s = s->leaf_tri ? s->uv1s : NULL;
-    v.mesh.colors = s->leaf_tri ? s->colors : NULL;
-    v.mesh.tangents = s->leaf_tri ? s->tangents : NULL;
+    v.mesh.normals = vtx && s->has_normals ? s->normals : NULL;
+    v.mesh.uvs = vtx && s->has_uvs ? s->uvs : NULL;
+    v.mesh.uv1s = vtx ? s->uv1s : NULL;
+    v.mesh.colors = vtx ? s->colors : NULL;
+    v.mesh.tangents = vtx ? s->tangents : NULL;
+    v.bvh.inst = rc_scene_inst_view(s, v.bvh.layout);
     v.textures = rc_texture_table_view(&s->textures);
     if (s->has_env) v.env = rc_env_view_make(&s->env, s->env_rotation, s->env_scale);
     v.features = rc_scene_features(s);

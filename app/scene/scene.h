@@ -37,6 +37,37 @@ int rc_light_sampling_parse(const char *s, int *out);
 #define RC_MAX_DEPTH         64 /* the bounce count fits the path's 8-bit field with room */
 #define RC_MAX_SIZE          16384
 
+/* A mesh that instances place (inst.h): until rc_scene_finish the input primitives
+ * [first, first + count) (they are drawn only through instances); then its own BVH in object
+ * space (bvh, built binary and wide) and its primitives' vertex-data entries in that BVH's leaf
+ * order (tri, NULL for none). */
+typedef struct rc_scene_mesh {
+    size_t first, count;
+    rc_bvh bvh;
+    uint32_t *tri;
+    int built;
+} rc_scene_mesh;
+
+/* Instanced emitters the light table takes at most (entries over all instances); a scene with
+ * more is refused. */
+#define RC_INST_MAX_LIGHTS (1u << 22)
+
+/* The instances of a scene as the traversal reads them (inst.h's rc_inst_view), made by
+ * rc_scene_finish: the top-level BVH over the instances' world boxes, the instances in its leaf
+ * order, the meshes' trees packed one after the other. */
+typedef struct rc_scene_inst {
+    rc_bvh top;
+    rc_instance *leaf;
+    rc_inst_mesh *meshes;
+    rc_bvh_node *nodes;
+    rc_wide_node *wide;
+    rc_prim *prims;
+    uint32_t *prim_tri;
+    uint32_t *light_rank;
+    size_t num_nodes, num_wide, num_prims;
+    uint64_t total_prims; /* the instanced primitives of all instances together */
+} rc_scene_inst;
+
 typedef struct rc_scene {
     /* in the order they were added, until rc_scene_finish hands them to the BVH, which holds
        them in leaf order (NULL here then; num_prims stays their count) */
@@ -92,6 +123,13 @@ typedef struct rc_scene {
     /* the share of next-event estimation's samples that go to the environment (0 without
        one, 1 with no other light, 0.5 otherwise), set by rc_scene_finish */
     float env_prob;
+    /* instances (inst.h): meshes in object space and their placements (input order, with
+       each one's transform and its inverse; mesh, base and light set by rc_scene_finish) */
+    rc_scene_mesh *meshes;
+    size_t num_meshes, cap_meshes;
+    rc_instance *instances;
+    size_t num_instances, cap_instances;
+    rc_scene_inst inst; /* valid after rc_scene_finish when num_instances > 0 */
 } rc_scene;
 
 /* An empty scene: no primitives, RTIOW sky, a camera at (0 0 1) looking at the origin. */
@@ -129,6 +167,16 @@ int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint
                               const uint32_t vtx[3]);
 /* Host bytes of the scene's vertex data (for the memory report). */
 size_t rc_scene_vertex_bytes(const rc_scene *s);
+/* Make the primitives added from input index `first` up to now a mesh that instances place
+ * (rc_scene_add_instance), drawn only through them. Returns its index, or -1 (out of memory,
+ * or `first` past the primitives). */
+long rc_scene_add_mesh(rc_scene *s, size_t first);
+/* An instance of mesh `mesh` placed by the affine object-to-world transform xf (3 rows of 4,
+ * row-major). 0; -1 out of memory; -2 a number not finite, or the transform singular (its
+ * linear part's determinant below 1e-12 of the product of its rows' lengths); -3 no such mesh. */
+int rc_scene_add_instance(rc_scene *s, uint32_t mesh, const double xf[12]);
+/* Host bytes one instance takes, with its share of the top-level BVH and of its build. */
+#define RC_SCENE_INSTANCE_BYTES (2 * sizeof(rc_instance) + RC_SCENE_PRIM_BYTES)
 /* Build the BVH and the light table. 0, or -1 with err set. */
 int rc_scene_finish(rc_scene *s, rc_error *err);
 /* The i-th primitive added (NULL past the end); after rc_scene_finish, found through the BVH's

@@ -3,6 +3,7 @@
  * materials mapped onto the renderer's models with their textures in the scene's table, its
  * camera (or one that frames it), the default sky. */
 #include "scene_import.h"
+#include "scene_inst.h"
 #include "gltf.h"
 #include "obj.h"
 #include "out_path.h"
@@ -258,6 +259,138 @@ static int place_tangent(rc_scene *s, const rc_import_place *place, const float 
     return rc_scene_set_tangent(s, s->num_vertices - 1, out);
 }
 
+/* Part p's vertices and triangles into the scene through `place` (NULL: as they are). */
+static int add_part(rc_scene *s, const rc_import_part *p, const rc_import_place *place,
+                    uint32_t mat, size_t *dropped, const char *name, rc_error *err) {
+    long first = (long)s->num_vertices;
+    for (size_t v = 0; v < p->num_vertices; v++) {
+        float n[3] = {0, 0, 0};
+        const float *nrm = NULL;
+        if (p->normals) {
+            rc_vec3 q = rc_v3(p->normals[3 * v], p->normals[3 * v + 1], p->normals[3 * v + 2]);
+            if (place) q = place->normal(place->ctx, q);
+            n[0] = q.x, n[1] = q.y, n[2] = q.z;
+            nrm = n;
+        }
+        if (rc_scene_add_vertex_full(s, nrm, p->has_uv0 ? p->uv0 + 2 * v : NULL,
+                                     p->uv1 ? p->uv1 + 2 * v : NULL,
+                                     p->colors ? p->colors + 4 * v : NULL) < 0)
+            return rc_fail(err, "%s: out of memory for its vertices", name);
+        if (p->tangents && place_tangent(s, place, p->tangents + 4 * v) != 0)
+            return rc_fail(err, "%s: out of memory for its vertices", name);
+    }
+    for (size_t t = 0; t < p->num_triangles; t++) {
+        const uint32_t *ti = p->indices + 3 * t;
+        if (zero_area(p->positions, ti)) {
+            (*dropped)++;
+            continue;
+        }
+        rc_vec3 c[3];
+        uint32_t vtx[3];
+        for (int k = 0; k < 3; k++) {
+            const float *q = p->positions + 3 * (size_t)ti[k];
+            c[k] = rc_v3(q[0], q[1], q[2]);
+            if (place) c[k] = place->point(place->ctx, c[k]);
+            vtx[k] = (uint32_t)(first + (long)ti[k]);
+        }
+        if (rc_scene_add_triangle_vtx(s, c[0], c[1], c[2], mat, vtx) != 0)
+            return rc_fail(err, "%s: out of memory for its triangles (or too many)", name);
+    }
+    return 0;
+}
+
+/* An affine map (3 rows of 4, double) as a placement: points, directions, and normals by the
+ * transpose of `normal` (the inverse transpose of the map when normal is its inverse). */
+typedef struct affine_place {
+    double m[12], normal[12];
+} affine_place;
+static rc_vec3 affine_point(const void *ctx, rc_vec3 p) {
+    const double *m = ((const affine_place *)ctx)->m;
+    return rc_v3((float)(m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3]),
+                 (float)(m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7]),
+                 (float)(m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]));
+}
+static rc_vec3 affine_dir(const void *ctx, rc_vec3 d) {
+    const double *m = ((const affine_place *)ctx)->m;
+    return rc_v3((float)(m[0] * d.x + m[1] * d.y + m[2] * d.z),
+                 (float)(m[4] * d.x + m[5] * d.y + m[6] * d.z),
+                 (float)(m[8] * d.x + m[9] * d.y + m[10] * d.z));
+}
+static rc_vec3 affine_normal(const void *ctx, rc_vec3 n) {
+    const double *m = ((const affine_place *)ctx)->normal;
+    return rc_v3((float)(m[0] * n.x + m[4] * n.y + m[8] * n.z),
+                 (float)(m[1] * n.x + m[5] * n.y + m[9] * n.z),
+                 (float)(m[2] * n.x + m[6] * n.y + m[10] * n.z));
+}
+
+/* glTF's column-major world matrix as 3 rows of 4. */
+static void world_rows(const float w[16], double out[12]) {
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) out[4 * r + c] = w[4 * c + r];
+}
+static double det3(const double m[12]) {
+    return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
+           m[2] * (m[4] * m[9] - m[5] * m[8]);
+}
+
+/* The placement as an affine map (from the images of the origin and the axes). */
+static void place_rows(const rc_import_place *place, double out[12]) {
+    static const double id[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+    if (!place) {
+        memcpy(out, id, sizeof id);
+        return;
+    }
+    rc_vec3 t = place->point(place->ctx, rc_v3(0, 0, 0));
+    rc_vec3 e[3] = {place->dir(place->ctx, rc_v3(1, 0, 0)), place->dir(place->ctx, rc_v3(0, 1, 0)),
+                    place->dir(place->ctx, rc_v3(0, 0, 1))};
+    for (int c = 0; c < 3; c++) {
+        out[c] = e[c].x;
+        out[4 + c] = e[c].y;
+        out[8 + c] = e[c].z;
+    }
+    out[3] = t.x, out[7] = t.y, out[11] = t.z;
+}
+static void compose(const double a[12], const double b[12], double out[12]) {
+    for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 4; c++)
+            out[4 * r + c] = a[4 * r] * b[c] + a[4 * r + 1] * b[4 + c] + a[4 * r + 2] * b[8 + c];
+        out[4 * r + 3] += a[4 * r + 3];
+    }
+}
+
+/* Which import instances become scene instances: those whose mesh two or more uses share with
+ * the same side of mirroring (a mirroring use's parts have their winding flipped back, so its
+ * object-space copy is only the same mesh for uses that mirror too) and an invertible world
+ * matrix. leader[i]: the first use of i's group, or SIZE_MAX for a use drawn as copies. */
+static size_t *instance_groups(const rc_import *im) {
+    const size_t n = im->num_instances;
+    size_t *leader = malloc((n ? n : 1) * sizeof *leader);
+    if (!leader) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        double w[12], inv[12];
+        world_rows(im->instances[i].world, w);
+        leader[i] = rc_affine_invert(w, inv) == 0 ? i : SIZE_MAX;
+        for (size_t j = 0; j < i && leader[i] == i; j++) {
+            double wj[12];
+            world_rows(im->instances[j].world, wj);
+            if (leader[j] == j && im->instances[j].mesh == im->instances[i].mesh &&
+                (det3(wj) < 0.0) == (det3(w) < 0.0))
+                leader[i] = j;
+        }
+    }
+    size_t *size = calloc(n ? n : 1, sizeof *size);
+    if (!size) {
+        free(leader);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (leader[i] != SIZE_MAX) size[leader[i]]++;
+    for (size_t i = 0; i < n; i++)
+        if (leader[i] != SIZE_MAX && size[leader[i]] < 2) leader[i] = SIZE_MAX;
+    free(size);
+    return leader;
+}
+
 int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place *place,
                         long material, size_t budget, const char *name, rc_error *err) {
     /* the memory first, from the counts, before anything is added: a second uv set and
@@ -283,46 +416,57 @@ int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place 
     long base = (long)s->num_materials;
     if (material < 0 && add_materials(s, im, name, err) != 0) return -1;
     size_t dropped = 0;
-    for (size_t pi = 0; pi < im->num_parts; pi++) {
+    size_t *leader = im->num_instances > 1 ? instance_groups(im) : NULL;
+    if (im->num_instances > 1 && !leader) return rc_fail(err, "%s: out of memory", name);
+    /* a part is drawn as a copy unless its use is instanced; a group's first use adds the
+       mesh in object space (its world matrix undone), which becomes a scene mesh */
+    const size_t ni = leader ? im->num_instances : 0;
+    long *mesh_of = leader ? malloc(2 * ni * sizeof *mesh_of) : NULL;
+    if (leader && !mesh_of) {
+        free(leader);
+        return rc_fail(err, "%s: out of memory", name);
+    }
+    long *mesh_start = mesh_of ? mesh_of + ni : NULL;
+    for (size_t i = 0; i < ni; i++) mesh_of[i] = mesh_start[i] = -1;
+    int rc = 0;
+    for (size_t pi = 0; pi < im->num_parts && rc == 0; pi++) {
         const rc_import_part *p = &im->parts[pi];
-        long first = (long)s->num_vertices;
-        for (size_t v = 0; v < p->num_vertices; v++) {
-            float n[3] = {0, 0, 0};
-            const float *nrm = NULL;
-            if (p->normals) {
-                rc_vec3 q = rc_v3(p->normals[3 * v], p->normals[3 * v + 1], p->normals[3 * v + 2]);
-                if (place) q = place->normal(place->ctx, q);
-                n[0] = q.x, n[1] = q.y, n[2] = q.z;
-                nrm = n;
-            }
-            if (rc_scene_add_vertex_full(s, nrm, p->has_uv0 ? p->uv0 + 2 * v : NULL,
-                                         p->uv1 ? p->uv1 + 2 * v : NULL,
-                                         p->colors ? p->colors + 4 * v : NULL) < 0)
-                return rc_fail(err, "%s: out of memory for its vertices", name);
-            if (p->tangents && place_tangent(s, place, p->tangents + 4 * v) != 0)
-                return rc_fail(err, "%s: out of memory for its vertices", name);
-        }
         uint32_t mat = material >= 0 ? (uint32_t)material : (uint32_t)(base + (long)p->material);
-        for (size_t t = 0; t < p->num_triangles; t++) {
-            const uint32_t *ti = p->indices + 3 * t;
-            if (zero_area(p->positions, ti)) {
-                dropped++;
-                continue;
-            }
-            rc_vec3 c[3];
-            uint32_t vtx[3];
-            for (int k = 0; k < 3; k++) {
-                const float *q = p->positions + 3 * (size_t)ti[k];
-                c[k] = rc_v3(q[0], q[1], q[2]);
-                if (place) c[k] = place->point(place->ctx, c[k]);
-                vtx[k] = (uint32_t)(first + (long)ti[k]);
-            }
-            if (rc_scene_add_triangle_vtx(s, c[0], c[1], c[2], mat, vtx) != 0)
-                return rc_fail(err, "%s: out of memory for its triangles (or too many)", name);
+        const size_t in = p->instance;
+        if (!leader || in >= ni || leader[in] == SIZE_MAX) {
+            rc = add_part(s, p, place, mat, &dropped, name, err);
+            continue;
+        }
+        if (leader[in] != in) continue; /* drawn by its group's instances */
+        const rc_import_instance *ii = &im->instances[in];
+        affine_place obj;
+        double w[12];
+        world_rows(ii->world, w);
+        rc_affine_invert(w, obj.m);
+        memcpy(obj.normal, w, sizeof w);
+        const rc_import_place op = {affine_point, affine_normal, affine_dir, &obj};
+        if (mesh_start[in] < 0) mesh_start[in] = (long)s->num_prims;
+        rc = add_part(s, p, &op, mat, &dropped, name, err);
+        if (rc == 0 && pi + 1 >= ii->first_part + ii->num_parts) {
+            mesh_of[in] = rc_scene_add_mesh(s, (size_t)mesh_start[in]);
+            if (mesh_of[in] < 0) rc = rc_fail(err, "%s: out of memory for its meshes", name);
         }
     }
+    /* every use of an instanced mesh, its own among them: the placement after its world */
+    double pl[12];
+    place_rows(place, pl);
+    for (size_t i = 0; i < ni && rc == 0; i++) {
+        if (leader[i] == SIZE_MAX || mesh_of[leader[i]] < 0) continue;
+        double w[12], xf[12];
+        world_rows(im->instances[i].world, w);
+        compose(pl, w, xf);
+        if (rc_scene_add_instance(s, (uint32_t)mesh_of[leader[i]], xf) == -1)
+            rc = rc_fail(err, "%s: out of memory for its instances", name);
+    }
+    free(mesh_of);
+    free(leader);
     s->num_degenerate += dropped;
-    return 0;
+    return rc;
 }
 
 /* A glTF-like material with nothing set: white, opaque, metallic 0, roughness 1, no

@@ -1,6 +1,7 @@
 /* scene_json.c: the scene file reader (format: scenes/FORMAT.md). Every field is checked;
  * the first problem is reported as "file: field: what is wrong". */
 #include "json_fields.h"
+#include "json_instances.h"
 #include "obj.h"
 #include "grow.h"
 #include "out_path.h"
@@ -566,7 +567,8 @@ static int parse_gltf_mesh(rc_json_ctx *c, const cJSON *o, const char *path, con
 }
 
 static int parse_mesh(rc_json_ctx *c, const cJSON *o, const char *path) {
-    static const char *const keys[] = {"file", "scale", "rotate_y", "translate", "material", NULL};
+    static const char *const keys[] = {"file",     "scale", "rotate_y", "translate",
+                                       "material", "name",  NULL};
     placement pl;
     uint32_t mat;
     if (rc_json_check_fields(c, o, path, keys) != 0 || parse_placement(c, o, path, 1, &pl) != 0)
@@ -599,10 +601,47 @@ static int parse_mesh(rc_json_ctx *c, const cJSON *o, const char *path) {
     return rc;
 }
 
+/* "meshes", each entry that an instance names made a mesh of its own (drawn through its
+ * instances), then "instances". */
+static int parse_meshes_instances(rc_json_ctx *c, const cJSON *root) {
+    uint8_t *used = NULL;
+    if (rc_json_instances_scan(c, root, &used) != 0) {
+        free(used);
+        return -1;
+    }
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "meshes");
+    if (!arr) {
+        free(used);
+        return rc_json_instances_parse(c, root, NULL);
+    }
+    if (!cJSON_IsArray(arr)) {
+        free(used);
+        return rc_json_fail(c, "meshes", "expected an array");
+    }
+    const int n = cJSON_GetArraySize(arr);
+    long *mesh_of = malloc((n > 0 ? (size_t)n : 1) * sizeof *mesh_of);
+    int rc = mesh_of ? 0 : rc_json_fail(c, "meshes", "out of memory");
+    int i = 0;
+    for (const cJSON *o = arr->child; o && rc == 0; o = o->next, i++) {
+        char path[64];
+        const size_t first = c->s->num_prims;
+        rc = parse_mesh(c, o, rc_json_index(path, sizeof path, "meshes", i));
+        mesh_of[i] = -1;
+        if (rc == 0 && used && used[i]) {
+            mesh_of[i] = rc_scene_add_mesh(c->s, first);
+            if (mesh_of[i] < 0) rc = rc_json_fail(c, path, "out of memory");
+        }
+    }
+    if (rc == 0) rc = rc_json_instances_parse(c, root, mesh_of);
+    free(mesh_of);
+    free(used);
+    return rc;
+}
+
 static int parse_root(rc_json_ctx *c, const cJSON *root) {
     static const char *const keys[] = {"render",    "camera",  "background", "environment",
                                        "materials", "spheres", "quads",      "boxes",
-                                       "triangles", "meshes",  NULL};
+                                       "triangles", "meshes",  "instances",  NULL};
     if (!cJSON_IsObject(root))
         return rc_fail(c->err, "%s: the scene must be a JSON object", c->file);
     if (rc_json_check_fields(c, root, "", keys) != 0) return -1;
@@ -617,7 +656,7 @@ static int parse_root(rc_json_ctx *c, const cJSON *root) {
         parse_list(c, root, "quads", parse_quad) != 0 ||
         parse_list(c, root, "boxes", parse_box) != 0 ||
         parse_list(c, root, "triangles", parse_triangle) != 0 ||
-        parse_list(c, root, "meshes", parse_mesh) != 0)
+        parse_meshes_instances(c, root) != 0)
         return -1;
     return 0;
 }

@@ -71,7 +71,7 @@ typedef struct rc_cuda {
     rc_scene_view view; /* points into the device copies of the scene arrays */
     void *stream;       /* the cudaStream_t of every launch and every library call */
     void *d_nodes, *d_prims, *d_materials, *d_light_prims, *d_light_cdf;
-    void *d_mesh[13]; /* vertex data, textures, environment (rc_cuda_upload_extras) */
+    void *d_mesh[21]; /* vertex data, textures, environment, instances (rc_cuda_upload_extras) */
     void *events[2 * RC_CUDA_MAX_TIMED]; /* cudaEvent_t at the frame's phase boundaries: a
                                              phase that starts where the last timed one ended
                                              (nothing queued between) shares its event */

@@ -104,10 +104,10 @@ extern "C" int rc_cuda_upload_nodes(const rc_scene *s, void **d, rc_bvh_view *v)
     return (int)e;
 }
 
-/* The scene's vertex data (mesh.h), textures (texture.h) and environment map (envmap.h) on the
- * device, into d[0 .. RC_CUDA_SCENE_EXTRAS) (NULL where the scene has none), and *v's views of
- * them: v->mesh, v->textures, v->env (its placement from the host view), and v->bvh.alpha,
- * whose materials are v->materials (upload those first). */
+/* The scene's vertex data (mesh.h), textures (texture.h), environment map (envmap.h) and
+ * instances (inst.h) on the device, into d[0 .. RC_CUDA_SCENE_EXTRAS) (NULL where the scene has
+ * none), and *v's views of them: v->mesh, v->textures, v->env (its placement from the host view),
+ * and v->bvh.alpha, whose materials are v->materials (upload those first). */
 extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EXTRAS],
                                      rc_scene_view *v) {
     const rc_scene_view host = rc_scene_view_make(s, 1, 1);
@@ -123,10 +123,16 @@ extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EX
     const rc_env_view *ev = &host.env;
     const size_t ew = ev->width, eh = ev->height;
     const int env = s->has_env;
+    /* the instances (inst.h): the top-level tree, the instances, the meshes' trees in the
+       view's layout, their primitives and the per-primitive indices */
+    const rc_inst_view *iv = &host.bvh.inst;
+    const size_t ip = iv->count ? s->inst.num_prims : 0;
     const void *src[RC_CUDA_SCENE_EXTRAS] = {
-        host.mesh.prim_tri, host.mesh.tri_vtx, host.mesh.normals, host.mesh.uvs, host.mesh.uv1s,
-        host.mesh.colors,   tv->textures,      tv->texels,        ev->rgb,       ev->pdf,
-        ev->cond_cdf,       ev->marg_cdf,      host.mesh.tangents};
+        host.mesh.prim_tri, host.mesh.tri_vtx, host.mesh.normals,  host.mesh.uvs, host.mesh.uv1s,
+        host.mesh.colors,   tv->textures,      tv->texels,         ev->rgb,       ev->pdf,
+        ev->cond_cdf,       ev->marg_cdf,      host.mesh.tangents, iv->top,       iv->instances,
+        iv->meshes,         iv->nodes,         iv->wide,           iv->prims,     iv->prim_tri,
+        iv->light_rank};
     const size_t bytes[RC_CUDA_SCENE_EXTRAS] = {
         host.mesh.prim_tri ? s->bvh.num_prims * sizeof(uint32_t) : 0,
         host.mesh.prim_tri ? s->num_tris * 3 * sizeof(uint32_t) : 0,
@@ -140,7 +146,15 @@ extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EX
         env ? ew * eh * sizeof(float) : 0,
         env ? eh * (ew + 1) * sizeof(float) : 0,
         env ? (eh + 1) * sizeof(float) : 0,
-        host.mesh.tangents ? nv * 4 * sizeof(float) : 0};
+        host.mesh.tangents ? nv * 4 * sizeof(float) : 0,
+        iv->count ? iv->num_top * sizeof(rc_bvh_node) : 0,
+        iv->count * sizeof(rc_instance),
+        iv->count ? s->num_meshes * sizeof(rc_inst_mesh) : 0,
+        iv->count && iv->nodes ? s->inst.num_nodes * sizeof(rc_bvh_node) : 0,
+        iv->count && iv->wide ? s->inst.num_wide * sizeof(rc_wide_node) : 0,
+        ip * sizeof(rc_prim),
+        iv->prim_tri ? ip * sizeof(uint32_t) : 0,
+        iv->light_rank ? ip * sizeof(uint32_t) : 0};
     cudaError_t e = cudaSuccess;
     for (int i = 0; i < RC_CUDA_SCENE_EXTRAS; i++) {
         d[i] = NULL;
@@ -163,6 +177,15 @@ extern "C" int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EX
     v->env.cond_cdf = (const float *)d[10];
     v->env.marg_cdf = (const float *)d[11];
     v->mesh.tangents = (const float *)d[12];
+    v->bvh.inst = *iv;
+    v->bvh.inst.top = (const rc_bvh_node *)d[13];
+    v->bvh.inst.instances = (const rc_instance *)d[14];
+    v->bvh.inst.meshes = (const rc_inst_mesh *)d[15];
+    v->bvh.inst.nodes = (const rc_bvh_node *)d[16];
+    v->bvh.inst.wide = (const rc_wide_node *)d[17];
+    v->bvh.inst.prims = (const rc_prim *)d[18];
+    v->bvh.inst.prim_tri = (const uint32_t *)d[19];
+    v->bvh.inst.light_rank = (const uint32_t *)d[20];
     v->bvh.alpha.materials = v->materials;
     v->bvh.alpha.mesh = v->mesh;
     v->bvh.alpha.textures = v->textures;

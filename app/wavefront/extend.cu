@@ -82,7 +82,7 @@ template <bool WIDE> struct rc_extend_ray {
  * with ray fetch when `fetch` > 0 (rc_fetch_rays), else one thread per slot. Registers are
  * bounded for RC_EXTEND_BLOCKS_PER_SM blocks an SM: the traversal waits on memory and more
  * warps hide it (evidence: docs/renderer.md, --set fetch). */
-template <bool FULL, bool WIDE>
+template <int FULL, bool WIDE>
 __global__ void __launch_bounds__(RC_CUDA_BLOCK,
                                   WIDE ? RC_EXTEND_WIDE_BLOCKS_PER_SM : RC_EXTEND_BLOCKS_PER_SM)
     rc_extend_kernel(rc_scene_view sc, rc_cuda_counts *counts, uint32_t bounce, uint32_t bound,
@@ -91,7 +91,10 @@ __global__ void __launch_bounds__(RC_CUDA_BLOCK,
     /* the classic instance: no alpha test compiled into the traversal (kernels.cuh) */
     rc_bvh_view bvh = sc.bvh;
     if (!FULL) bvh.masked = 0u;
+    if (FULL < 2) bvh.inst.count = 0u;
     rc_kernel_bvh<WIDE>(bvh);
+    /* ray fetch's resumable traversal is the one-level BVH's: instances trace a ray a thread */
+    if (FULL == 2) fetch = 0u;
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     const uint32_t threads = gridDim.x * blockDim.x;
     if (spread && n > 0 && n < threads) {

@@ -19,19 +19,26 @@ static __device__ __forceinline__ uint32_t rc_stream_len(const rc_cuda_counts *c
     return n;
 }
 
-/* Each kernel that runs per-ray code comes in two instances: FULL for scenes that use what came
- * after the RTIOW models (scene_view.h's RC_FEAT_* bits, alpha-masked primitives), and one for
- * the classic scenes, in which rc_kernel_view makes those bits the constant 0 so that the code
- * behind them compiles away (the classic scenes keep the registers and instructions they had).
- * The host picks the instance with rc_cuda_full; RC_LAUNCH launches it. */
-template <bool FULL> static __device__ __forceinline__ void rc_kernel_view(rc_scene_view &sc) {
+/* Each kernel that runs per-ray code comes in three instances, its FULL level: 0 for the
+ * classic scenes, in which rc_kernel_view makes scene_view.h's RC_FEAT_* bits and the alpha test
+ * the constant 0 so that the code behind them compiles away (the classic scenes keep the
+ * registers and instructions they had); 1 for scenes that use what came after the RTIOW models
+ * (RC_FEAT_* bits, alpha-masked primitives); 2 for scenes with instances as well (inst.h), whose
+ * traversal levels 0 and 1 do not compile (bvh.inst.count the constant 0), so that the scenes
+ * without instances keep the registers they had too. The host picks the level with
+ * rc_cuda_level; RC_LAUNCH launches it. */
+template <int FULL> static __device__ __forceinline__ void rc_kernel_view(rc_scene_view &sc) {
     if (!FULL) {
         sc.features = 0u;
         sc.bvh.masked = 0u;
     }
+    if (FULL < 2) sc.bvh.inst.count = 0u;
 }
 static inline bool rc_cuda_full(const rc_scene_view &v) {
     return v.features != 0u || v.bvh.masked != 0u;
+}
+static inline int rc_cuda_level(const rc_scene_view &v) {
+    return v.bvh.inst.count != 0u ? 2 : rc_cuda_full(v) ? 1 : 0;
 }
 /* The tracing phases (extend, shadow) come in one instance per BVH layout as well: WIDE fixes
  * the view's layout, so each instance compiles one traversal (bvh.h's rc_bvh_intersect and
@@ -42,21 +49,29 @@ template <bool WIDE> static __device__ __forceinline__ void rc_kernel_bvh(rc_bvh
 #define RC_LAUNCH_BVH(view, kernel, grid, block, stream, ...)                                      \
     do {                                                                                           \
         const bool rc_wide_ = (view).bvh.layout == RC_BVH_WIDE;                                    \
-        if (rc_cuda_full(view) && rc_wide_)                                                        \
-            kernel<true, true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                     \
-        else if (rc_cuda_full(view))                                                               \
-            kernel<true, false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                    \
+        const int rc_level_ = rc_cuda_level(view);                                                 \
+        if (rc_level_ == 2 && rc_wide_)                                                            \
+            kernel<2, true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                        \
+        else if (rc_level_ == 2)                                                                   \
+            kernel<2, false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                       \
+        else if (rc_level_ == 1 && rc_wide_)                                                       \
+            kernel<1, true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                        \
+        else if (rc_level_ == 1)                                                                   \
+            kernel<1, false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                       \
         else if (rc_wide_)                                                                         \
-            kernel<false, true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                    \
+            kernel<0, true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                        \
         else                                                                                       \
-            kernel<false, false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                   \
+            kernel<0, false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                       \
     } while (0)
 #define RC_LAUNCH(view, kernel, grid, block, stream, ...)                                          \
     do {                                                                                           \
-        if (rc_cuda_full(view))                                                                    \
-            kernel<true><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                           \
+        const int rc_level_ = rc_cuda_level(view);                                                 \
+        if (rc_level_ == 2)                                                                        \
+            kernel<2><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                              \
+        else if (rc_level_ == 1)                                                                   \
+            kernel<1><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                              \
         else                                                                                       \
-            kernel<false><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                          \
+            kernel<0><<<(grid), (block), 0, (stream)>>>(__VA_ARGS__);                              \
     } while (0)
 
 /* First slot of this block's pass `base` over a stream: blocks stride by the grid, so a launch

@@ -58,7 +58,7 @@ mk_sample(const rc_scene_view &sc, const rc_shade_params &sp, uint32_t width, ui
 /* flat (BVH false) and bvh: one thread per pixel, every sample in order, summed in fixed point
  * as the wavefront's accumulate does (film.h). flat keeps each sample's light in `finished`
  * (global memory, one value per pixel), bvh in a local variable. */
-template <bool BVH, bool FULL, bool WIDE>
+template <bool BVH, int FULL, bool WIDE>
 __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                               uint32_t spp, rc_vec3 *finished, rc_vec3 *rgb,
                               unsigned long long *rays) {
@@ -87,7 +87,7 @@ __global__ void rc_megakernel(rc_scene_view sc, uint32_t width, uint32_t height,
  * of pixels of one sample, in the order sample-major, tiles row by row. A finished sample adds
  * its fixed-point value to its pixel's sums with 64-bit atomics: integer addition, so the film
  * is the one the other kernels sum in sample order (film.h). */
-template <bool FULL, bool WIDE>
+template <int FULL, bool WIDE>
 __global__ void __launch_bounds__(RC_MK_PT_BLOCK)
     rc_megakernel_persistent(rc_scene_view sc, uint32_t width, uint32_t height, rc_shade_params sp,
                              unsigned long long items, unsigned long long *next,
@@ -173,15 +173,17 @@ static void mk_free(mk_buffers *b) {
 }
 
 /* The persistent kernel's grid: as many blocks as the device holds at once. */
-template <bool WIDE> static cudaError_t mk_persistent_grid(bool full, unsigned *blocks) {
+template <bool WIDE> static cudaError_t mk_persistent_grid(int level, unsigned *blocks) {
     int device = 0, sms = 0, per_sm = 0;
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e == cudaSuccess)
-        e = full ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                       &per_sm, rc_megakernel_persistent<true, WIDE>, RC_MK_PT_BLOCK, 0)
-                 : cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                       &per_sm, rc_megakernel_persistent<false, WIDE>, RC_MK_PT_BLOCK, 0);
+        e = level == 2 ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                             &per_sm, rc_megakernel_persistent<2, WIDE>, RC_MK_PT_BLOCK, 0)
+            : level == 1 ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                               &per_sm, rc_megakernel_persistent<1, WIDE>, RC_MK_PT_BLOCK, 0)
+                         : cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                               &per_sm, rc_megakernel_persistent<0, WIDE>, RC_MK_PT_BLOCK, 0);
     *blocks = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
     return e;
 }
@@ -199,26 +201,32 @@ static cudaError_t mk_launch(mk_buffers *b, rc_megakernel_kind kind, const rc_sc
         e = cudaMemset(b->next, 0, sizeof(unsigned long long));
         if (e == cudaSuccess) e = cudaMemset(b->film, 0, (size_t)np * 3 * sizeof h_rays);
         if (e == cudaSuccess)
-            e = v->bvh.layout == RC_BVH_WIDE ? mk_persistent_grid<true>(rc_cuda_full(*v), &blocks)
-                                             : mk_persistent_grid<false>(rc_cuda_full(*v), &blocks);
+            e = v->bvh.layout == RC_BVH_WIDE
+                    ? mk_persistent_grid<true>(rc_cuda_level(*v), &blocks)
+                    : mk_persistent_grid<false>(rc_cuda_level(*v), &blocks);
     }
     if (e == cudaSuccess) e = cudaEventRecord(b->ev[0]);
     if (e != cudaSuccess) return e;
     dim3 block(RC_MK_TILE, RC_MK_TILE);
     dim3 grid((w + RC_MK_TILE - 1) / RC_MK_TILE, (h + RC_MK_TILE - 1) / RC_MK_TILE);
     rc_vec3 *rgb = (rc_vec3 *)b->rgb;
-    const bool full = rc_cuda_full(*v), wide = v->bvh.layout == RC_BVH_WIDE;
+    const int level = rc_cuda_level(*v);
+    const bool wide = v->bvh.layout == RC_BVH_WIDE;
     if (kind == RC_MEGAKERNEL_FLAT) { /* the teaching baseline: classic scenes only */
-        rc_megakernel<false, false, false>
+        rc_megakernel<false, 0, false>
             <<<grid, block>>>(*v, w, h, sp, spp, (rc_vec3 *)b->finished, rgb, d_rays);
-    } else if (kind == RC_MEGAKERNEL_BVH && full && wide) {
-        rc_megakernel<true, true, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
-    } else if (kind == RC_MEGAKERNEL_BVH && full) {
-        rc_megakernel<true, true, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+    } else if (kind == RC_MEGAKERNEL_BVH && level == 2 && wide) {
+        rc_megakernel<true, 2, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+    } else if (kind == RC_MEGAKERNEL_BVH && level == 2) {
+        rc_megakernel<true, 2, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+    } else if (kind == RC_MEGAKERNEL_BVH && level == 1 && wide) {
+        rc_megakernel<true, 1, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+    } else if (kind == RC_MEGAKERNEL_BVH && level == 1) {
+        rc_megakernel<true, 1, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
     } else if (kind == RC_MEGAKERNEL_BVH && wide) {
-        rc_megakernel<true, false, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+        rc_megakernel<true, 0, true><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
     } else if (kind == RC_MEGAKERNEL_BVH) {
-        rc_megakernel<true, false, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
+        rc_megakernel<true, 0, false><<<grid, block>>>(*v, w, h, sp, spp, NULL, rgb, d_rays);
     } else {
         uint32_t tiles =
             ((w + RC_MK_BATCH_W - 1) / RC_MK_BATCH_W) * ((h + RC_MK_BATCH_H - 1) / RC_MK_BATCH_H);
@@ -265,8 +273,8 @@ static int objects_render(const rc_scene *scene, const rc_settings *st, uint32_t
 
 /* The teaching baselines draw what they were written for: `objects` the four RTIOW materials
  * on spheres (its own check of the primitives follows), `flat` any primitive but tests every
- * one for every ray, so neither reads textures, vertex data or an environment map, and flat
- * does not skip alpha-masked surfaces. 0, or -1 with one line in err. */
+ * one for every ray, so neither reads textures, vertex data, an environment map or instances,
+ * and flat does not skip alpha-masked surfaces. 0, or -1 with one line in err. */
 static int teaching_refusal(const rc_scene *scene, rc_megakernel_kind kind, rc_error *err) {
     if (kind != RC_MEGAKERNEL_FLAT && kind != RC_MEGAKERNEL_OBJECTS) return 0;
     const char *name = rc_megakernel_name(kind), *what = NULL;
@@ -281,6 +289,7 @@ static int teaching_refusal(const rc_scene *scene, rc_megakernel_kind kind, rc_e
     }
     if (!what && scene->textures.count > 0) what = "textures";
     if (!what && scene->has_env) what = "an environment map";
+    if (!what && scene->num_instances > 0) what = "instances";
     if (!what && kind == RC_MEGAKERNEL_OBJECTS && scene->num_tris > 0) what = "triangle meshes";
     if (!what && kind == RC_MEGAKERNEL_FLAT && scene->bvh.num_prims > RC_MK_FLAT_MAX_PRIMS)
         return rc_fail(err,

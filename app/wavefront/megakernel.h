@@ -48,12 +48,12 @@ int rc_megakernel_parse(const char *s, rc_megakernel_kind *out);
 int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
                          uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
                          rc_error *err);
-/* cuda_device.cu: the scene's vertex data, textures and environment map uploaded into
+/* cuda_device.cu: the scene's vertex data, textures, environment map and instances uploaded into
  * RC_CUDA_SCENE_EXTRAS device buffers d[] (NULL where there is none; cudaFree each), their
  * views in *v (v->mesh, v->textures, v->env, v->bvh.alpha with v->materials, which must be
  * the device's already). 0, or a cudaError_t. Shared by the wavefront loop's upload and the
  * megakernels'. */
-#define RC_CUDA_SCENE_EXTRAS 13
+#define RC_CUDA_SCENE_EXTRAS 21
 int rc_cuda_upload_extras(const rc_scene *s, void *d[RC_CUDA_SCENE_EXTRAS], rc_scene_view *v);
 /* The nodes of the layout the scene's BVH traces (s->bvh.layout) on the device, into *d (at
  * least one byte), and v's view of them: v->nodes, or v->wide with v->layout RC_BVH_WIDE.

@@ -41,7 +41,7 @@ typedef struct rc_shadow_out {
 /* shade: emission or background, a light sample, scatter, roulette; then the flags or the
  * removal entries of both streams. The wave's first sample is read on the device
  * (generate.cu). */
-template <bool FULL>
+template <int FULL>
 __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                 uint32_t bounce, uint32_t bound, int device, rc_path *paths,
                                 const uint32_t *queue, rc_vec3 *sample_rgb, int input,

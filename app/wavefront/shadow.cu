@@ -6,13 +6,14 @@
 /* shadow: trace every shadow ray of this bounce (any hit) and add the light of the unblocked
  * ones to their paths' samples. The length is on the device in every frame loop: the shadow
  * stream's compaction wrote it (d_kept), or shade for `none`, whose empty slots are skipped. */
-template <bool FULL, bool WIDE>
+template <int FULL, bool WIDE>
 __global__ void rc_shadow_kernel(rc_scene_view sc, const rc_cuda_counts *counts, uint32_t bounce,
                                  uint32_t bound, const rc_shadow *shadows, const uint32_t *squeue,
                                  rc_vec3 *sample_rgb) {
     /* the classic instance: no alpha test compiled into the traversal (kernels.cuh) */
     rc_bvh_view bvh = sc.bvh;
     if (!FULL) bvh.masked = 0u;
+    if (FULL < 2) bvh.inst.count = 0u;
     rc_kernel_bvh<WIDE>(bvh);
     uint32_t n = min(counts[bounce].shadow_stream, bound);
     RC_FOR_BLOCKS(base, n) {

@@ -196,7 +196,7 @@ typedef struct rc_tail_regen {
 
 /* REGEN: a kernel of its own, since the claim loop's registers would lower the waves' tail's
  * occupancy even when it never runs. */
-template <bool REGEN, bool FULL, bool WIDE>
+template <bool REGEN, int FULL, bool WIDE>
 __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound, int nee,
                                      rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb,
@@ -211,7 +211,7 @@ __global__ void rc_tail_warps_kernel(rc_scene_view sc, rc_shade_params sp, const
                       rg.in_place ? 0u : counts[from].issued, rg.claims + (rg.in_place ? 0 : 1),
                       nee, sample_rgb);
 }
-template <bool FULL, bool WIDE>
+template <int FULL, bool WIDE>
 __global__ void rc_tail_pairs_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                      rc_cuda_counts *counts, uint32_t from, uint32_t bound,
                                      rc_path *paths, const uint32_t *queue, rc_vec3 *sample_rgb) {
@@ -254,6 +254,7 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
                         r->comp.input == RC_COMPACT_NOTHING,
                         c->regen};
     const bool wide = c->view.bvh.layout == RC_BVH_WIDE;
+    const int level = rc_cuda_level(c->view);
 /* the warps kernel's instance for (REGEN, FULL) and the view's layout */
 #define RC_TAIL_WARPS(REGEN, FULL)                                                                 \
     do {                                                                                           \
@@ -270,14 +271,18 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
         RC_LAUNCH_BVH(c->view, rc_tail_pairs_kernel, grid, RC_CUDA_BLOCK, s, c->view, r->shade,
                       c->d_sample, c->counts, from, bound, c->bufs.paths, c->bufs.queue,
                       c->bufs.sample_rgb);
-    else if (rg.total && rc_cuda_full(c->view))
-        RC_TAIL_WARPS(true, true);
+    else if (rg.total && level == 2)
+        RC_TAIL_WARPS(true, 2);
+    else if (rg.total && level == 1)
+        RC_TAIL_WARPS(true, 1);
     else if (rg.total)
-        RC_TAIL_WARPS(true, false);
-    else if (rc_cuda_full(c->view))
-        RC_TAIL_WARPS(false, true);
+        RC_TAIL_WARPS(true, 0);
+    else if (level == 2)
+        RC_TAIL_WARPS(false, 2);
+    else if (level == 1)
+        RC_TAIL_WARPS(false, 1);
     else
-        RC_TAIL_WARPS(false, false);
+        RC_TAIL_WARPS(false, 0);
 #undef RC_TAIL_WARPS
     rc_cuda_note(r, cudaGetLastError());
     return kind;

@@ -1,0 +1,176 @@
+/* test_gltf_instances.c: a glTF mesh that several nodes use loads as instances of one mesh
+ * (scene_import.c), where a file whose nodes each use a mesh of their own (the same accessors)
+ * loads as copies: the same triangles in world space. Checked: the counts (one mesh, its uses
+ * of one side of mirroring as instances, a lone mirroring use as a copy), random rays against
+ * both scenes (the same hits within a float tolerance), the same emitting power, and a render
+ * within a block RMSE of RC_GLTF_INST_RMSE. */
+#define _POSIX_C_SOURCE 200809L
+#include "rc_test.h"
+#include "scene/scene_import.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#define RC_GLTF_INST_RMSE 0.005
+
+/* An octahedron (8 triangles) with flat normals left out: positions and indices. */
+static const float k_pos[18] = {1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1};
+static const uint16_t k_idx[24] = {0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4,
+                                   2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5};
+
+static char *b64(const uint8_t *p, size_t n) {
+    static const char k[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *s = malloc(n / 3 * 4 + 8), *o = s;
+    size_t i = 0;
+    for (; i + 2 < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+        for (int j = 3; j >= 0; j--) *o++ = k[(v >> (6 * j)) & 63];
+    }
+    if (i < n) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
+        *o++ = k[(v >> 18) & 63];
+        *o++ = k[(v >> 12) & 63];
+        *o++ = i + 1 < n ? k[(v >> 6) & 63] : '=';
+        *o++ = '=';
+    }
+    *o = '\0';
+    return s;
+}
+
+/* The nodes: translation, rotation (a quaternion), scale; node 3 mirrors. */
+static const char *const k_nodes[5] = {
+    "\"translation\":[-3,1,0]",
+    "\"translation\":[0,1.5,-1],\"rotation\":[0,0.3826834,0,0.9238795],\"scale\":[1,0.5,1.5]",
+    "\"translation\":[3,1,0],\"rotation\":[0.2588190,0,0,0.9659258]",
+    "\"translation\":[0,1,3],\"scale\":[-1,1,1]",
+    "\"translation\":[0,4,0],\"scale\":[0.5,0.5,0.5]"};
+
+/* The file: `shared` 1: every node uses mesh 0 (material 1 for the lamp node, its own mesh);
+ * 0: node i uses mesh i. Meshes alike but the lamp's, which is emissive. */
+static void write_gltf(const char *path, int shared) {
+    uint8_t data[72 + 48];
+    memcpy(data, k_pos, 72);
+    memcpy(data + 72, k_idx, 48);
+    char *e = b64(data, sizeof data);
+    FILE *f = fopen(path, "w");
+    fprintf(f,
+            "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":120,\"uri\":"
+            "\"data:application/octet-stream;base64,%s\"}],"
+            "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":72},"
+            "{\"buffer\":0,\"byteOffset\":72,\"byteLength\":48}],"
+            "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":6,\"type\":"
+            "\"VEC3\",\"min\":[-1,-1,-1],\"max\":[1,1,1]},"
+            "{\"bufferView\":1,\"componentType\":5123,\"count\":24,\"type\":\"SCALAR\"}],"
+            "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.8,0.3,0.2,1],"
+            "\"metallicFactor\":0}},{\"emissiveFactor\":[1,1,0.9],\"extensions\":{"
+            "\"KHR_materials_emissive_strength\":{\"emissiveStrength\":5}}}],"
+            "\"extensionsUsed\":[\"KHR_materials_emissive_strength\"],\"meshes\":[",
+            e);
+    free(e);
+    const int meshes = shared ? 2 : 5;
+    for (int m = 0; m < meshes; m++)
+        fprintf(f,
+                "%s{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,"
+                "\"material\":%d}]}",
+                m ? "," : "", m == meshes - 1 ? 1 : 0);
+    fprintf(f, "],\"nodes\":[");
+    for (int i = 0; i < 5; i++)
+        fprintf(f, "%s{\"mesh\":%d,%s}", i ? "," : "", shared ? (i == 4 ? 1 : 0) : i, k_nodes[i]);
+    fprintf(f, "],\"scenes\":[{\"nodes\":[0,1,2,3,4]}],\"scene\":0}");
+    fclose(f);
+}
+
+static uint32_t g_rng = 99u;
+static float frand(void) {
+    g_rng = g_rng * 1664525u + 1013904223u;
+    return (float)(g_rng >> 8) / 16777216.0f;
+}
+
+static void rays(const rc_scene *a, const rc_scene *b) {
+    rc_scene_view va = rc_scene_view_make(a, 8, 8), vb = rc_scene_view_make(b, 8, 8);
+    int hits = 0, bad = 0;
+    for (int r = 0; r < 20000; r++) {
+        rc_vec3 o = rc_v3(frand() * 16 - 8, frand() * 8 - 2, frand() * 16 - 8);
+        rc_vec3 d = rc_sub(rc_v3(frand() * 8 - 4, frand() * 4, frand() * 6 - 3), o);
+        rc_hit ha = rc_bvh_intersect(&va.bvh, o, d, 0.0f, INFINITY);
+        rc_hit hb = rc_bvh_intersect(&vb.bvh, o, d, 0.0f, INFINITY);
+        if ((ha.prim == RC_NO_PRIM) != (hb.prim == RC_NO_PRIM) ||
+            (ha.prim != RC_NO_PRIM && !(fabsf(ha.t - hb.t) <= 1e-4f * (1.0f + hb.t))))
+            bad++;
+        hits += hb.prim != RC_NO_PRIM;
+        rc_prim ba, bb;
+        if (ha.prim != RC_NO_PRIM && hb.prim != RC_NO_PRIM) {
+            /* the same material and the same side of the surface */
+            const rc_prim *pa = rc_bvh_prim(&va.bvh, ha.prim, &ba),
+                          *pb = rc_bvh_prim(&vb.bvh, hb.prim, &bb);
+            const rc_material *ma = &a->materials[rc_prim_material(pa)],
+                              *mb = &b->materials[rc_prim_material(pb)];
+            if (ma->type != mb->type) bad++;
+            if ((rc_dot(rc_cross(pa->a, pa->b), d) < 0.0f) !=
+                (rc_dot(rc_cross(pb->a, pb->b), d) < 0.0f))
+                bad++;
+        }
+    }
+    printf("  rays: 20000, %d hits, %d disagree\n", hits, bad);
+    CHECK(hits > 1000, "only %d hits", hits);
+    CHECK(bad <= 10, "%d rays disagree", bad);
+}
+
+static void render(rc_scene *a, rc_scene *b) {
+    const uint32_t w = 48, h = 32, spp = 32;
+    for (int k = 0; k < 2; k++) {
+        rc_scene *s = k ? b : a;
+        s->camera.look_from = rc_v3(0, 3, 12);
+        s->camera.look_at = rc_v3(0, 1, 0);
+        s->camera.vfov = 45.0f;
+    }
+    rc_settings st = test_settings(a, w, h, "auto", RC_MODE_INDICES);
+    st.max_depth = 4;
+    float *ia = test_render(a, &st, spp), *ib = test_render(b, &st, spp);
+    CHECK(ia && ib, "render");
+    if (ia && ib) {
+        double rmse = rc_image_block_rmse(ia, ib, w, h, 8);
+        printf("  render %ux%u, %u spp: block RMSE %.5f (bound %.3f)\n", w, h, spp, rmse,
+               RC_GLTF_INST_RMSE);
+        CHECK(rmse < RC_GLTF_INST_RMSE, "block RMSE %g", rmse);
+    }
+    free(ia);
+    free(ib);
+}
+
+int main(void) {
+    char dir[] = "/tmp/rc_gltf_inst_XXXXXX";
+    if (!mkdtemp(dir)) return 1;
+    char shared[256], copied[256];
+    snprintf(shared, sizeof shared, "%s/shared.gltf", dir);
+    snprintf(copied, sizeof copied, "%s/copied.gltf", dir);
+    write_gltf(shared, 1);
+    write_gltf(copied, 0);
+    rc_scene a, b;
+    rc_error err;
+    if (rc_scene_load_model(shared, 512, &a, &err) != 0 ||
+        rc_scene_load_model(copied, 512, &b, &err) != 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    /* mesh 0: nodes 0-2 instance it, node 3 (mirrored) is a copy; the lamp is used once */
+    printf("  shared: %zu meshes, %zu instances, %u one-level primitives; copied: %zu meshes, "
+           "%u primitives\n",
+           a.num_meshes, a.num_instances, a.bvh.num_prims, b.num_meshes, b.bvh.num_prims);
+    CHECK(a.num_meshes == 1 && a.num_instances == 3, "shared: %zu meshes, %zu instances",
+          a.num_meshes, a.num_instances);
+    CHECK(a.bvh.num_prims == 16 && a.inst.total_prims == 24, "shared: %u + %llu primitives",
+          a.bvh.num_prims, (unsigned long long)a.inst.total_prims);
+    CHECK(b.num_meshes == 0 && b.num_instances == 0 && b.bvh.num_prims == 40,
+          "copied: %zu meshes, %zu instances, %u primitives", b.num_meshes, b.num_instances,
+          b.bvh.num_prims);
+    CHECK(a.num_lights == b.num_lights, "lights %u vs %u", a.num_lights, b.num_lights);
+    rays(&a, &b);
+    render(&a, &b);
+    rc_scene_free(&a);
+    rc_scene_free(&b);
+    unlink(shared);
+    unlink(copied);
+    rmdir(dir);
+    return test_finish("test_gltf_instances");
+}
