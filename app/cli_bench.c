@@ -451,7 +451,20 @@ typedef struct bench_work {
     int stop;       /* a run failed: the workers start no other (under lock) */
     uint32_t timed; /* runs timed on this rank (under lock) */
     pthread_mutex_t lock;
+    /* Workers on one device (`--gpus 0,0`, or the CPU) time their runs one at a time: runs at
+     * once would share the GPU and time each other, and one worker's allocations and frees
+     * (which wait for the whole device) would break another's graph capture. A worker takes
+     * the lock of the first worker on its device. */
+    pthread_mutex_t device_lock[RC_WORKERS_MAX];
 } bench_work;
+
+/* The first worker on worker i's device. */
+static int device_owner(rc_workers *w, int i) {
+    int dev = rc_workers_times(w, i).device;
+    for (int j = 0; j < i; j++)
+        if (rc_workers_times(w, j).device == dev) return j;
+    return i;
+}
 
 static void bench_worker_runs(void *arg, int worker) {
     bench_work *bw = arg;
@@ -472,12 +485,15 @@ static void bench_worker_runs(void *arg, int worker) {
         st.algo = rn->algo;
         st.mode = rn->mode;
         st.frame_loop = rn->loop;
+        pthread_mutex_t *dev_lock = &bw->device_lock[device_owner(bw->w, worker)];
+        pthread_mutex_lock(dev_lock);
         double t0 = timing_now_ms();
         int rc = !rgb ? RC_EXIT_FAIL
                  : run_one(o, bw->scene, &st, rn, rgb, worker == 0 ? bw->mk : &none, worker == 0)
                      ? RC_EXIT_FAIL
                      : 0;
         rc_workers_note(bw->w, worker, 2, timing_now_ms() - t0, 1);
+        pthread_mutex_unlock(dev_lock);
         if (!rgb) fprintf(stderr, "raycompact bench: out of memory\n");
         /* `all` skips an algorithm this build lacks; any other run that cannot be set up (out
          * of GPU memory, say) ends the bench, whatever was asked for. */
@@ -549,12 +565,26 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st, rc_worke
             runs[n].mode = modes[m / nl];
             runs[n].loop = loops[m % nl];
         }
-    bench_work bw = {o, scene, st, runs, n, all, &mk, w, 0, 0, 0, PTHREAD_MUTEX_INITIALIZER};
+    bench_work bw;
+    memset(&bw, 0, sizeof bw);
+    bw.o = o;
+    bw.scene = scene;
+    bw.st = st;
+    bw.runs = runs;
+    bw.n = n;
+    bw.all = all;
+    bw.mk = &mk;
+    bw.w = w;
+    pthread_mutex_init(&bw.lock, NULL);
+    const int nw = rc_workers_count(w);
+    for (int i = 0; i < nw; i++) pthread_mutex_init(&bw.device_lock[i], NULL);
     rc_error err;
     if (rc == 0 && rc_workers_each(w, st->backend, bench_worker_runs, &bw, &err) != 0) {
         fprintf(stderr, "raycompact bench: %s\n", err.msg);
         rc = RC_EXIT_FAIL;
     }
+    for (int i = 0; i < nw; i++) pthread_mutex_destroy(&bw.device_lock[i]);
+    pthread_mutex_destroy(&bw.lock);
     if (rc == 0) rc = bw.rc;
     cli_timing_samples(bw.timed);
     if (rc != 0) rc = cli_mpi_fail(rc); /* with several ranks, the job ends here */

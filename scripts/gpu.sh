@@ -18,7 +18,8 @@ suites:
   tests [full]     build (sm_90, the viewer too where its packages are there) and run the GPU
                    tests (ctest -L gpu, one after another where they share the GPU), printing
                    each test's time and the total; `full` adds the exhaustive matrices
-                   (label cuda-full: minutes per algorithm)
+                   (label cuda-full: minutes per algorithm); RC_CTEST_ARGS adds ctest
+                   arguments (e.g. "-R ^app" or "-E ^compaction")
   app              the path tracer's GPU tests, memcheck on test_gpu_agree, and the benchmarks
                    behind its targets (scripts/app_targets.sh)
   fat              the library alone (cmake -S compaction) as the fat binary a machine without
@@ -221,8 +222,9 @@ suite_tests() {
     fi
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
     local rc=0
-    echo "== ctest -L gpu"
-    ctest_timed "$out/ctest_gpu.log" -L gpu -j 8 || rc=1
+    echo "== ctest -L gpu ${RC_CTEST_ARGS:-}"
+    # shellcheck disable=SC2086
+    ctest_timed "$out/ctest_gpu.log" -L gpu -j 8 ${RC_CTEST_ARGS:-} || rc=1
     if [ "${1:-}" = full ]; then
         echo "== ctest -L cuda-full"
         ctest_timed "$out/ctest_full.log" -L cuda-full || rc=1
