@@ -6,6 +6,7 @@
  * within a block RMSE of RC_GLTF_INST_RMSE. */
 #define _POSIX_C_SOURCE 200809L
 #include "rc_test.h"
+#include "png_2x1.h"
 #include "scene/scene_import.h"
 
 #include <string.h>
@@ -45,34 +46,65 @@ static const char *const k_nodes[5] = {
     "\"translation\":[0,1,3],\"scale\":[-1,1,1]",
     "\"translation\":[0,4,0],\"scale\":[0.5,0.5,0.5]"};
 
-/* The file: `shared` 1: every node uses mesh 0 (material 1 for the lamp node, its own mesh);
- * 0: node i uses mesh i. Meshes alike but the lamp's, which is emissive. */
+/* The file: `shared` 1: every node uses mesh 0 (the lamp node its own mesh, emissive); 0: node i
+ * uses mesh i, all alike but the lamp's. Mesh 0 has vertex normals, uvs and tangents and a
+ * normal map (png_2x1.h), so the shading frame goes through the instances' transforms too. */
 static void write_gltf(const char *path, int shared) {
-    uint8_t data[72 + 48];
-    memcpy(data, k_pos, 72);
-    memcpy(data + 72, k_idx, 48);
-    char *e = b64(data, sizeof data);
+    enum { POS = 0, NRM = 72, UV = 144, TAN = 192, IDX = 288, LEN = 336 };
+    uint8_t data[LEN];
+    float nrm[18], uv[12], tan[24];
+    for (int v = 0; v < 6; v++) {
+        const float *n = k_pos + 3 * v;
+        /* a tangent across the normal: n x (0.3, 1, 0.2), normalised */
+        float t[3] = {n[1] * 0.2f - n[2] * 1.0f, n[2] * 0.3f - n[0] * 0.2f,
+                      n[0] * 1.0f - n[1] * 0.3f};
+        float l = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        for (int k = 0; k < 3; k++) {
+            nrm[3 * v + k] = n[k];
+            tan[4 * v + k] = t[k] / l;
+        }
+        tan[4 * v + 3] = v % 2 ? 1.0f : -1.0f;
+        uv[2 * v] = 0.25f * (float)v;
+        uv[2 * v + 1] = 0.5f + 0.1f * (float)v;
+    }
+    memcpy(data + POS, k_pos, 72);
+    memcpy(data + NRM, nrm, 72);
+    memcpy(data + UV, uv, 48);
+    memcpy(data + TAN, tan, 96);
+    memcpy(data + IDX, k_idx, 48);
+    char *e = b64(data, sizeof data), *png = b64(k_png, sizeof k_png);
     FILE *f = fopen(path, "w");
     fprintf(f,
-            "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":120,\"uri\":"
+            "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%d,\"uri\":"
             "\"data:application/octet-stream;base64,%s\"}],"
-            "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":72},"
-            "{\"buffer\":0,\"byteOffset\":72,\"byteLength\":48}],"
+            "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%d,\"byteLength\":72},"
+            "{\"buffer\":0,\"byteOffset\":%d,\"byteLength\":72},"
+            "{\"buffer\":0,\"byteOffset\":%d,\"byteLength\":48},"
+            "{\"buffer\":0,\"byteOffset\":%d,\"byteLength\":96},"
+            "{\"buffer\":0,\"byteOffset\":%d,\"byteLength\":48}],"
             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":6,\"type\":"
             "\"VEC3\",\"min\":[-1,-1,-1],\"max\":[1,1,1]},"
-            "{\"bufferView\":1,\"componentType\":5123,\"count\":24,\"type\":\"SCALAR\"}],"
+            "{\"bufferView\":4,\"componentType\":5123,\"count\":24,\"type\":\"SCALAR\"},"
+            "{\"bufferView\":1,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\"},"
+            "{\"bufferView\":2,\"componentType\":5126,\"count\":6,\"type\":\"VEC2\"},"
+            "{\"bufferView\":3,\"componentType\":5126,\"count\":6,\"type\":\"VEC4\"}],"
+            "\"images\":[{\"uri\":\"data:image/png;base64,%s\"}],\"textures\":[{\"source\":0}],"
             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.8,0.3,0.2,1],"
-            "\"metallicFactor\":0}},{\"emissiveFactor\":[1,1,0.9],\"extensions\":{"
-            "\"KHR_materials_emissive_strength\":{\"emissiveStrength\":5}}}],"
+            "\"metallicFactor\":0},\"normalTexture\":{\"index\":0}},{\"emissiveFactor\":[1,1,0.9],"
+            "\"extensions\":{\"KHR_materials_emissive_strength\":{\"emissiveStrength\":5}}}],"
             "\"extensionsUsed\":[\"KHR_materials_emissive_strength\"],\"meshes\":[",
-            e);
+            LEN, e, POS, NRM, UV, TAN, IDX, png);
     free(e);
+    free(png);
     const int meshes = shared ? 2 : 5;
-    for (int m = 0; m < meshes; m++)
+    for (int m = 0; m < meshes; m++) {
+        const int lamp = m == meshes - 1;
         fprintf(f,
-                "%s{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,"
+                "%s{\"primitives\":[{\"attributes\":{\"POSITION\":0%s},\"indices\":1,"
                 "\"material\":%d}]}",
-                m ? "," : "", m == meshes - 1 ? 1 : 0);
+                m ? "," : "", lamp ? "" : ",\"NORMAL\":2,\"TEXCOORD_0\":3,\"TANGENT\":4",
+                lamp ? 1 : 0);
+    }
     fprintf(f, "],\"nodes\":[");
     for (int i = 0; i < 5; i++)
         fprintf(f, "%s{\"mesh\":%d,%s}", i ? "," : "", shared ? (i == 4 ? 1 : 0) : i, k_nodes[i]);

@@ -55,6 +55,11 @@ RC_FN rc_vec3 rc_xf_dir(const float *m, rc_vec3 d) {
     return rc_v3(m[0] * d.x + m[1] * d.y + m[2] * d.z, m[4] * d.x + m[5] * d.y + m[6] * d.z,
                  m[8] * d.x + m[9] * d.y + m[10] * d.z);
 }
+/* The determinant of a transform's linear part (negative: it mirrors). */
+RC_FN float rc_xf_det(const float *m) {
+    return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
+           m[2] * (m[4] * m[9] - m[5] * m[8]);
+}
 /* A normal into world space: by the inverse transpose (pbrt-v3 sec. 2.8.3), i.e. the transpose
  * of the world-to-object matrix's linear part. Not normalised. */
 RC_FN rc_vec3 rc_xf_normal(const rc_instance *in, rc_vec3 n) {

@@ -108,7 +108,9 @@ RC_FN rc_shading rc_shading_at(const rc_scene_view *sc, const rc_surface *s, rc_
     if (s->tri == RC_NO_TRI || (any_tex == RC_NO_TEXTURE && !(m->flags & RC_MATF_VERTEX_COLOR)))
         return sh;
     rc_prim pbuf;
-    const rc_prim *pr = rc_bvh_prim(&sc->bvh, s->prim, &pbuf);
+    const rc_instance *in;
+    uint32_t stored;
+    const rc_prim *pr = rc_bvh_prim_ref(&sc->bvh, s->prim, &pbuf, &in, &stored);
     /* the triangle's base level of detail (uv0; a texture on the second set shares it) */
     float delta = 0.0f;
     const uint32_t *vi = sc->mesh.tri_vtx + 3 * (size_t)s->tri;
@@ -161,6 +163,13 @@ RC_FN rc_shading rc_shading_at(const rc_scene_view *sc, const rc_surface *s, rc_
             rc_mesh_lerp(sc->mesh.tangents, 4, vi, s->b1, s->b2, tg);
             t = rc_v3(tg[0], tg[1], tg[2]);
             w = tg0[3] > 0.0f ? 1.0f : -1.0f;
+            if (in) {
+                /* an instanced mesh's tangents are in its own space: into the world by the
+                   transform, the handedness turned where it mirrors (as the glTF reader does
+                   for a node's matrix) */
+                t = rc_xf_dir(in->xf, t);
+                if (rc_xf_det(in->xf) < 0.0f) w = -w;
+            }
             have = 1;
         } else if (a) {
             have = rc_tri_tangents(pr, a + 2 * (size_t)vi[0], a + 2 * (size_t)vi[1],
