@@ -2,11 +2,13 @@
  * (scene_import.c), where a file whose nodes each use a mesh of their own (the same accessors)
  * loads as copies: the same triangles in world space. Checked: the counts (one mesh, its uses
  * of one side of mirroring as instances, a lone mirroring use as a copy), random rays against
- * both scenes (the same hits within a float tolerance), the same emitting power, and a render
+ * both scenes (the same hits within a float tolerance, the same shading normals: vertex
+ * normals and the normal map in the tangent frame), the same emitting power, and a render
  * within a block RMSE of RC_GLTF_INST_RMSE. */
 #define _POSIX_C_SOURCE 200809L
 #include "rc_test.h"
-#include "png_2x1.h"
+#include "core/shading.h"
+#include "png.h"
 #include "scene/scene_import.h"
 
 #include <string.h>
@@ -48,7 +50,8 @@ static const char *const k_nodes[5] = {
 
 /* The file: `shared` 1: every node uses mesh 0 (the lamp node its own mesh, emissive); 0: node i
  * uses mesh i, all alike but the lamp's. Mesh 0 has vertex normals, uvs and tangents and a
- * normal map (png_2x1.h), so the shading frame goes through the instances' transforms too. */
+ * normal map (nrm.png beside the file: tilts of up to 40 degrees), so the shading frame goes
+ * through the instances' transforms too. */
 static void write_gltf(const char *path, int shared) {
     enum { POS = 0, NRM = 72, UV = 144, TAN = 192, IDX = 288, LEN = 336 };
     uint8_t data[LEN];
@@ -72,7 +75,7 @@ static void write_gltf(const char *path, int shared) {
     memcpy(data + UV, uv, 48);
     memcpy(data + TAN, tan, 96);
     memcpy(data + IDX, k_idx, 48);
-    char *e = b64(data, sizeof data), *png = b64(k_png, sizeof k_png);
+    char *e = b64(data, sizeof data);
     FILE *f = fopen(path, "w");
     fprintf(f,
             "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%d,\"uri\":"
@@ -88,14 +91,13 @@ static void write_gltf(const char *path, int shared) {
             "{\"bufferView\":1,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\"},"
             "{\"bufferView\":2,\"componentType\":5126,\"count\":6,\"type\":\"VEC2\"},"
             "{\"bufferView\":3,\"componentType\":5126,\"count\":6,\"type\":\"VEC4\"}],"
-            "\"images\":[{\"uri\":\"data:image/png;base64,%s\"}],\"textures\":[{\"source\":0}],"
+            "\"images\":[{\"uri\":\"nrm.png\"}],\"textures\":[{\"source\":0}],"
             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.8,0.3,0.2,1],"
             "\"metallicFactor\":0},\"normalTexture\":{\"index\":0}},{\"emissiveFactor\":[1,1,0.9],"
             "\"extensions\":{\"KHR_materials_emissive_strength\":{\"emissiveStrength\":5}}}],"
             "\"extensionsUsed\":[\"KHR_materials_emissive_strength\"],\"meshes\":[",
-            LEN, e, POS, NRM, UV, TAN, IDX, png);
+            LEN, e, POS, NRM, UV, TAN, IDX);
     free(e);
-    free(png);
     const int meshes = shared ? 2 : 5;
     for (int m = 0; m < meshes; m++) {
         const int lamp = m == meshes - 1;
@@ -120,7 +122,7 @@ static float frand(void) {
 
 static void rays(const rc_scene *a, const rc_scene *b) {
     rc_scene_view va = rc_scene_view_make(a, 8, 8), vb = rc_scene_view_make(b, 8, 8);
-    int hits = 0, bad = 0;
+    int hits = 0, bad = 0, shaded = 0, frame_bad = 0;
     for (int r = 0; r < 20000; r++) {
         rc_vec3 o = rc_v3(frand() * 16 - 8, frand() * 8 - 2, frand() * 16 - 8);
         rc_vec3 d = rc_sub(rc_v3(frand() * 8 - 4, frand() * 4, frand() * 6 - 3), o);
@@ -141,20 +143,34 @@ static void rays(const rc_scene *a, const rc_scene *b) {
             if ((rc_dot(rc_cross(pa->a, pa->b), d) < 0.0f) !=
                 (rc_dot(rc_cross(pb->a, pb->b), d) < 0.0f))
                 bad++;
+            /* the shading frame: vertex normals, the normal map in the tangents' frame */
+            rc_vec3 dn = rc_normalize(d);
+            rc_surface sa = rc_surface_at(&va.bvh, &va.mesh, 1, ha.prim, o, d, ha.t),
+                       sb = rc_surface_at(&vb.bvh, &vb.mesh, 1, hb.prim, o, d, hb.t);
+            rc_shading ga = rc_shading_at(&va, &sa, dn, 0.0f),
+                       gb = rc_shading_at(&vb, &sb, dn, 0.0f);
+            if (ma->type != RC_MAT_EMISSIVE) {
+                shaded++;
+                if (!(rc_dot(ga.ns, gb.ns) > 0.9999f) || !(rc_dot(sa.ns, sb.ns) > 0.9999f))
+                    frame_bad++;
+            }
         }
     }
-    printf("  rays: 20000, %d hits, %d disagree\n", hits, bad);
+    printf("  rays: 20000, %d hits, %d disagree; %d shading normals, %d apart\n", hits, bad, shaded,
+           frame_bad);
+    CHECK(shaded > 500 && frame_bad <= shaded / 500, "%d of %d shading normals apart", frame_bad,
+          shaded);
     CHECK(hits > 1000, "only %d hits", hits);
     CHECK(bad <= 10, "%d rays disagree", bad);
 }
 
 static void render(rc_scene *a, rc_scene *b) {
-    const uint32_t w = 48, h = 32, spp = 32;
+    const uint32_t w = 96, h = 64, spp = 32;
     for (int k = 0; k < 2; k++) {
         rc_scene *s = k ? b : a;
-        s->camera.look_from = rc_v3(0, 3, 12);
+        s->camera.look_from = rc_v3(0, 2.5f, 7);
         s->camera.look_at = rc_v3(0, 1, 0);
-        s->camera.vfov = 45.0f;
+        s->camera.vfov = 60.0f;
     }
     rc_settings st = test_settings(a, w, h, "auto", RC_MODE_INDICES);
     st.max_depth = 4;
@@ -170,9 +186,28 @@ static void render(rc_scene *a, rc_scene *b) {
     free(ib);
 }
 
+/* An 8 x 8 tangent-space normal map of tilts in every direction. */
+static int write_normal_map(const char *path) {
+    unsigned char rgb[8 * 8 * 3];
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            unsigned char *p = rgb + 3 * (8 * y + x);
+            p[0] = (unsigned char)(128 + 80 * sin(0.8 * x + 0.3 * y));
+            p[1] = (unsigned char)(128 + 80 * cos(0.5 * x - 0.9 * y));
+            p[2] = 210;
+        }
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    int rc = rc_png_write(f, rgb, 8, 8, 1);
+    return fclose(f) != 0 || rc != 0 ? -1 : 0;
+}
+
 int main(void) {
     char dir[] = "/tmp/rc_gltf_inst_XXXXXX";
     if (!mkdtemp(dir)) return 1;
+    char nrm[256];
+    snprintf(nrm, sizeof nrm, "%s/nrm.png", dir);
+    if (write_normal_map(nrm) != 0) return 1;
     char shared[256], copied[256];
     snprintf(shared, sizeof shared, "%s/shared.gltf", dir);
     snprintf(copied, sizeof copied, "%s/copied.gltf", dir);
@@ -201,8 +236,9 @@ int main(void) {
     render(&a, &b);
     rc_scene_free(&a);
     rc_scene_free(&b);
-    unlink(shared);
+    if (!getenv("RC_KEEP")) unlink(shared);
     unlink(copied);
+    if (!getenv("RC_KEEP")) unlink(nrm);
     rmdir(dir);
     return test_finish("test_gltf_instances");
 }

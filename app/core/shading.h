@@ -164,10 +164,19 @@ RC_FN rc_shading rc_shading_at(const rc_scene_view *sc, const rc_surface *s, rc_
             t = rc_v3(tg[0], tg[1], tg[2]);
             w = tg0[3] > 0.0f ? 1.0f : -1.0f;
             if (in) {
-                /* an instanced mesh's tangents are in its own space: into the world by the
-                   transform, the handedness turned where it mirrors (as the glTF reader does
-                   for a node's matrix) */
-                t = rc_xf_dir(in->xf, t);
+                /* an instanced mesh's tangents are in its own space: each vertex's into the
+                   world by the transform and normalised, then interpolated (as a copy placed
+                   in the world has them), the handedness turned where the transform mirrors
+                   (as the glTF reader does for a node's matrix) */
+                const float bw[3] = {1.0f - s->b1 - s->b2, s->b1, s->b2};
+                t = rc_v3s(0.0f);
+                for (int k = 0; k < 3; k++) {
+                    const float *tk = sc->mesh.tangents + 4 * (size_t)vi[k];
+                    rc_vec3 wk = rc_xf_dir(in->xf, rc_v3(tk[0], tk[1], tk[2]));
+                    const float l2 = rc_dot(wk, wk);
+                    if (l2 > 0.0f) wk = rc_scale(wk, 1.0f / sqrtf(l2));
+                    t = rc_add(t, rc_scale(wk, bw[k]));
+                }
                 if (rc_xf_det(in->xf) < 0.0f) w = -w;
             }
             have = 1;

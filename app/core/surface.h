@@ -18,6 +18,26 @@
 
 #include <stddef.h>
 
+/* An instanced triangle's interpolated shading normal (vertex-data entry `tri`): the vertex
+ * normals into the world by the inverse transpose (inst.h) and normalised, then interpolated at
+ * (b1, b2) and normalised; ng where the sum vanishes. A zero vertex normal ("none") adds
+ * nothing. */
+RC_FN rc_vec3 rc_inst_shading_normal(const rc_instance *in, const rc_mesh_view *m, uint32_t tri,
+                                     float b1, float b2, rc_vec3 ng) {
+    const uint32_t *vi = m->tri_vtx + 3 * (size_t)tri;
+    const float b[3] = {1.0f - b1 - b2, b1, b2};
+    rc_vec3 sum = rc_v3s(0.0f);
+    for (int k = 0; k < 3; k++) {
+        const float *nk = m->normals + 3 * (size_t)vi[k];
+        rc_vec3 w = rc_xf_normal(in, rc_v3(nk[0], nk[1], nk[2]));
+        const float l2 = rc_dot(w, w);
+        if (l2 > 0.0f) w = rc_scale(w, 1.0f / sqrtf(l2));
+        sum = rc_add(sum, rc_scale(w, b[k]));
+    }
+    const float l2 = rc_dot(sum, sum);
+    return l2 > 1e-12f ? rc_scale(sum, 1.0f / sqrtf(l2)) : ng;
+}
+
 /* The surface interaction at a hit. */
 typedef struct rc_surface {
     rc_vec3 p;         /* the point: origin + t * dir */
@@ -58,11 +78,11 @@ RC_FN rc_surface rc_surface_at(const rc_bvh_view *bvh, const rc_mesh_view *mesh,
     if (tri != RC_NO_TRI) {
         rc_triangle_bary(pr, o, d, &s.b1, &s.b2);
         if (in) {
-            /* vertex normals are the mesh's, in object space: interpolated there, then taken
-               to the world by the inverse transpose */
-            rc_vec3 no = rc_xf_normal_inv(in, n);
-            rc_mesh_interpolate(mesh, tri, s.b1, s.b2, no, &s.ns, &s.u, &s.v);
-            s.ns = rc_normalize(rc_xf_normal(in, s.ns));
+            /* vertex normals are the mesh's, in object space: each one into the world by the
+               inverse transpose and normalised, then interpolated, as a copy of the mesh
+               placed in the world has them (scene_import.c) */
+            rc_mesh_interpolate(mesh, tri, s.b1, s.b2, n, &s.ns, &s.u, &s.v);
+            if (mesh->normals) s.ns = rc_inst_shading_normal(in, mesh, tri, s.b1, s.b2, n);
         } else {
             rc_mesh_interpolate(mesh, tri, s.b1, s.b2, n, &s.ns, &s.u, &s.v);
         }
