@@ -5,6 +5,7 @@
 #include "num_parse.h"
 #include "out_path.h"
 #include "core/path.h"
+#include "scene/scene_inst.h"
 #include "timing.h"
 #include "workers.h"
 
@@ -530,17 +531,31 @@ void cli_print_scene_load(FILE *f, const rc_scene *scene, double upload_ms) {
         fprintf(f, "instances: %zu of %zu mesh%s, %llu instanced triangles (%zu stored)\n",
                 scene->num_instances, scene->num_meshes, scene->num_meshes == 1 ? "" : "es",
                 (unsigned long long)scene->inst.total_prims, scene->inst.num_prims);
-    const double np = scene->num_prims ? (double)scene->num_prims : 1.0;
-    fprintf(f, "memory: %.1f MiB on the host (%.0f bytes a primitive), %.1f MiB on a GPU\n",
+    /* the primitives stored: the one-level ones and, with instances, the meshes' (each once) */
+    const size_t stored = scene->num_prims + (scene->num_instances ? scene->inst.num_prims : 0);
+    const double np = stored ? (double)stored : 1.0;
+    fprintf(f, "memory: %.1f MiB on the host (%.0f bytes a stored primitive), %.1f MiB on a GPU",
             rc_scene_host_bytes(scene) / 1048576.0, rc_scene_host_bytes(scene) / np,
             rc_scene_device_bytes(scene) / 1048576.0);
+    if (scene->num_instances > 0 && scene->inst.total_prims > 0)
+        fprintf(f, " (%.3f bytes an instanced triangle)",
+                rc_scene_device_bytes(scene) / (double)scene->inst.total_prims);
+    fprintf(f, "\n");
     const rc_bvh *b = &scene->bvh;
-    fprintf(f, "BVH: %u nodes, SAH cost %.2f, built at %.2f M primitives/s\n", b->num_nodes,
+    fprintf(f, "BVH: %u nodes, SAH cost %.2f, built at %.2f M primitives/s", b->num_nodes,
             rc_bvh_sah_cost(b),
-            scene->bvh_build_ms > 0.0 ? scene->num_prims / (1e3 * scene->bvh_build_ms) : 0.0);
+            scene->bvh_build_ms > 0.0 ? stored / (1e3 * scene->bvh_build_ms) : 0.0);
+    if (scene->num_instances > 0)
+        fprintf(f,
+                " (with the instanced meshes' trees, %zu nodes, and the top level over %zu "
+                "instances, %u nodes)",
+                scene->inst.num_nodes, scene->num_instances, scene->inst.top.num_nodes);
+    fprintf(f, "\n");
     fprintf(f, "BVH layout: %s (wide: %u nodes, collapsed in %.1f ms), %.1f bytes a primitive\n",
             rc_bvh_layout_name(b->layout), b->num_wide, b->wide_ms,
-            (double)rc_bvh_device_bytes(b) / np);
+            (double)(rc_bvh_device_bytes(b) +
+                     (scene->num_instances ? rc_scene_inst_device_bytes(scene, b->layout) : 0)) /
+                np);
 }
 
 /* --gpus's value as device ids (a list) or a count (one number; 0 when "all"): the number of

@@ -321,6 +321,16 @@ rc_inst_view rc_scene_inst_view(const rc_scene *s, uint32_t layout) {
     return v;
 }
 
+size_t rc_scene_inst_host_extra_bytes(const rc_scene *s) {
+    const rc_scene_inst *si = &s->inst;
+    if (s->num_instances == 0) return 0;
+    /* both layouts of the meshes' trees are kept, one is uploaded; the instances in input
+       order beside their leaf order */
+    size_t other = s->bvh.layout == RC_BVH_WIDE ? si->num_nodes * sizeof(rc_bvh_node)
+                                                : si->num_wide * sizeof(rc_wide_node);
+    return other + s->num_instances * sizeof(rc_instance);
+}
+
 size_t rc_scene_inst_device_bytes(const rc_scene *s, uint32_t layout) {
     const rc_scene_inst *si = &s->inst;
     if (s->num_instances == 0) return 0;

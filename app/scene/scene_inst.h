@@ -19,5 +19,8 @@ int rc_affine_invert(const double xf[12], double inv[12]);
 rc_inst_view rc_scene_inst_view(const rc_scene *s, uint32_t layout);
 /* The bytes of the instances' arrays a traversal of `layout` reads. */
 size_t rc_scene_inst_device_bytes(const rc_scene *s, uint32_t layout);
+/* What the host holds of the instances beyond their device bytes: the meshes' trees in the
+ * layout not uploaded, the instances in input order. */
+size_t rc_scene_inst_host_extra_bytes(const rc_scene *s);
 
 #endif /* RC_SCENE_INST_H */
