@@ -9,6 +9,7 @@
 #endif
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -51,11 +52,16 @@ static int view(int argc, char **argv) {
 int main(int argc, char **argv) {
     cli_timing_main(); /* --stats and bench --json: per-rank times from here */
 #ifdef __GLIBC__
-    /* Blocks of 1 MiB and more are mapped on their own and unmapped when freed. A scene's load
-     * frees large arrays (the file, the import, the BVH builder's pieces) while it allocates
-     * others, and glibc's adaptive threshold would move such sizes into the heap, where what is
-     * freed stays resident: 1 M triangles from a .glb peaked 15 MiB higher. */
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    /* Blocks of 128 KiB and more are mapped on their own and unmapped when freed, and the heap
+     * is trimmed above 256 KiB free. A scene's load frees large arrays (the file, the import,
+     * the BVH builder's pieces) while it allocates others, and glibc's adaptive threshold would
+     * move such sizes into the heap, where what is freed stays resident: 1 M triangles from a
+     * .glb peaked 15 MiB higher. Malloc tunables a user sets (GLIBC_TUNABLES) win. */
+    const char *tun = getenv("GLIBC_TUNABLES");
+    if (!tun || !strstr(tun, "glibc.malloc.")) {
+        mallopt(M_MMAP_THRESHOLD, 128 << 10);
+        mallopt(M_TRIM_THRESHOLD, 256 << 10);
+    }
 #endif
     if (argc < 2) {
         usage(stderr);
