@@ -148,7 +148,8 @@ void rc_renderer_destroy(rc_renderer *r) {
     if (!r) return;
     if (r->flight) { /* a submitted frame: the device finishes it before its buffers go */
         rc_error ignored;
-        (void)rc_render_wait(r, &ignored);
+        (void)rc_frame_finish(r, r->flight, &ignored);
+        r->flight = NULL;
     }
     rc_mask_free(r);
 #ifdef RC_HAVE_CUDA_BACKEND
