@@ -456,9 +456,10 @@ typedef struct bench_work {
      * (which wait for the whole device) would break another's graph capture. A worker takes
      * the lock of the first worker on its device. */
     pthread_mutex_t device_lock[RC_WORKERS_MAX];
+    int owner[RC_WORKERS_MAX]; /* the first worker on each worker's device */
 } bench_work;
 
-/* The first worker on worker i's device. */
+/* The first worker on worker i's device (before the workers run: their rows change then). */
 static int device_owner(rc_workers *w, int i) {
     int dev = rc_workers_times(w, i).device;
     for (int j = 0; j < i; j++)
@@ -485,7 +486,7 @@ static void bench_worker_runs(void *arg, int worker) {
         st.algo = rn->algo;
         st.mode = rn->mode;
         st.frame_loop = rn->loop;
-        pthread_mutex_t *dev_lock = &bw->device_lock[device_owner(bw->w, worker)];
+        pthread_mutex_t *dev_lock = &bw->device_lock[bw->owner[worker]];
         pthread_mutex_lock(dev_lock);
         double t0 = timing_now_ms();
         int rc = !rgb ? RC_EXIT_FAIL
@@ -577,7 +578,10 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st, rc_worke
     bw.w = w;
     pthread_mutex_init(&bw.lock, NULL);
     const int nw = rc_workers_count(w);
-    for (int i = 0; i < nw; i++) pthread_mutex_init(&bw.device_lock[i], NULL);
+    for (int i = 0; i < nw; i++) {
+        pthread_mutex_init(&bw.device_lock[i], NULL);
+        bw.owner[i] = device_owner(w, i);
+    }
     rc_error err;
     if (rc == 0 && rc_workers_each(w, st->backend, bench_worker_runs, &bw, &err) != 0) {
         fprintf(stderr, "raycompact bench: %s\n", err.msg);

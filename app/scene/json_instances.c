@@ -166,7 +166,8 @@ int rc_json_instances_parse(rc_json_ctx *c, const cJSON *root, const long *mesh_
                                     "%d instances would take more than the memory limit of %zu "
                                     "MiB (--max-memory MIB raises it)",
                                     cJSON_GetArraySize(arr), c->s->max_mib);
-            c->s->max_prims -= per;
+            /* 0 would mean no limit */
+            c->s->max_prims = c->s->max_prims > per ? c->s->max_prims - per : 1;
         }
         const int rc = rc_scene_add_instance(c->s, (uint32_t)mesh_of[k], xf);
         if (rc == -2)
