@@ -6,6 +6,7 @@
  * normals and the normal map in the tangent frame), the same emitting power, and a render
  * within a block RMSE of RC_GLTF_INST_RMSE. */
 #define _POSIX_C_SOURCE 200809L
+#include "gltf_build.h" /* b64 */
 #include "rc_test.h"
 #include "core/shading.h"
 #include "png.h"
@@ -20,25 +21,6 @@
 static const float k_pos[18] = {1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1};
 static const uint16_t k_idx[24] = {0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4,
                                    2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5};
-
-static char *b64(const uint8_t *p, size_t n) {
-    static const char k[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *s = malloc(n / 3 * 4 + 8), *o = s;
-    size_t i = 0;
-    for (; i + 2 < n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        for (int j = 3; j >= 0; j--) *o++ = k[(v >> (6 * j)) & 63];
-    }
-    if (i < n) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
-        *o++ = k[(v >> 18) & 63];
-        *o++ = k[(v >> 12) & 63];
-        *o++ = i + 1 < n ? k[(v >> 6) & 63] : '=';
-        *o++ = '=';
-    }
-    *o = '\0';
-    return s;
-}
 
 /* The nodes: translation, rotation (a quaternion), scale; node 3 mirrors. */
 static const char *const k_nodes[5] = {
