@@ -148,6 +148,10 @@ static int parse_line(char *line, rc_script_step *st, const char **why, const ch
         st->path = strdup(w[1]);
         return st->path ? 0 : bad(why, "out of memory");
     }
+    if (!strcmp(w[0], "memory")) {
+        st->op = RC_SCRIPT_MEMORY;
+        return n == 1 ? 0 : bad(why, "'memory' takes no arguments");
+    }
     if (!strcmp(w[0], "quit")) {
         st->op = RC_SCRIPT_QUIT;
         return n == 1 ? 0 : bad(why, "'quit' takes no arguments");
@@ -170,7 +174,7 @@ static int add_line(rc_script *s, const char *path, int lineno, char *line, rc_e
         if (why == unknown_command)
             return rc_fail(err,
                            "%s:%d: unknown command '%s' (valid: wait, key, drag, resize, "
-                           "screenshot, quit)",
+                           "screenshot, memory, quit)",
                            path, lineno, arg);
         if (arg) return rc_fail(err, "%s:%d: %s '%s'", path, lineno, why, arg);
         return rc_fail(err, "%s:%d: %s", path, lineno, why);

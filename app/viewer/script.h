@@ -13,6 +13,10 @@
  *     resize 960 540        resize the window to W x H (64..16384 each), as a user would: the
  *                           image size follows (the renderer and the film are made anew)
  *     screenshot a.png      save the next frame as drawn (image and overlay)
+ *     memory                print the viewer's memory on stdout, one line: "raycompact view:
+ *                           memory: heap N KiB in use, resident N KiB (anonymous N KiB)" (the
+ *                           heap as glibc's mallinfo2 counts it, n/a elsewhere; VmRSS and
+ *                           RssAnon of /proc/self/status)
  *     quit                  exit 0
  *
  * Errors name the line: "FILE:LINE: what is wrong". */
@@ -36,6 +40,7 @@ typedef enum rc_script_op {
     RC_SCRIPT_DRAG,
     RC_SCRIPT_RESIZE,
     RC_SCRIPT_SCREENSHOT,
+    RC_SCRIPT_MEMORY,
     RC_SCRIPT_QUIT
 } rc_script_op;
 

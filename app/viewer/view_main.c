@@ -55,8 +55,8 @@ static void usage(FILE *f) {
             "                        interop works\n"
             "  --no-overlap          CUDA: render a frame, then draw it (default: the next\n"
             "                        frame renders on the GPU while the last one is drawn)\n"
-            "  --script FILE         scripted input: wait, key, drag, resize, screenshot, quit\n"
-            "                        lines\n"
+            "  --script FILE         scripted input: wait, key, drag, resize, screenshot,\n"
+            "                        memory, quit lines\n"
             "  --help                this text\n" CLI_HELP_EXIT,
             RC_FRAME_MS_MIN, RC_FRAME_MS_MAX, RC_FRAME_MS_DEFAULT, RC_VIEW_WAVE_PATHS_CUDA,
             RC_MAX_DEPTH, rc_compact_names_help(32), sizeof(rc_path), RC_VIEW_DEFAULT_W,
