@@ -6,9 +6,19 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+/* The binning and the partition's bounds in SSE where the target has it (every x86-64): the
+ * same operations in the same order as the scalar code beside them (min and max with the new
+ * value first, the centroid as 0.5 (lo + hi), the bin as (c - lo) k clamped), so both give
+ * the same tree bit for bit. -DRC_BVH_SCALAR builds the scalar code alone. */
+#if defined(__SSE2__) && !defined(RC_BVH_SCALAR)
+#include <emmintrin.h>
+#define RC_BVH_SSE 1
+#endif
 
+/* A box in four lanes, of which three are used (so that SSE loads and stores a side whole);
+ * the fourth is kept 0 and never read. */
 typedef struct box {
-    float lo[3], hi[3];
+    float lo[4], hi[4];
 } box;
 
 /* min and max of finite floats (the scene's numbers are checked finite before the build) as
@@ -26,18 +36,18 @@ static void box_empty(box *b) {
         b->lo[a] = INFINITY;
         b->hi[a] = -INFINITY;
     }
+    b->lo[3] = b->hi[3] = 0.0f;
 }
 static void box_grow(box *b, const box *o) {
+#ifdef RC_BVH_SSE
+    _mm_storeu_ps(b->lo, _mm_min_ps(_mm_loadu_ps(o->lo), _mm_loadu_ps(b->lo)));
+    _mm_storeu_ps(b->hi, _mm_max_ps(_mm_loadu_ps(o->hi), _mm_loadu_ps(b->hi)));
+#else
     for (int a = 0; a < 3; a++) {
         b->lo[a] = minf(b->lo[a], o->lo[a]);
         b->hi[a] = maxf(b->hi[a], o->hi[a]);
     }
-}
-static void box_grow_point(box *b, const float p[3]) {
-    for (int a = 0; a < 3; a++) {
-        b->lo[a] = minf(b->lo[a], p[a]);
-        b->hi[a] = maxf(b->hi[a], p[a]);
-    }
+#endif
 }
 /* Half the surface area (the SAH only compares areas). Empty boxes count as 0. */
 static float box_area(const box *b) {
@@ -78,30 +88,80 @@ void rc_prim_bounds(const rc_prim *p, float lo[3], float hi[3]) {
     }
 }
 
-/* Build state: per-primitive boxes, the index permutation, the node array. A primitive's
+/* One primitive as the build moves it: its box and its input index. The build partitions
+ * these records themselves (not indices into an array of boxes), so that every pass over a
+ * node's range reads memory in order; the permutation is their ids at the end. A primitive's
  * centroid is its box's midpoint, computed where it is needed (12 bytes a primitive less to
  * hold; the same float expression every time, so the same bins). */
+typedef struct ref {
+    float lo[3], hi[3];
+    uint32_t id;
+} ref;
+
+/* Build state: the references and the node array. */
 typedef struct builder {
-    box *boxes;
-    uint32_t *idx;
+    ref *refs;
     rc_bvh_node *nodes;
     uint32_t num_nodes;
 } builder;
 
 typedef struct split {
-    int axis;     /* -1: no useful split */
-    int bin;      /* primitives in bins [0, bin] go left */
-    float cost;   /* A_L N_L + A_R N_R */
-    float lo, hi; /* centroid range of the axis */
+    int axis;    /* -1: no useful split */
+    int bin;     /* primitives in bins [0, bin] go left */
+    float cost;  /* A_L N_L + A_R N_R */
+    float lo, k; /* the axis's bins: bin_of(c, lo, k) */
 } split;
 
-static inline float centroid_of(const builder *bd, uint32_t p, int a) {
-    return 0.5f * (bd->boxes[p].lo[a] + bd->boxes[p].hi[a]);
+static inline float centroid_of(const ref *r, int a) {
+    return 0.5f * (r->lo[a] + r->hi[a]);
 }
 
-static int bin_of(float c, float lo, float hi) {
-    int b = (int)((c - lo) / (hi - lo) * RC_BVH_BINS);
-    return b < 0 ? 0 : (b >= RC_BVH_BINS ? RC_BVH_BINS - 1 : b);
+#ifdef RC_BVH_SSE
+/* A reference's box as two vectors, their fourth lanes 0 (the loads overlap the next field:
+ * the low side's fourth lane is hi[0], the high side's the id, whose bits must not reach an
+ * addition as a denormal). */
+static inline void ref_load(const ref *r, __m128 *lo, __m128 *hi) {
+    const __m128 xyz = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
+    *lo = _mm_and_ps(_mm_loadu_ps(r->lo), xyz);
+    *hi = _mm_and_ps(_mm_loadu_ps(r->hi), xyz);
+}
+static inline void box_grow_v(box *b, __m128 lo, __m128 hi) {
+    _mm_storeu_ps(b->lo, _mm_min_ps(lo, _mm_loadu_ps(b->lo)));
+    _mm_storeu_ps(b->hi, _mm_max_ps(hi, _mm_loadu_ps(b->hi)));
+}
+#endif
+
+static void box_grow_ref(box *b, box *c, const ref *r) {
+#ifdef RC_BVH_SSE
+    __m128 lo, hi;
+    ref_load(r, &lo, &hi);
+    __m128 m = _mm_mul_ps(_mm_add_ps(lo, hi), _mm_set1_ps(0.5f));
+    box_grow_v(b, lo, hi);
+    box_grow_v(c, m, m);
+#else
+    for (int a = 0; a < 3; a++) {
+        b->lo[a] = minf(b->lo[a], r->lo[a]);
+        b->hi[a] = maxf(b->hi[a], r->hi[a]);
+        float m = centroid_of(r, a);
+        c->lo[a] = minf(c->lo[a], m);
+        c->hi[a] = maxf(c->hi[a], m);
+    }
+#endif
+}
+
+/* The bin of centroid coordinate c, for bins of width 1/k from lo (k = RC_BVH_BINS over the
+ * centroids' extent: one multiplication a primitive and axis, where a division was). Monotone
+ * in c, and the same expression in the binning and the partition, so a primitive lands on the
+ * side its bin was counted on. A NaN (k infinite over a denormal extent, c at lo) is bin 0. */
+static inline int bin_of(float c, float lo, float k) {
+    float f = (c - lo) * k;
+    return f >= 1.0f ? (f < (float)(RC_BVH_BINS - 1) ? (int)f : RC_BVH_BINS - 1) : 0;
+}
+
+/* k of bin_of for each axis; 0 for an axis whose centroids do not spread (all in bin 0). */
+static void bin_scale(const box *cb, float k[3]) {
+    for (int a = 0; a < 3; a++)
+        k[a] = cb->hi[a] > cb->lo[a] ? (float)RC_BVH_BINS / (cb->hi[a] - cb->lo[a]) : 0.0f;
 }
 
 /* Nodes of at least this many primitives bin and bound them over all threads. Min, max and
@@ -135,23 +195,48 @@ static void bins_clear(axis_bins *ab) {
         }
 }
 
+/* Every axis is binned, one that does not spread (k 0) into its bin 0, which no split uses:
+ * fewer branches than skipping it. */
 static void bin_range(const builder *bd, uint32_t first, uint32_t count, const box *cb,
-                      const int use[3], axis_bins *ab) {
+                      const float k[3], axis_bins *ab) {
     bins_clear(ab);
-    for (uint32_t i = first; i < first + count; i++) {
-        uint32_t p = bd->idx[i];
-        const box *pb = &bd->boxes[p];
+    const ref *r = bd->refs + first, *end = r + count;
+#ifdef RC_BVH_SSE
+    const __m128 clo = _mm_set_ps(0.0f, cb->lo[2], cb->lo[1], cb->lo[0]);
+    const __m128 k4 = _mm_set_ps(0.0f, k[2], k[1], k[0]);
+    const __m128 half = _mm_set1_ps(0.5f), zero = _mm_setzero_ps();
+    const __m128 last = _mm_set1_ps((float)(RC_BVH_BINS - 1));
+    for (; r < end; r++) {
+        __m128 lo, hi;
+        ref_load(r, &lo, &hi);
+        __m128 f = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(_mm_add_ps(lo, hi), half), clo), k4);
+        /* bin_of: max(f, 0) takes NaN to 0, then at most the last bin, then truncated */
+        int bin[4];
+        _mm_storeu_si128((__m128i *)(void *)bin,
+                         _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(f, zero), last)));
         for (int a = 0; a < 3; a++) {
-            if (!use[a]) continue;
-            int b = bin_of(centroid_of(bd, p, a), cb->lo[a], cb->hi[a]);
-            ab->n[a][b]++;
-            box_grow(&ab->bins[a][b], pb);
+            ab->n[a][bin[a]]++;
+            box_grow_v(&ab->bins[a][bin[a]], lo, hi);
         }
     }
+#else
+    for (; r < end; r++) {
+        int bin[3];
+        for (int a = 0; a < 3; a++) bin[a] = bin_of(centroid_of(r, a), cb->lo[a], k[a]);
+        for (int a = 0; a < 3; a++) {
+            box *bb = &ab->bins[a][bin[a]];
+            ab->n[a][bin[a]]++;
+            for (int j = 0; j < 3; j++) {
+                bb->lo[j] = minf(bb->lo[j], r->lo[j]);
+                bb->hi[j] = maxf(bb->hi[j], r->hi[j]);
+            }
+        }
+    }
+#endif
 }
 
 static void bin_all(const builder *bd, uint32_t first, uint32_t count, const box *cb,
-                    const int use[3], axis_bins *ab) {
+                    const float k[3], axis_bins *ab) {
 #ifdef _OPENMP
     if (count >= RC_BVH_PAR_NODE && !omp_in_parallel() && omp_get_max_threads() > 1) {
         bins_clear(ab);
@@ -160,7 +245,7 @@ static void bin_all(const builder *bd, uint32_t first, uint32_t count, const box
             axis_bins mine;
             uint32_t f = first, c = count;
             thread_share(&f, &c);
-            bin_range(bd, f, c, cb, use, &mine);
+            bin_range(bd, f, c, cb, k, &mine);
 #pragma omp critical(rc_bvh_bins)
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < RC_BVH_BINS; b++) {
@@ -171,98 +256,239 @@ static void bin_all(const builder *bd, uint32_t first, uint32_t count, const box
         return;
     }
 #endif
-    bin_range(bd, first, count, cb, use, ab);
+    bin_range(bd, first, count, cb, k, ab);
 }
 
-/* The best of the 15 bin boundaries of one axis (Wald 2007 §3: bin, then sweep). */
-static void best_split_on_axis(const box *bins, const uint32_t *nbin, int axis, float lo, float hi,
+/* The best of the 15 bin boundaries of one axis (Wald 2007 §3: bin, then sweep). The sweep
+ * visits only the bins that hold primitives: a boundary between two of them with empty bins
+ * in between splits the same sets at the same cost as the first boundary after the left one,
+ * which is the one the sweep over all 15 would keep (a later equal cost does not replace it),
+ * so the result is the full sweep's at a cost of the occupied bins (few in the small nodes
+ * that are most of the tree). */
+static void best_split_on_axis(const box *bins, const uint32_t *nbin, int axis, float lo, float k,
                                split *best) {
+    int used[RC_BVH_BINS], m = 0;
+    for (int b = 0; b < RC_BVH_BINS; b++)
+        if (nbin[b]) used[m++] = b;
+    if (m < 2) return;
     float right_area[RC_BVH_BINS];
     uint32_t right_n[RC_BVH_BINS];
     box acc;
     box_empty(&acc);
     uint32_t n = 0;
-    for (int b = RC_BVH_BINS - 1; b > 0; b--) {
-        box_grow(&acc, &bins[b]);
-        n += nbin[b];
-        right_area[b] = box_area(&acc);
-        right_n[b] = n;
+    for (int i = m - 1; i > 0; i--) {
+        box_grow(&acc, &bins[used[i]]);
+        n += nbin[used[i]];
+        right_area[i] = box_area(&acc);
+        right_n[i] = n;
     }
     box_empty(&acc);
     n = 0;
-    for (int b = 0; b < RC_BVH_BINS - 1; b++) {
-        box_grow(&acc, &bins[b]);
-        n += nbin[b];
-        if (n == 0 || right_n[b + 1] == 0) continue;
-        float cost = box_area(&acc) * (float)n + right_area[b + 1] * (float)right_n[b + 1];
+    for (int i = 0; i < m - 1; i++) {
+        box_grow(&acc, &bins[used[i]]);
+        n += nbin[used[i]];
+        float cost = box_area(&acc) * (float)n + right_area[i + 1] * (float)right_n[i + 1];
         if (best->axis < 0 || cost < best->cost) {
             best->axis = axis;
-            best->bin = b;
+            best->bin = used[i];
             best->cost = cost;
             best->lo = lo;
-            best->hi = hi;
+            best->k = k;
         }
     }
 }
 
 static split find_split(const builder *bd, uint32_t first, uint32_t count, const box *cb) {
     split best = {-1, 0, 0.0f, 0.0f, 0.0f};
-    int use[3];
-    for (int a = 0; a < 3; a++) use[a] = cb->hi[a] > cb->lo[a];
-    if (!use[0] && !use[1] && !use[2]) return best;
+    float k[3];
+    bin_scale(cb, k);
+    if (k[0] == 0.0f && k[1] == 0.0f && k[2] == 0.0f) return best;
     axis_bins ab;
-    bin_all(bd, first, count, cb, use, &ab);
+    bin_all(bd, first, count, cb, k, &ab);
     for (int axis = 0; axis < 3; axis++)
-        if (use[axis])
-            best_split_on_axis(ab.bins[axis], ab.n[axis], axis, cb->lo[axis], cb->hi[axis], &best);
+        if (k[axis] > 0.0f)
+            best_split_on_axis(ab.bins[axis], ab.n[axis], axis, cb->lo[axis], k[axis], &best);
     return best;
 }
 
 /* Move the primitives of the split's left bins to the front of the range; returns their
- * number (always in (0, count) for a split found by find_split). */
-static uint32_t partition(builder *bd, uint32_t first, uint32_t count, const split *s) {
+ * number (always in (0, count) for a split found by find_split). The children's bounds and
+ * centroid bounds (kid[0], kid[1] left; kid[2], kid[3] right) are grown on the way, as each
+ * primitive takes its side, so no child scans its range for them again. */
+static uint32_t partition_serial(builder *bd, uint32_t first, uint32_t count, const split *s,
+                                 box kid[4]) {
+    for (int k = 0; k < 4; k++) box_empty(&kid[k]);
+    ref *refs = bd->refs;
     uint32_t i = first, j = first + count;
     while (i < j) {
-        uint32_t p = bd->idx[i];
-        if (bin_of(centroid_of(bd, p, s->axis), s->lo, s->hi) <= s->bin) {
+        if (bin_of(centroid_of(&refs[i], s->axis), s->lo, s->k) <= s->bin) {
+            box_grow_ref(&kid[0], &kid[1], &refs[i]);
             i++;
         } else {
             j--;
-            bd->idx[i] = bd->idx[j];
-            bd->idx[j] = p;
+            ref t = refs[i];
+            refs[i] = refs[j];
+            refs[j] = t;
+            box_grow_ref(&kid[2], &kid[3], &t);
         }
     }
     return i - first;
 }
 
+#ifdef _OPENMP
+#define RC_BVH_MAX_TEAM 256 /* threads a parallel partition uses at most */
+
+typedef struct span {
+    uint32_t at, n;
+} span;
+
+/* The spans of [a, b) ∩ [lo, hi) of each thread's chunk, in thread order; their total. */
+static uint32_t clip_spans(const uint32_t *a, const uint32_t *b, int team, uint32_t lo, uint32_t hi,
+                           span *out, int *num) {
+    uint32_t total = 0;
+    *num = 0;
+    for (int t = 0; t < team; t++) {
+        uint32_t x = a[t] > lo ? a[t] : lo, y = b[t] < hi ? b[t] : hi;
+        if (x < y) {
+            out[(*num)++] = (span){x, y - x};
+            total += y - x;
+        }
+    }
+    return total;
+}
+
+/* The position of the k-th element of a list of spans, as span index and offset. */
+static void span_seek(const span *sp, uint32_t k, int *i, uint32_t *off) {
+    *i = 0;
+    while (k >= sp[*i].n) k -= sp[(*i)++].n;
+    *off = k;
+}
+
+/* The partition of a large node over all threads: each partitions a contiguous chunk of the
+ * range in place (and grows its share of the children's bounds), then the right-side
+ * primitives that lie in what must be the left part trade places with the left-side ones
+ * beyond it, the k-th of one with the k-th of the other, in parallel. The children hold the
+ * same primitives as after the serial partition, in another order, which nothing below
+ * depends on: binning and bounds are order-free, the median split sorts by centroid and id,
+ * and a leaf's primitives are put in id order (sort_leaf). */
+static uint32_t partition_parallel(builder *bd, uint32_t first, uint32_t count, const split *s,
+                                   box kid[4]) {
+    uint32_t cf[RC_BVH_MAX_TEAM], ce[RC_BVH_MAX_TEAM], cm[RC_BVH_MAX_TEAM];
+    span wrong_left[RC_BVH_MAX_TEAM], wrong_right[RC_BVH_MAX_TEAM];
+    int team = 1, want = omp_get_max_threads();
+    if (want > RC_BVH_MAX_TEAM) want = RC_BVH_MAX_TEAM;
+    for (int k = 0; k < 4; k++) box_empty(&kid[k]);
+#pragma omp parallel num_threads(want)
+    {
+        int t = omp_get_thread_num();
+#pragma omp single
+        team = omp_get_num_threads();
+        uint32_t f = first, c = count;
+        thread_share(&f, &c);
+        box mine[4];
+        uint32_t l = partition_serial(bd, f, c, s, mine);
+        cf[t] = f;
+        cm[t] = f + l;
+        ce[t] = f + c;
+#pragma omp critical(rc_bvh_partition)
+        for (int k = 0; k < 4; k++) box_grow(&kid[k], &mine[k]);
+    }
+    uint32_t left = 0;
+    for (int t = 0; t < team; t++) left += cm[t] - cf[t];
+    uint32_t mid = first + left;
+    int nl, nr;
+    /* right-side primitives before mid, left-side ones from mid on: as many of each */
+    uint32_t wrong = clip_spans(cm, ce, team, first, mid, wrong_left, &nl);
+    (void)clip_spans(cf, cm, team, mid, first + count, wrong_right, &nr);
+    ref *refs = bd->refs;
+#pragma omp parallel num_threads(team) if (wrong >= RC_BVH_PAR_NODE / 4)
+    {
+        uint32_t k = 0, c = wrong;
+        thread_share(&k, &c);
+        if (c > 0) {
+            int a, b;
+            uint32_t oa, ob;
+            span_seek(wrong_left, k, &a, &oa);
+            span_seek(wrong_right, k, &b, &ob);
+            for (; c > 0; c--) {
+                ref *x = &refs[wrong_left[a].at + oa], *y = &refs[wrong_right[b].at + ob];
+                ref tmp = *x;
+                *x = *y;
+                *y = tmp;
+                if (++oa == wrong_left[a].n) a++, oa = 0;
+                if (++ob == wrong_right[b].n) b++, ob = 0;
+            }
+        }
+    }
+    return left;
+}
+#endif
+
+static uint32_t partition(builder *bd, uint32_t first, uint32_t count, const split *s, box kid[4]) {
+#ifdef _OPENMP
+    if (count >= RC_BVH_PAR_NODE && !omp_in_parallel() && omp_get_max_threads() > 1)
+        return partition_parallel(bd, first, count, s, kid);
+#endif
+    return partition_serial(bd, first, count, s, kid);
+}
+
+/* A leaf's primitives in input order (at most a few: insertion sort), so that the order the
+ * partitions left them in, which depends on the thread count, never shows. */
+static void sort_leaf(ref *r, uint32_t count) {
+    for (uint32_t i = 1; i < count; i++) {
+        ref x = r[i];
+        uint32_t j = i;
+        for (; j > 0 && r[j - 1].id > x.id; j--) r[j] = r[j - 1];
+        r[j] = x;
+    }
+}
+
 typedef struct keyed {
     float key;
-    uint32_t idx;
+    uint32_t id, at;
 } keyed;
 
-/* Ties broken by index, so the order (and the tree) does not depend on qsort's algorithm. */
+/* Ties broken by input index, so the order (and the tree) does not depend on qsort's
+ * algorithm. */
 static int cmp_keyed(const void *a, const void *b) {
     const keyed *x = a, *y = b;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return x->idx < y->idx ? -1 : (x->idx > y->idx);
+    return x->id < y->id ? -1 : (x->id > y->id);
+}
+
+static void bounds_of_refs(const ref *r, uint32_t count, box *nb, box *cb) {
+    box_empty(nb);
+    box_empty(cb);
+    for (uint32_t i = 0; i < count; i++) box_grow_ref(nb, cb, &r[i]);
 }
 
 /* Object median along the widest centroid axis: always splits, whatever the input. Without
- * memory for the sort it still halves the range, unsorted. */
-static uint32_t median_split(builder *bd, uint32_t first, uint32_t count, const box *cb) {
+ * memory for the sort it still halves the range, unsorted. The children's bounds into kid[]
+ * as partition gives them. */
+static uint32_t median_split(builder *bd, uint32_t first, uint32_t count, const box *cb,
+                             box kid[4]) {
     int axis = 0;
     for (int a = 1; a < 3; a++)
         if (cb->hi[a] - cb->lo[a] > cb->hi[axis] - cb->lo[axis]) axis = a;
+    ref *r = bd->refs + first;
     keyed *k = malloc(count * sizeof *k);
-    if (!k) return count / 2;
-    for (uint32_t i = 0; i < count; i++) {
-        k[i].idx = bd->idx[first + i];
-        k[i].key = centroid_of(bd, k[i].idx, axis);
+    ref *sorted = malloc(count * sizeof *sorted);
+    if (k && sorted) {
+        for (uint32_t i = 0; i < count; i++) {
+            k[i].id = r[i].id;
+            k[i].at = i;
+            k[i].key = centroid_of(&r[i], axis);
+        }
+        qsort(k, count, sizeof *k, cmp_keyed);
+        for (uint32_t i = 0; i < count; i++) sorted[i] = r[k[i].at];
+        memcpy(r, sorted, count * sizeof *r);
     }
-    qsort(k, count, sizeof *k, cmp_keyed);
-    for (uint32_t i = 0; i < count; i++) bd->idx[first + i] = k[i].idx;
     free(k);
-    return count / 2;
+    free(sorted);
+    uint32_t left = count / 2;
+    bounds_of_refs(r, left, &kid[0], &kid[1]);
+    bounds_of_refs(r + left, count - left, &kid[2], &kid[3]);
+    return left;
 }
 
 static void set_bounds(rc_bvh_node *node, const box *b) {
@@ -272,38 +498,34 @@ static void set_bounds(rc_bvh_node *node, const box *b) {
     }
 }
 
-/* Decide leaf or split for one node; returns the left count, or 0 for a leaf. */
+/* Decide leaf or split for one node; returns the left count, or 0 for a leaf (the
+ * children's bounds into kid[] for a split). */
 static uint32_t choose_split(builder *bd, uint32_t first, uint32_t count, uint32_t depth,
-                             const box *nb, const box *cbp) {
+                             const box *nb, const box *cb, box kid[4]) {
     if (count <= 1) return 0;
-    box cb = *cbp;
     if (depth >= RC_BVH_SAH_DEPTH)
-        return count <= RC_BVH_LEAF_MAX ? 0 : median_split(bd, first, count, &cb);
-    split s = find_split(bd, first, count, &cb);
+        return count <= RC_BVH_LEAF_MAX ? 0 : median_split(bd, first, count, cb, kid);
+    split s = find_split(bd, first, count, cb);
     /* SAH with unit intersection cost and unit traversal cost, relative to the node's area. */
     float area = box_area(nb);
     float split_cost = s.axis >= 0 && area > 0.0f ? 1.0f + s.cost / area : INFINITY;
     if (count <= RC_BVH_LEAF_MAX && (float)count <= split_cost) return 0;
-    if (s.axis >= 0) return partition(bd, first, count, &s);
-    return median_split(bd, first, count, &cb);
+    if (s.axis >= 0) return partition(bd, first, count, &s, kid);
+    return median_split(bd, first, count, cb, kid);
 }
 
+/* A node to build: its range, depth, and the bounds of its primitives (nb) and of their
+ * centroids (cb), which its parent's partition found. */
 typedef struct work {
     uint32_t node, first, count, depth;
+    box nb, cb;
 } work;
 
 /* The bounds of a range's primitives and of their centroids, over all threads for a large one
  * (min and max: the same numbers in any order). */
 static void range_bounds_serial(const builder *bd, uint32_t first, uint32_t count, box *nb,
                                 box *cb) {
-    box_empty(nb);
-    box_empty(cb);
-    for (uint32_t i = first; i < first + count; i++) {
-        uint32_t p = bd->idx[i];
-        const float c[3] = {centroid_of(bd, p, 0), centroid_of(bd, p, 1), centroid_of(bd, p, 2)};
-        box_grow(nb, &bd->boxes[p]);
-        box_grow_point(cb, c);
-    }
+    bounds_of_refs(bd->refs + first, count, nb, cb);
 }
 
 static void range_bounds(const builder *bd, uint32_t first, uint32_t count, box *nb, box *cb) {
@@ -329,38 +551,43 @@ static void range_bounds(const builder *bd, uint32_t first, uint32_t count, box 
     range_bounds_serial(bd, first, count, nb, cb);
 }
 
-/* One node's work: its bounds, then leaf or split. Returns the left count (0: a leaf). */
-static uint32_t build_node(builder *bd, rc_bvh_node *node, const work *w) {
-    box nb, cb;
-    range_bounds(bd, w->first, w->count, &nb, &cb);
-    set_bounds(node, &nb);
-    uint32_t left = choose_split(bd, w->first, w->count, w->depth, &nb, &cb);
+/* One node's work: leaf or split. Returns the left count (0: a leaf); for a split, the
+ * children's work (their node numbers left to the caller) into kids[0] (left), kids[1]. */
+static uint32_t build_node(builder *bd, rc_bvh_node *node, const work *w, work kids[2]) {
+    box kid[4];
+    set_bounds(node, &w->nb);
+    uint32_t left = choose_split(bd, w->first, w->count, w->depth, &w->nb, &w->cb, kid);
     if (left == 0) {
         node->first = w->first;
         node->count = w->count;
+        sort_leaf(bd->refs + w->first, w->count);
+        return 0;
     }
+    kids[0] = (work){0, w->first, left, w->depth + 1, kid[0], kid[1]};
+    kids[1] = (work){0, w->first + left, w->count - left, w->depth + 1, kid[2], kid[3]};
     return left;
 }
 
 /* The serial build of the subtree of root work `root` into nodes[] (the root at nodes[0], its
  * descendants numbered from 1 as they are split); returns the node count. Leaves' `first`
- * index the shared permutation idx, which the subtree only reorders inside its own range. */
+ * index the shared references, which the subtree only reorders inside its own range. */
 static uint32_t build_subtree(builder *bd, rc_bvh_node *nodes, work root, work *stack) {
     int top = 0;
     uint32_t num = 1;
     root.node = 0;
     stack[top++] = root;
     while (top > 0) {
-        work w = stack[--top];
+        work w = stack[--top], kids[2];
         rc_bvh_node *node = &nodes[w.node];
-        uint32_t left = build_node(bd, node, &w);
-        if (left == 0) continue;
+        if (build_node(bd, node, &w, kids) == 0) continue;
         uint32_t child = num;
         num += 2;
         node->first = child;
         node->count = 0;
-        stack[top++] = (work){child + 1, w.first + left, w.count - left, w.depth + 1};
-        stack[top++] = (work){child, w.first, left, w.depth + 1};
+        kids[1].node = child + 1;
+        kids[0].node = child;
+        stack[top++] = kids[1];
+        stack[top++] = kids[0];
     }
     return num;
 }
@@ -386,7 +613,7 @@ typedef struct noderef {
  * the order the one-thread build numbers them (a node's children as a pair when it is split,
  * the left subtree's before the right one's), so the tree is the same node for node whatever
  * the thread count. Returns 0, or -1 when out of memory. */
-static int build_nodes(builder *bd, uint32_t n, work *stack) {
+static int build_nodes(builder *bd, uint32_t n, work *stack, uint32_t **ids) {
     size_t cap_top = 64, cap_sub = 64;
     rc_bvh_node *top_nodes = malloc(cap_top * sizeof *top_nodes);
     int32_t *top_task = malloc(cap_top * sizeof *top_task); /* subtree of a top node, or -1 */
@@ -397,9 +624,11 @@ static int build_nodes(builder *bd, uint32_t n, work *stack) {
     top_task[0] = -1;
     {
         int top = 0;
-        stack[top++] = (work){0, 0, n, 0};
+        stack[top] = (work){0, 0, n, 0, {{0}, {0}}, {{0}, {0}}};
+        range_bounds(bd, 0, n, &stack[top].nb, &stack[top].cb);
+        top++;
         while (top > 0) {
-            work w = stack[--top];
+            work w = stack[--top], kids[2];
             if (w.count <= RC_BVH_TASK_PRIMS && n > RC_BVH_TASK_PRIMS) {
                 if (num_subs == cap_sub) {
                     subtree *g = realloc(subs, 2 * cap_sub * sizeof *subs);
@@ -413,8 +642,7 @@ static int build_nodes(builder *bd, uint32_t n, work *stack) {
                 subs[num_subs++].num = 0;
                 continue;
             }
-            uint32_t left = build_node(bd, &top_nodes[w.node], &w);
-            if (left == 0) continue;
+            if (build_node(bd, &top_nodes[w.node], &w, kids) == 0) continue;
             if (num_top + 2 > cap_top) {
                 rc_bvh_node *g = realloc(top_nodes, 2 * cap_top * sizeof *top_nodes);
                 if (!g) goto done;
@@ -429,8 +657,10 @@ static int build_nodes(builder *bd, uint32_t n, work *stack) {
             top_task[child] = top_task[child + 1] = -1;
             top_nodes[w.node].first = child;
             top_nodes[w.node].count = 0;
-            stack[top++] = (work){child + 1, w.first + left, w.count - left, w.depth + 1};
-            stack[top++] = (work){child, w.first, left, w.depth + 1};
+            kids[1].node = child + 1;
+            kids[0].node = child;
+            stack[top++] = kids[1];
+            stack[top++] = kids[0];
         }
     }
     /* the subtrees, each on one thread with its own stack */
@@ -447,10 +677,20 @@ static int build_nodes(builder *bd, uint32_t n, work *stack) {
         free(st);
     }
     if (failed) goto done;
-    /* The boxes are not needed any more, and the tree's size is known: the final array holds
-     * exactly its nodes (each subtree's root takes the top tree's slot that stood for it). */
-    free(bd->boxes);
-    bd->boxes = NULL;
+    /* The boxes are not needed any more, only the permutation (the references' ids, packed
+     * in place to the front of their array and the rest given back), and the tree's size is
+     * known: the final array holds exactly its nodes (each subtree's root takes the top tree's
+     * slot that stood for it). */
+    {
+        uint32_t *packed = (uint32_t *)(void *)bd->refs;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t id = bd->refs[i].id; /* ids[i] overwrites bytes of refs before i only */
+            packed[i] = id;
+        }
+        uint32_t *shrunk = realloc(packed, (size_t)n * sizeof *shrunk);
+        *ids = shrunk ? shrunk : packed;
+        bd->refs = NULL;
+    }
     {
         size_t total = num_top;
         for (uint32_t t = 0; t < num_subs; t++) total += subs[t].num - 1u;
@@ -532,39 +772,39 @@ void rc_bvh_permute(rc_prim *prims, uint32_t *ids, const uint32_t *perm, uint32_
 }
 
 /* The build over `prims`, which it reorders into leaf order in place on success (untouched on
- * failure). Its memory at the peak: the boxes (24 bytes a primitive) and the permutation (4)
- * beside the tree, whose pieces are copied into one array and freed one by one. */
+ * failure). Its memory at the peak: the references (28 bytes a primitive) beside the tree's
+ * pieces, then the permutation (4) beside the tree, whose pieces are copied into one array
+ * and freed one by one. */
 static int build_in_place(rc_prim *prims, uint32_t n, rc_bvh *out) {
     memset(out, 0, sizeof *out);
     if (n == 0) return 0;
     builder bd = {0};
-    bd.boxes = malloc(n * sizeof *bd.boxes);
-    bd.idx = malloc(n * sizeof *bd.idx);
+    uint32_t *ids = NULL;
+    bd.refs = malloc(n * sizeof *bd.refs);
     /* The work stack holds at most one pending sibling per level, plus the current node. */
     work *stack = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *stack);
     uint8_t *done = NULL;
-    if (!bd.boxes || !bd.idx || !stack) goto fail;
+    if (!bd.refs || !stack) goto fail;
 #pragma omp parallel for schedule(static) if (n >= RC_BVH_PAR_NODE)
     for (uint32_t i = 0; i < n; i++) {
-        rc_prim_bounds(&prims[i], bd.boxes[i].lo, bd.boxes[i].hi);
-        bd.idx[i] = i;
+        rc_prim_bounds(&prims[i], bd.refs[i].lo, bd.refs[i].hi);
+        bd.refs[i].id = i;
     }
-    if (build_nodes(&bd, n, stack) != 0) goto fail;
+    if (build_nodes(&bd, n, stack, &ids) != 0) goto fail;
     done = calloc(((size_t)n + 7) / 8, 1);
     if (!done) goto fail;
-    rc_bvh_permute(prims, NULL, bd.idx, n, done);
+    rc_bvh_permute(prims, NULL, ids, n, done);
     free(done);
     out->nodes = bd.nodes;
     out->num_nodes = bd.num_nodes;
     out->prims = prims;
-    out->ids = bd.idx; /* leaf-order primitive i is input primitive idx[i] */
+    out->ids = ids; /* leaf-order primitive i is input primitive ids[i] */
     out->num_prims = n;
-    free(bd.boxes);
     free(stack);
     return 0;
 fail:
-    free(bd.boxes);
-    free(bd.idx);
+    free(bd.refs);
+    free(ids);
     free(bd.nodes);
     free(stack);
     memset(out, 0, sizeof *out);
