@@ -267,7 +267,48 @@ static void parallel_collapse(uint32_t n) {
     free(p);
 }
 
+/* A deferred build (primitives left in input order, reordered once by the collapse or by
+ * rc_bvh_order) against the build that reorders them at once: the same bytes either way. */
+static void deferred(uint32_t n) {
+    rc_prim *p = malloc(n * sizeof *p), *q = malloc(n * sizeof *q), *r = malloc(n * sizeof *r);
+    CHECK(p && q && r, "deferred: out of memory");
+    if (!p || !q || !r) return;
+    for (uint32_t i = 0; i < n; i++) {
+        rc_vec3 c = rc_v3(frange(-50, 50), frange(-5, 5), frange(-50, 50));
+        p[i] = i % 13 == 0 ? prim(RC_PRIM_SPHERE, c, frange(0.1f, 2.0f), c, c)
+                           : prim(RC_PRIM_TRIANGLE, c, 0, vrand(-1, 1), vrand(-1, 1));
+    }
+    memcpy(q, p, n * sizeof *p);
+    memcpy(r, p, n * sizeof *p);
+    rc_bvh a, b, c;
+    CHECK(rc_bvh_build(p, n, &a) == 0 && rc_bvh_build_deferred(q, n, &b) == 0 &&
+              rc_bvh_build_deferred(r, n, &c) == 0,
+          "deferred %u: build", n);
+    CHECK(b.input_order && !a.input_order, "deferred %u: input order kept", n);
+    CHECK(b.num_nodes == a.num_nodes &&
+              memcmp(a.nodes, b.nodes, a.num_nodes * sizeof *a.nodes) == 0 &&
+              memcmp(a.ids, b.ids, n * sizeof *a.ids) == 0 &&
+              memcmp(b.prims, p, n * sizeof *p) == 0,
+          "deferred %u: the same tree, the primitives untouched", n);
+    CHECK(rc_bvh_order(&c) == 0 && !c.input_order &&
+              memcmp(a.prims, c.prims, n * sizeof *a.prims) == 0,
+          "deferred %u: rc_bvh_order gives the leaf order", n);
+    CHECK(rc_bvh_build_wide(&a) == 0 && rc_bvh_build_wide(&b) == 0 && !b.input_order,
+          "deferred %u: collapse", n);
+    CHECK(a.num_wide == b.num_wide && memcmp(a.wide, b.wide, a.num_wide * sizeof *a.wide) == 0 &&
+              memcmp(a.prims, b.prims, n * sizeof *a.prims) == 0 &&
+              memcmp(a.ids, b.ids, n * sizeof *a.ids) == 0 &&
+              memcmp(a.nodes, b.nodes, a.num_nodes * sizeof *a.nodes) == 0,
+          "deferred %u: the same wide nodes, primitive order, ids and binary leaves", n);
+    rc_bvh_free(&a);
+    rc_bvh_free(&b);
+    rc_bvh_free(&c);
+    free(p);
+}
+
 int main(int argc, char **argv) {
+    deferred(3000);
+    deferred(150000);
     random_scene(1, 20000, 1, "one primitive");
     random_scene(5, 20000, 1, "one leaf");
     random_scene(300, 150000, 2, "300 primitives with duplicates");

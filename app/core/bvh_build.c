@@ -775,7 +775,7 @@ void rc_bvh_permute(rc_prim *prims, uint32_t *ids, const uint32_t *perm, uint32_
  * failure). Its memory at the peak: the references (28 bytes a primitive) beside the tree's
  * pieces, then the permutation (4) beside the tree, whose pieces are copied into one array
  * and freed one by one. */
-static int build_in_place(rc_prim *prims, uint32_t n, rc_bvh *out) {
+static int build_in_place(rc_prim *prims, uint32_t n, rc_bvh *out, int permute) {
     memset(out, 0, sizeof *out);
     if (n == 0) return 0;
     builder bd = {0};
@@ -791,10 +791,13 @@ static int build_in_place(rc_prim *prims, uint32_t n, rc_bvh *out) {
         bd.refs[i].id = i;
     }
     if (build_nodes(&bd, n, stack, &ids) != 0) goto fail;
-    done = calloc(((size_t)n + 7) / 8, 1);
-    if (!done) goto fail;
-    rc_bvh_permute(prims, NULL, ids, n, done);
-    free(done);
+    if (permute) {
+        done = calloc(((size_t)n + 7) / 8, 1);
+        if (!done) goto fail;
+        rc_bvh_permute(prims, NULL, ids, n, done);
+        free(done);
+    }
+    out->input_order = !permute;
     out->nodes = bd.nodes;
     out->num_nodes = bd.num_nodes;
     out->prims = prims;
@@ -812,8 +815,24 @@ fail:
 }
 
 int rc_bvh_build_take(rc_prim *prims, uint32_t n, rc_bvh *out) {
-    if (build_in_place(prims, n, out) != 0) return -1;
+    if (build_in_place(prims, n, out, 1) != 0) return -1;
     if (n == 0) free(prims);
+    return 0;
+}
+
+int rc_bvh_build_deferred(rc_prim *prims, uint32_t n, rc_bvh *out) {
+    if (build_in_place(prims, n, out, 0) != 0) return -1;
+    if (n == 0) free(prims);
+    return 0;
+}
+
+int rc_bvh_order(rc_bvh *bvh) {
+    if (!bvh->input_order) return 0;
+    uint8_t *done = calloc(((size_t)bvh->num_prims + 7) / 8, 1);
+    if (!done) return -1;
+    rc_bvh_permute(bvh->prims, NULL, bvh->ids, bvh->num_prims, done);
+    free(done);
+    bvh->input_order = 0;
     return 0;
 }
 
@@ -823,7 +842,7 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out) {
     rc_prim *copy = malloc(n * sizeof *copy);
     if (!copy) return -1;
     memcpy(copy, prims, n * sizeof *copy);
-    if (build_in_place(copy, n, out) != 0) {
+    if (build_in_place(copy, n, out, 1) != 0) {
         free(copy);
         return -1;
     }

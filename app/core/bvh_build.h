@@ -20,6 +20,9 @@ typedef struct rc_bvh {
     uint32_t num_wide;
     uint32_t layout; /* the rc_bvh_layout rc_bvh_view_of hands the traversal */
     double wide_ms;  /* rc_bvh_build_wide's time, as the caller measured it */
+    int input_order; /* prims still in input order (rc_bvh_build_deferred): leaf-order
+                        primitive i is prims[ids[i]] until rc_bvh_build_wide or
+                        rc_bvh_order puts them in leaf order */
 } rc_bvh;
 
 /* Axis-aligned bounds of one primitive, padded a little so that flat primitives (quads,
@@ -42,6 +45,14 @@ int rc_bvh_build(const rc_prim *prims, uint32_t n, rc_bvh *out);
  * order (reordered in place, no second copy; freed for n == 0). On failure (-1) `prims` is
  * untouched and still the caller's. */
 int rc_bvh_build_take(rc_prim *prims, uint32_t n, rc_bvh *out);
+/* rc_bvh_build_take without the reordering: out->prims keeps the input order (input_order
+ * set) until rc_bvh_build_wide reorders them once into its order (one walk over the
+ * primitives where two would be: the permutation is a pointer chase, a cache miss a step on
+ * a large scene) or rc_bvh_order into the binary leaf order. Nothing traces such a tree. */
+int rc_bvh_build_deferred(rc_prim *prims, uint32_t n, rc_bvh *out);
+/* The primitives (of a deferred build) into leaf order; nothing for a tree already in it.
+ * 0, or -1 when out of memory (the tree untouched). */
+int rc_bvh_order(rc_bvh *bvh);
 /* prims[i] (and ids[i], unless NULL) = the old ones at perm[i] for every i, in place: each
  * cycle of the permutation walked once, `done` (n bits, zeroed by the caller) marking the slots
  * filled. The build's and the wide collapse's reordering. */

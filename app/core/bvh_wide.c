@@ -118,7 +118,7 @@ static int entries_of(const rc_bvh *bvh, const uint32_t *kids, int nk, entry e[8
             }
             for (uint32_t p = x->first; p < x->first + x->count; p++) {
                 wbox pb;
-                rc_prim_bounds(&bvh->prims[p], pb.lo, pb.hi);
+                rc_prim_bounds(&bvh->prims[bvh->input_order ? bvh->ids[p] : p], pb.lo, pb.hi);
                 box_union(&x->box, &pb);
             }
         }
@@ -421,10 +421,21 @@ static int build_wide(rc_bvh *bvh, int parallel) {
         free(done);
         return -1;
     }
-    /* the primitives and their ids into the new order in place (no third copy of them) */
-    rc_bvh_permute(bvh->prims, bvh->ids, c.order, bvh->num_prims, done);
+    /* the primitives and their ids into the new order in place (no third copy of them). Still
+     * in input order (rc_bvh_build_deferred): slot i takes input primitive ids[order[i]], the
+     * ids become those, and one walk puts the primitives there. */
+    if (bvh->input_order) {
+#pragma omp parallel for schedule(static) if (bvh->num_prims >= PAR_MIN)
+        for (int64_t i = 0; i < (int64_t)bvh->num_prims; i++) c.order[i] = bvh->ids[c.order[i]];
+        rc_bvh_permute(bvh->prims, NULL, c.order, bvh->num_prims, done);
+        free(bvh->ids);
+        bvh->ids = c.order;
+        bvh->input_order = 0;
+    } else {
+        rc_bvh_permute(bvh->prims, bvh->ids, c.order, bvh->num_prims, done);
+        free(c.order);
+    }
     free(done);
-    free(c.order);
     bvh->wide = c.wide;
     bvh->num_wide = c.num_wide;
     return 0;

@@ -447,7 +447,8 @@ int rc_scene_finish(rc_scene *s, rc_error *err) {
     if (rc_scene_inst_meshes(s, err) != 0) return -1;
     n = (uint32_t)s->num_prims;
     rc_bvh_free(&s->bvh);
-    if (rc_bvh_build_take(s->prims, n, &s->bvh) != 0)
+    /* the primitives stay in input order until the wide collapse reorders them once */
+    if (rc_bvh_build_deferred(s->prims, n, &s->bvh) != 0)
         return rc_fail(err, "out of memory building the BVH of %zu primitives", s->num_prims);
     s->prims = NULL; /* now s->bvh.prims */
     s->cap_prims = 0;
