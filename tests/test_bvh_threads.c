@@ -3,7 +3,9 @@
  * enough for the build to bin its top nodes over all threads and to build subtrees side by
  * side, with many primitives at one point (ties the object median breaks by index). Also the
  * tree's SAH cost against the same sum computed here, and every leaf range covering each
- * primitive once. Usage: test_bvh_threads [N] */
+ * primitive once. And rc_bvh_permute, whose large arrays are walked from cuts in parallel,
+ * against a plain gather for permutations of few long cycles, of many short ones, of cycles
+ * through no cut, and the identity. Usage: test_bvh_threads [N] */
 #include "rc_test.h"
 
 #include <string.h>
@@ -26,6 +28,81 @@ static int build(const rc_prim *p, uint32_t n, int threads, rc_bvh *out) {
     (void)threads;
 #endif
     return rc_bvh_build(p, n, out);
+}
+
+static uint32_t rnd_below(uint32_t m) {
+    return (uint32_t)(rnd() * (float)m) % m;
+}
+
+/* rc_bvh_permute on `threads` threads against prims[i] = old[perm[i]], with and without ids */
+static void check_permute(const char *what, const uint32_t *perm, uint32_t n, int threads) {
+    rc_prim *p = malloc((size_t)n * sizeof *p), *want = malloc((size_t)n * sizeof *want);
+    uint32_t *ids = malloc((size_t)n * sizeof *ids);
+    uint8_t *done = calloc((n + 7) / 8 + 1, 1);
+    CHECK(p && want && ids && done, "out of memory");
+    if (p && want && ids && done) {
+        for (uint32_t i = 0; i < n; i++) {
+            memset(&p[i], 0, sizeof p[i]);
+            p[i].p = rc_v3((float)i, (float)(i ^ 0x5555u), 1.0f / (float)(i + 1));
+            p[i].type_mat = i;
+            ids[i] = i * 7u + 3u;
+        }
+        for (uint32_t i = 0; i < n; i++) want[i] = p[perm[i]];
+#ifdef _OPENMP
+        omp_set_num_threads(threads);
+#endif
+        rc_bvh_permute(p, ids, perm, n, done);
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < n; i++)
+            bad += memcmp(&p[i], &want[i], sizeof p[i]) != 0 || ids[i] != perm[i] * 7u + 3u;
+        CHECK(bad == 0, "%s, %u slots, %d threads: %u slots wrong", what, n, threads, bad);
+        memset(done, 0, (n + 7) / 8 + 1);
+        for (uint32_t i = 0; i < n; i++) p[i] = want[i];
+        for (uint32_t i = 0; i < n; i++) want[i] = p[perm[i]];
+        rc_bvh_permute(p, NULL, perm, n, done);
+        bad = 0;
+        for (uint32_t i = 0; i < n; i++) bad += memcmp(&p[i], &want[i], sizeof p[i]) != 0;
+        CHECK(bad == 0, "%s without ids, %u slots, %d threads: %u slots wrong", what, n, threads,
+              bad);
+    }
+    free(p);
+    free(want);
+    free(ids);
+    free(done);
+}
+
+static void permutes(uint32_t n) {
+    uint32_t *perm = malloc((size_t)n * sizeof *perm);
+    CHECK(perm != NULL, "out of memory");
+    if (!perm) return;
+    const int threads[] = {1, 3, 8};
+    for (int kind = 0; kind < 4; kind++) {
+        const char *what = kind == 0   ? "random"
+                           : kind == 1 ? "pairs"
+                           : kind == 2 ? "no cut"
+                                       : "identity";
+        for (uint32_t i = 0; i < n; i++) perm[i] = i;
+        if (kind == 0) /* Fisher-Yates: a few long cycles */
+            for (uint32_t i = n - 1; i > 0; i--) {
+                uint32_t j = rnd_below(i + 1), t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
+            }
+        else if (kind == 1) /* neighbours swapped: n / 2 cycles of two */
+            for (uint32_t i = 0; i + 1 < n; i += 2) {
+                perm[i] = i + 1;
+                perm[i + 1] = i;
+            }
+        else if (kind == 2) /* three-cycles among the slots that are no multiple of 1024 */
+            for (uint32_t i = 1; i + 3 < n; i += 4)
+                if ((i / 1024u) == ((i + 2) / 1024u) && i % 1024u != 0) {
+                    perm[i] = i + 1;
+                    perm[i + 1] = i + 2;
+                    perm[i + 2] = i;
+                }
+        for (int t = 0; t < 3; t++) check_permute(what, perm, n, threads[t]);
+    }
+    free(perm);
 }
 
 int main(int argc, char **argv) {
@@ -84,5 +161,8 @@ int main(int argc, char **argv) {
     }
     rc_bvh_free(&one);
     free(p);
+    permutes(1000);
+    permutes(n);
+    permutes(n + 1023);
     return test_finish("test_bvh_threads");
 }

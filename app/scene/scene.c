@@ -219,6 +219,112 @@ int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint
     return 0;
 }
 
+/* Room for `need` elements: exactly that the first time, at least half as much again after. */
+static int reserve(void **a, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap && (*a || need == 0)) return 0;
+    size_t c = *cap + *cap / 2;
+    if (c < need) c = need;
+    if (c == 0) c = 1;
+    if (elem && c > SIZE_MAX / elem) return -1;
+    void *g = realloc(*a, c * elem);
+    if (!g) return -1;
+    *a = g;
+    *cap = c;
+    return 0;
+}
+
+/* An optional per-vertex array of k floats reserved for `need` vertices, created where absent
+ * with the default `def` for the `have` vertices before. */
+static int reserve_optional(float **a, size_t *cap, size_t have, size_t need, int k,
+                            const float *def) {
+    const int fresh = *a == NULL;
+    if (reserve((void **)a, cap, need, (size_t)k * sizeof(float)) != 0) return -1;
+    if (fresh)
+        for (size_t v = 0; v < have; v++)
+            for (int c = 0; c < k; c++) (*a)[(size_t)k * v + c] = def[c];
+    return 0;
+}
+
+int rc_scene_reserve(rc_scene *s, size_t vertices, size_t triangles) {
+    const size_t v = s->num_vertices + vertices, p = s->num_prims + triangles,
+                 t = s->num_tris + triangles;
+    if (vertices && (reserve((void **)&s->normals, &s->cap_normals, v, 3 * sizeof(float)) != 0 ||
+                     reserve((void **)&s->uvs, &s->cap_uvs, v, 2 * sizeof(float)) != 0))
+        return -1;
+    if (triangles && (unfinish_prims(s) != 0 ||
+                      reserve((void **)&s->prims, &s->cap_prims, p, sizeof *s->prims) != 0 ||
+                      reserve((void **)&s->prim_tri, &s->cap_prim_tri, p, sizeof(uint32_t)) != 0 ||
+                      reserve((void **)&s->tri_vtx, &s->cap_tri_vtx, t, 3 * sizeof(uint32_t)) != 0))
+        return -1;
+    return 0;
+}
+
+long rc_scene_vertices_begin(rc_scene *s, size_t count, int uv1, int color, int tangent) {
+    static const float zero2[2] = {0.0f, 0.0f}, white[4] = {1.0f, 1.0f, 1.0f, 1.0f},
+                       none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const size_t i = s->num_vertices, need = i + count;
+    if (count > UINT32_MAX || need > UINT32_MAX) return -1;
+    if (reserve((void **)&s->normals, &s->cap_normals, need, 3 * sizeof(float)) != 0 ||
+        reserve((void **)&s->uvs, &s->cap_uvs, need, 2 * sizeof(float)) != 0)
+        return -1;
+    if ((uv1 || s->uv1s) && reserve_optional(&s->uv1s, &s->cap_uv1s, i, need, 2, zero2) != 0)
+        return -1;
+    if ((color || s->colors) &&
+        reserve_optional(&s->colors, &s->cap_colors, i, need, 4, white) != 0)
+        return -1;
+    if ((tangent || s->tangents) &&
+        reserve_optional(&s->tangents, &s->cap_tangents, i, need, 4, none) != 0)
+        return -1;
+    return (long)i;
+}
+
+void rc_scene_put_vertex(rc_scene *s, size_t v, const float normal[3], const float uv[2],
+                         const float uv1[2], const float color[4], const float tangent[4]) {
+    for (int k = 0; k < 3; k++) s->normals[3 * v + k] = normal ? normal[k] : 0.0f;
+    for (int k = 0; k < 2; k++) s->uvs[2 * v + k] = uv ? uv[k] : 0.0f;
+    if (s->uv1s)
+        for (int k = 0; k < 2; k++) s->uv1s[2 * v + k] = uv1 ? uv1[k] : 0.0f;
+    if (s->colors)
+        for (int k = 0; k < 4; k++) s->colors[4 * v + k] = color ? color[k] : 1.0f;
+    if (s->tangents)
+        for (int k = 0; k < 4; k++) s->tangents[4 * v + k] = tangent ? tangent[k] : 0.0f;
+}
+
+void rc_scene_vertices_end(rc_scene *s, size_t count, int any_normal, int any_uv) {
+    s->num_vertices += count;
+    if (any_normal) s->has_normals = 1;
+    if (any_uv && count) s->has_uvs = 1;
+}
+
+long rc_scene_triangles_begin(rc_scene *s, size_t count) {
+    const size_t prim = s->num_prims, t = s->num_tris;
+    if (count == 0) return (long)prim;
+    if (prim + count > UINT32_MAX / 2 || (s->max_prims && prim + count > s->max_prims)) return -1;
+    if (unfinish_prims(s) != 0 ||
+        reserve((void **)&s->prims, &s->cap_prims, prim + count, sizeof *s->prims) != 0 ||
+        reserve((void **)&s->prim_tri, &s->cap_prim_tri, prim + count, sizeof(uint32_t)) != 0 ||
+        reserve((void **)&s->tri_vtx, &s->cap_tri_vtx, t + count, 3 * sizeof(uint32_t)) != 0)
+        return -1;
+    /* the primitives added since the last one with vertex data have none */
+    for (size_t i = s->num_prim_tri; i < prim; i++) s->prim_tri[i] = RC_NO_TRI;
+    s->num_prim_tri = prim;
+    return (long)prim;
+}
+
+void rc_scene_put_triangle(rc_scene *s, size_t prim, size_t tri, rc_vec3 a, rc_vec3 b, rc_vec3 c,
+                           uint32_t material, const uint32_t vtx[3]) {
+    s->prims[prim] = make_prim(RC_PRIM_TRIANGLE, material, a, 0.0f, rc_sub(b, a), rc_sub(c, a));
+    memcpy(s->tri_vtx + 3 * tri, vtx, 3 * sizeof(uint32_t));
+    s->prim_tri[prim] = (uint32_t)tri;
+}
+
+void rc_scene_triangles_end(rc_scene *s, size_t count) {
+    s->num_prims += count;
+    s->num_triangles += count;
+    s->num_tris += count;
+    if (count) s->num_prim_tri = s->num_prims;
+}
+
 size_t rc_scene_vertex_bytes(const rc_scene *s) {
     return s->num_vertices * ((s->uv1s ? 7 : 5) + (s->colors ? 4 : 0) + (s->tangents ? 4 : 0)) *
                sizeof(float) +

@@ -161,6 +161,27 @@ size_t rc_scene_device_bytes(const rc_scene *s);
 size_t rc_scene_host_bytes(const rc_scene *s);
 /* Host bytes of the scene's textures and environment (for the memory report and budget). */
 size_t rc_scene_image_bytes(const rc_scene *s);
+/* Vertices and triangles in bulk, for an importer that fills them from several threads:
+ * rc_scene_vertices_begin makes room for `count` more vertices (the optional arrays too where
+ * uv1, color or tangent asks or they exist) and returns the first's index (-1: out of memory);
+ * the caller then writes every one of them with rc_scene_put_vertex (any thread, each index
+ * once) and ends with rc_scene_vertices_end, which counts them and records whether any had a
+ * normal or a uv. The same for triangles with vertex data: rc_scene_triangles_begin (-1: out
+ * of memory, or more primitives than the scene may hold), rc_scene_put_triangle for each of
+ * the `count` (primitive first + k, triangle num_tris + k as it was at the begin),
+ * rc_scene_triangles_end. The result is that of adding them one by one with
+ * rc_scene_add_vertex_full, rc_scene_set_tangent and rc_scene_add_triangle_vtx. Room is made once
+ * (exactly, or half as much again where the arrays grow a second time), so reserving a whole model
+ * first (rc_scene_reserve) leaves each array at its size. */
+int rc_scene_reserve(rc_scene *s, size_t vertices, size_t triangles);
+long rc_scene_vertices_begin(rc_scene *s, size_t count, int uv1, int color, int tangent);
+void rc_scene_put_vertex(rc_scene *s, size_t v, const float normal[3], const float uv[2],
+                         const float uv1[2], const float color[4], const float tangent[4]);
+void rc_scene_vertices_end(rc_scene *s, size_t count, int any_normal, int any_uv);
+long rc_scene_triangles_begin(rc_scene *s, size_t count);
+void rc_scene_put_triangle(rc_scene *s, size_t prim, size_t tri, rc_vec3 a, rc_vec3 b, rc_vec3 c,
+                           uint32_t material, const uint32_t vtx[3]);
+void rc_scene_triangles_end(rc_scene *s, size_t count);
 /* A triangle with vertex data: its corners a, b, c and the indices of their vertex data
  * (rc_scene_add_vertex). 0 or -1 (out of memory, or an index out of range). */
 int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t material,

@@ -240,62 +240,113 @@ static int zero_area(const float *p, const uint32_t *t) {
     return x == 0.0f && y == 0.0f && z == 0.0f;
 }
 
-/* The last vertex's tangent (xyz, w) through the placement: xyz as a direction, normalized;
- * w turned where the placement mirrors (a negative determinant), as the glTF reader does for
- * a node's matrix. A tangent of zero length stays "none". */
-static int place_tangent(rc_scene *s, const rc_import_place *place, const float *t) {
-    float out[4] = {t[0], t[1], t[2], t[3]};
+/* A tangent (xyz, w) through the placement: xyz as a direction, normalized; w turned where
+ * the placement mirrors (`mirror`: a negative determinant), as the glTF reader does for a
+ * node's matrix. A tangent of zero length stays "none" (w 0). */
+static void place_tangent(const rc_import_place *place, int mirror, const float *t, float out[4]) {
+    out[0] = t[0], out[1] = t[1], out[2] = t[2], out[3] = t[3];
     if (place) {
         rc_vec3 d = place->dir(place->ctx, rc_v3(t[0], t[1], t[2]));
-        rc_vec3 ex = place->dir(place->ctx, rc_v3(1, 0, 0)),
-                ey = place->dir(place->ctx, rc_v3(0, 1, 0)),
-                ez = place->dir(place->ctx, rc_v3(0, 0, 1));
         float l = rc_length(d);
         if (l > 0.0f) d = rc_scale(d, 1.0f / l);
         out[0] = d.x, out[1] = d.y, out[2] = d.z;
-        if (rc_dot(rc_cross(ex, ey), ez) < 0.0f) out[3] = -out[3];
+        if (mirror) out[3] = -out[3];
     }
     if (out[0] == 0.0f && out[1] == 0.0f && out[2] == 0.0f) out[3] = 0.0f;
-    return rc_scene_set_tangent(s, s->num_vertices - 1, out);
+}
+
+/* Parts this large are added over all threads, in chunks of PART_CHUNK triangles whose kept
+ * (nonzero-area) ones are counted first, so each chunk writes at its place in the order a
+ * single pass gives. */
+#define PART_PAR   65536u
+#define PART_CHUNK 16384u
+
+/* Triangle t of part p: 1 when kept, 0 when of zero area, -1 when an index names no vertex. */
+static int tri_kept(const rc_import_part *p, size_t t) {
+    const uint32_t *ti = p->indices + 3 * t;
+    if (ti[0] >= p->num_vertices || ti[1] >= p->num_vertices || ti[2] >= p->num_vertices) return -1;
+    return !zero_area(p->positions, ti);
 }
 
 /* Part p's vertices and triangles into the scene through `place` (NULL: as they are). */
 static int add_part(rc_scene *s, const rc_import_part *p, const rc_import_place *place,
                     uint32_t mat, size_t *dropped, const char *name, rc_error *err) {
-    long first = (long)s->num_vertices;
-    for (size_t v = 0; v < p->num_vertices; v++) {
-        float n[3] = {0, 0, 0};
+    const long first = rc_scene_vertices_begin(s, p->num_vertices, p->uv1 != NULL,
+                                               p->colors != NULL, p->tangents != NULL);
+    if (first < 0) return rc_fail(err, "%s: out of memory for its vertices", name);
+    int mirror = 0;
+    if (place) {
+        rc_vec3 ex = place->dir(place->ctx, rc_v3(1, 0, 0)),
+                ey = place->dir(place->ctx, rc_v3(0, 1, 0)),
+                ez = place->dir(place->ctx, rc_v3(0, 0, 1));
+        mirror = rc_dot(rc_cross(ex, ey), ez) < 0.0f;
+    }
+    const int64_t nv = (int64_t)p->num_vertices;
+    int any_normal = 0;
+#pragma omp parallel for schedule(static) reduction(| : any_normal) if (nv >= PART_PAR)
+    for (int64_t v = 0; v < nv; v++) {
+        float n[3], t[4];
         const float *nrm = NULL;
         if (p->normals) {
             rc_vec3 q = rc_v3(p->normals[3 * v], p->normals[3 * v + 1], p->normals[3 * v + 2]);
             if (place) q = place->normal(place->ctx, q);
             n[0] = q.x, n[1] = q.y, n[2] = q.z;
             nrm = n;
+            any_normal |= n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f;
         }
-        if (rc_scene_add_vertex_full(s, nrm, p->has_uv0 ? p->uv0 + 2 * v : NULL,
-                                     p->uv1 ? p->uv1 + 2 * v : NULL,
-                                     p->colors ? p->colors + 4 * v : NULL) < 0)
-            return rc_fail(err, "%s: out of memory for its vertices", name);
-        if (p->tangents && place_tangent(s, place, p->tangents + 4 * v) != 0)
-            return rc_fail(err, "%s: out of memory for its vertices", name);
+        if (p->tangents) place_tangent(place, mirror, p->tangents + 4 * v, t);
+        rc_scene_put_vertex(s, (size_t)first + (size_t)v, nrm, p->has_uv0 ? p->uv0 + 2 * v : NULL,
+                            p->uv1 ? p->uv1 + 2 * v : NULL, p->colors ? p->colors + 4 * v : NULL,
+                            p->tangents ? t : NULL);
     }
-    for (size_t t = 0; t < p->num_triangles; t++) {
-        const uint32_t *ti = p->indices + 3 * t;
-        if (zero_area(p->positions, ti)) {
-            (*dropped)++;
-            continue;
+    rc_scene_vertices_end(s, p->num_vertices, any_normal, p->has_uv0);
+    /* the kept triangles of each chunk, then each chunk's first place */
+    const size_t nt = p->num_triangles, chunks = (nt + PART_CHUNK - 1) / PART_CHUNK;
+    size_t *at = malloc((chunks + 1) * sizeof *at);
+    if (!at) return rc_fail(err, "%s: out of memory for its triangles", name);
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad) if (nt >= PART_PAR)
+    for (int64_t k = 0; k < (int64_t)chunks; k++) {
+        size_t kept = 0,
+               end = ((size_t)k + 1) * PART_CHUNK < nt ? ((size_t)k + 1) * PART_CHUNK : nt;
+        for (size_t t = (size_t)k * PART_CHUNK; t < end; t++) {
+            int r = tri_kept(p, t);
+            bad |= r < 0;
+            kept += r > 0;
         }
-        rc_vec3 c[3];
-        uint32_t vtx[3];
-        for (int k = 0; k < 3; k++) {
-            const float *q = p->positions + 3 * (size_t)ti[k];
-            c[k] = rc_v3(q[0], q[1], q[2]);
-            if (place) c[k] = place->point(place->ctx, c[k]);
-            vtx[k] = (uint32_t)(first + (long)ti[k]);
-        }
-        if (rc_scene_add_triangle_vtx(s, c[0], c[1], c[2], mat, vtx) != 0)
-            return rc_fail(err, "%s: out of memory for its triangles (or too many)", name);
+        at[k + 1] = kept;
     }
+    at[0] = 0;
+    for (size_t k = 0; k < chunks; k++) at[k + 1] += at[k];
+    const size_t kept = at[chunks];
+    const size_t tri0 = s->num_tris;
+    const long prim0 = bad ? -1 : rc_scene_triangles_begin(s, kept);
+    if (prim0 < 0) {
+        free(at);
+        return rc_fail(err, "%s: out of memory for its triangles (or too many)", name);
+    }
+#pragma omp parallel for schedule(static) if (nt >= PART_PAR)
+    for (int64_t k = 0; k < (int64_t)chunks; k++) {
+        size_t o = at[k],
+               end = ((size_t)k + 1) * PART_CHUNK < nt ? ((size_t)k + 1) * PART_CHUNK : nt;
+        for (size_t t = (size_t)k * PART_CHUNK; t < end; t++) {
+            if (tri_kept(p, t) <= 0) continue;
+            const uint32_t *ti = p->indices + 3 * t;
+            rc_vec3 c[3];
+            uint32_t vtx[3];
+            for (int j = 0; j < 3; j++) {
+                const float *q = p->positions + 3 * (size_t)ti[j];
+                c[j] = rc_v3(q[0], q[1], q[2]);
+                if (place) c[j] = place->point(place->ctx, c[j]);
+                vtx[j] = (uint32_t)(first + (long)ti[j]);
+            }
+            rc_scene_put_triangle(s, (size_t)prim0 + o, tri0 + o, c[0], c[1], c[2], mat, vtx);
+            o++;
+        }
+    }
+    rc_scene_triangles_end(s, kept);
+    *dropped += nt - kept;
+    free(at);
     return 0;
 }
 
@@ -428,6 +479,19 @@ int rc_scene_add_import(rc_scene *s, const rc_import *im, const rc_import_place 
     }
     long *mesh_start = mesh_of ? mesh_of + ni : NULL;
     for (size_t i = 0; i < ni; i++) mesh_of[i] = mesh_start[i] = -1;
+    /* the arrays at their size once, for the parts that are added (a group's first use only) */
+    size_t all_v = 0, all_t = 0;
+    for (size_t pi = 0; pi < im->num_parts; pi++) {
+        const size_t in = im->parts[pi].instance;
+        if (leader && in < ni && leader[in] != SIZE_MAX && leader[in] != in) continue;
+        all_v += im->parts[pi].num_vertices;
+        all_t += im->parts[pi].num_triangles;
+    }
+    if (rc_scene_reserve(s, all_v, all_t) != 0) {
+        free(mesh_of);
+        free(leader);
+        return rc_fail(err, "%s: out of memory", name);
+    }
     int rc = 0;
     for (size_t pi = 0; pi < im->num_parts && rc == 0; pi++) {
         const rc_import_part *p = &im->parts[pi];
