@@ -592,8 +592,23 @@ static uint32_t build_subtree(builder *bd, rc_bvh_node *nodes, work root, work *
     return num;
 }
 
-/* Subtrees of at most this many primitives are built as tasks of their own, in parallel. */
+/* Subtrees of at most this many primitives are built as tasks of their own, in parallel; at
+ * least RC_BVH_TASK_PRIMS, and an eighth of a thread's share where that is more, so that the
+ * top of the tree, whose nodes take turns with all threads, ends where there are about eight
+ * tasks a thread (on 16 threads and 16 M primitives the nodes from 32768 to 131072 primitives
+ * were one level of the tree built one node at a time). Which nodes are tasks does not change
+ * the tree: a node is split the same way on one thread or on all. */
 #define RC_BVH_TASK_PRIMS 32768u
+
+static uint32_t task_prims(uint32_t n) {
+#ifdef _OPENMP
+    const uint64_t share = (uint64_t)n / (8u * (uint64_t)omp_get_max_threads());
+    return share > RC_BVH_TASK_PRIMS ? (uint32_t)share : RC_BVH_TASK_PRIMS;
+#else
+    (void)n;
+    return RC_BVH_TASK_PRIMS;
+#endif
+}
 
 typedef struct subtree {
     work root;
@@ -619,6 +634,7 @@ static int build_nodes(builder *bd, uint32_t n, work *stack, uint32_t **ids) {
     int32_t *top_task = malloc(cap_top * sizeof *top_task); /* subtree of a top node, or -1 */
     subtree *subs = malloc(cap_sub * sizeof *subs);
     uint32_t num_top = 1, num_subs = 0;
+    const uint32_t task = task_prims(n);
     int rc = -1;
     if (!top_nodes || !top_task || !subs) goto done;
     top_task[0] = -1;
@@ -629,7 +645,7 @@ static int build_nodes(builder *bd, uint32_t n, work *stack, uint32_t **ids) {
         top++;
         while (top > 0) {
             work w = stack[--top], kids[2];
-            if (w.count <= RC_BVH_TASK_PRIMS && n > RC_BVH_TASK_PRIMS) {
+            if (w.count <= task && n > task) {
                 if (num_subs == cap_sub) {
                     subtree *g = realloc(subs, 2 * cap_sub * sizeof *subs);
                     if (!g) goto done;
