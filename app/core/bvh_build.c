@@ -623,6 +623,30 @@ typedef struct noderef {
     uint32_t i;
 } noderef;
 
+/* Subtree `sub` (its root at sub[0]) into nodes[] as the renumber numbers it: its root at
+ * `at`, its descendants from `next` on. */
+static void renumber_subtree(rc_bvh_node *nodes, const rc_bvh_node *sub, uint32_t at,
+                             uint32_t next) {
+    uint32_t rs[2 * RC_BVH_STACK + 2], ri[2 * RC_BVH_STACK + 2];
+    int top = 0;
+    rs[top] = 0;
+    ri[top++] = at;
+    while (top > 0) {
+        top--;
+        const rc_bvh_node *src = &sub[rs[top]];
+        rc_bvh_node *dst = &nodes[ri[top]];
+        *dst = *src;
+        if (dst->count > 0) continue;
+        const uint32_t child = next;
+        next += 2;
+        dst->first = child;
+        rs[top] = src->first + 1;
+        ri[top++] = child + 1;
+        rs[top] = src->first;
+        ri[top++] = child;
+    }
+}
+
 /* The build: the top of the tree one node at a time (each large node binned over all
  * threads), the subtrees below RC_BVH_TASK_PRIMS side by side, then every node renumbered in
  * the order the one-thread build numbers them (a node's children as a pair when it is split,
@@ -715,48 +739,58 @@ static int build_nodes(builder *bd, uint32_t n, work *stack, uint32_t **ids) {
     }
     {
         /* renumber: pop a node, give a split node's children the next pair, visit left first.
-         * A subtree's nodes are freed once its last one is copied (the renumber walks each
-         * subtree whole), so the copies and the pieces never add up to two trees. */
+         * A node's descendants are numbered before anything popped after it, so a subtree's
+         * take one block (num - 1 of them, after its root's place): the top tree is walked
+         * here, each subtree given its root's place and its block, and the subtrees are
+         * renumbered side by side, each freed once copied, so the copies and the pieces never
+         * add up to two trees. */
         noderef *rs = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *rs);
         uint32_t *ri = malloc((2 * (size_t)RC_BVH_STACK + 2) * sizeof *ri);
-        uint32_t *left_in = malloc((num_subs ? num_subs : 1) * sizeof *left_in);
-        if (!rs || !ri || !left_in) {
+        uint32_t *sub_at = malloc((2 * (size_t)num_subs + 1) * sizeof *sub_at);
+        if (!rs || !ri || !sub_at) {
             free(rs);
             free(ri);
-            free(left_in);
+            free(sub_at);
             goto done;
         }
-        for (uint32_t t = 0; t < num_subs; t++) left_in[t] = subs[t].num;
+        uint32_t *sub_next = sub_at + num_subs;
         int top = 0;
         uint32_t next = 1;
         rs[top] = (noderef){-1, 0};
         ri[top++] = 0;
         while (top > 0) {
             top--;
-            noderef r = rs[top];
-            uint32_t at = ri[top];
-            if (r.tree < 0 && top_task[r.i] >= 0) r = (noderef){top_task[r.i], 0};
-            const rc_bvh_node *src = r.tree < 0 ? &top_nodes[r.i] : &subs[r.tree].nodes[r.i];
+            const noderef r = rs[top];
+            const uint32_t at = ri[top];
+            if (top_task[r.i] >= 0) {
+                const uint32_t t = (uint32_t)top_task[r.i];
+                sub_at[t] = at;
+                sub_next[t] = next;
+                next += subs[t].num - 1u;
+                continue;
+            }
+            const rc_bvh_node *src = &top_nodes[r.i];
             rc_bvh_node *dst = &bd->nodes[at];
             *dst = *src;
-            if (r.tree >= 0 && --left_in[r.tree] == 0) {
-                free(subs[r.tree].nodes);
-                subs[r.tree].nodes = NULL;
-                continue; /* its last node, a leaf */
-            }
             if (dst->count > 0) continue;
             uint32_t child = next;
             next += 2;
             dst->first = child;
-            rs[top] = (noderef){r.tree, src->first + 1};
+            rs[top] = (noderef){-1, src->first + 1};
             ri[top++] = child + 1;
-            rs[top] = (noderef){r.tree, src->first};
+            rs[top] = (noderef){-1, src->first};
             ri[top++] = child;
         }
         bd->num_nodes = next;
         free(rs);
         free(ri);
-        free(left_in);
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t t = 0; t < (int64_t)num_subs; t++) {
+            renumber_subtree(bd->nodes, subs[t].nodes, sub_at[t], sub_next[t]);
+            free(subs[t].nodes);
+            subs[t].nodes = NULL;
+        }
+        free(sub_at);
     }
     rc = 0;
 done:

@@ -246,6 +246,7 @@ typedef struct subtree {
     uint32_t root; /* its binary node */
     collapse c;
     int failed;
+    uint32_t w, nw, np; /* its root's wide node and the serial pass's counters there */
 } subtree;
 
 static int reserve(void **a, uint32_t *cap, uint32_t need, size_t size) {
@@ -339,10 +340,11 @@ static subtree *find_subtrees(const rc_bvh *bvh, uint32_t *n) {
     return t;
 }
 
-/* Place subtree t where the serial pass reaches its root w: its nodes and primitives at the
- * pass's counters, their indices shifted by as much, its binary leaves' `first` too. */
-static void place_subtree(collapse *c, uint32_t w, const subtree *t) {
-    const uint32_t off = c->num_wide - 1u, poff = c->num_prims;
+/* Place subtree t where the serial pass reaches its root w, with the pass's counters at
+ * nodes `nw` and primitives `np`: its nodes and primitives there, their indices shifted by as
+ * much, its binary leaves' `first` too. Subtrees touch disjoint slots: placed in parallel. */
+static void place_subtree(collapse *c, uint32_t w, uint32_t nw, uint32_t np, const subtree *t) {
+    const uint32_t off = nw - 1u, poff = np;
     for (uint32_t j = 0; j < t->c.num_wide; j++) {
         rc_wide_node n = t->c.wide[j];
         n.child_base += off;
@@ -351,8 +353,6 @@ static void place_subtree(collapse *c, uint32_t w, const subtree *t) {
     }
     memcpy(c->order + poff, t->c.order, (size_t)t->c.num_prims * sizeof *c->order);
     for (uint32_t i = 0; i < t->c.num_log; i++) c->bvh->nodes[t->c.log[2 * i]].first += poff;
-    c->num_wide += t->c.num_wide - 1u;
-    c->num_prims += t->c.num_prims;
 }
 
 static int build_wide(rc_bvh *bvh, int parallel) {
@@ -394,9 +394,12 @@ static int build_wide(rc_bvh *bvh, int parallel) {
             if (num_subs && depth == PAR_DEPTH) {
                 uint32_t k = 0;
                 while (k < num_subs && subs[k].root != root) k++;
-                if (k < num_subs) {
-                    place_subtree(&c, w, &subs[k]);
-                    subtree_free(&subs[k]); /* placed: its arrays are not needed any more */
+                if (k < num_subs) { /* its place now, its copy below */
+                    subs[k].w = w;
+                    subs[k].nw = c.num_wide;
+                    subs[k].np = c.num_prims;
+                    c.num_wide += subs[k].c.num_wide - 1u;
+                    c.num_prims += subs[k].c.num_prims;
                     continue;
                 }
             }
@@ -409,6 +412,11 @@ static int build_wide(rc_bvh *bvh, int parallel) {
                 wstack[top++] = base + (uint32_t)i;
             }
         }
+    }
+#pragma omp parallel for schedule(dynamic, 1) if (!failed)
+    for (int64_t i = 0; i < (int64_t)num_subs; i++) {
+        if (!failed) place_subtree(&c, subs[i].w, subs[i].nw, subs[i].np, &subs[i]);
+        subtree_free(&subs[i]); /* placed: its arrays are not needed any more */
     }
     free(stack);
     free(wstack);

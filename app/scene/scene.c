@@ -576,7 +576,8 @@ int rc_scene_finish(rc_scene *s, rc_error *err) {
     if (s->num_tris > 0) {
         s->leaf_tri = malloc((n ? n : 1) * sizeof *s->leaf_tri);
         if (!s->leaf_tri) return rc_fail(err, "out of memory for the vertex data's index");
-        for (uint32_t i = 0; i < n; i++) {
+#pragma omp parallel for schedule(static) if (n >= 65536)
+        for (int64_t i = 0; i < (int64_t)n; i++) {
             uint32_t id = s->bvh.ids[i];
             s->leaf_tri[i] = id < s->num_prim_tri ? s->prim_tri[id] : RC_NO_TRI;
         }
