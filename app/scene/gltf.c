@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gltf_internal.h"
 #include "read_file.h"
+#include "read_par.h"
 #include "scene.h"
 
 #include <cjson/cJSON.h>
@@ -277,7 +278,7 @@ int rc_gltf_load(const char *path, const rc_gltf_options *opt, rc_import *out, r
     size_t limit = limit_bytes(opt ? opt : &none);
     char *data;
     size_t len;
-    if (rc_read_file(path, limit, &data, &len, err) != 0) return -1;
+    if (rc_read_file_par(path, limit, &data, &len, err) != 0) return -1;
     char dir[4096];
     const char *slash = strrchr(path, '/');
     if (!slash)

@@ -307,6 +307,17 @@ static int sparse_index(gctx *c, int ai, size_t j, size_t *prev, size_t *out) {
     return 0;
 }
 
+/* memcpy over all threads for a large accessor (the first touch of its fresh pages too). */
+static void copy_par(void *dst, const void *src, size_t bytes) {
+    const size_t chunk = (size_t)1 << 20;
+    const int64_t chunks = (int64_t)((bytes + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static) if (bytes >= 4 * (size_t)GLTF_PAR)
+    for (int64_t k = 0; k < chunks; k++) {
+        size_t at = (size_t)k * chunk, n = bytes - at < chunk ? bytes - at : chunk;
+        memcpy((char *)dst + at, (const char *)src + at, n);
+    }
+}
+
 /* Accessor ai (ncomp components each) as floats, sparse values substituted; non-finite
  * values refused, naming the accessor and `use`. */
 int gltf_read_floats(gctx *c, int ai, float *out, const char *use) {
@@ -317,7 +328,7 @@ int gltf_read_floats(gctx *c, int ai, float *out, const char *use) {
         size_t st = a->stride;
         if (a->ctype == CT_FLOAT) {
             if (st == (size_t)nc * 4) {
-                memcpy(out, base, a->count * nc * 4);
+                copy_par(out, base, a->count * nc * 4);
             } else {
                 for (size_t i = 0; i < a->count; i++) memcpy(out + i * nc, base + i * st, nc * 4);
             }
@@ -344,13 +355,16 @@ int gltf_read_floats(gctx *c, int ai, float *out, const char *use) {
         }
     }
     if (a->ctype == CT_FLOAT) {
-        size_t n = a->count * nc;
-        for (size_t i = 0; i < n; i++)
-            if (!isfinite(out[i])) {
-                char p[64];
-                return gltf_fail(c, gltf_jindex(p, sizeof p, "accessors", ai),
-                                 "element %zu (%s) is not finite", i / nc, use);
-            }
+        const int64_t n = (int64_t)(a->count * nc);
+        int64_t first = n; /* the first value that is not finite, over all threads */
+#pragma omp parallel for schedule(static) reduction(min : first) if (n >= GLTF_PAR)
+        for (int64_t i = 0; i < n; i++)
+            if (!isfinite(out[i]) && i < first) first = i;
+        if (first < n) {
+            char p[64];
+            return gltf_fail(c, gltf_jindex(p, sizeof p, "accessors", ai),
+                             "element %zu (%s) is not finite", (size_t)first / nc, use);
+        }
     }
     return 0;
 }
@@ -360,15 +374,17 @@ int gltf_read_uints(gctx *c, int ai, uint32_t *out) {
     if (a->view >= 0) {
         const uint8_t *base = gltf_view_data(c, (uint32_t)a->view) + a->offset;
         size_t st = a->stride;
-        if (a->ctype == CT_UINT && st == 4)
-            memcpy(out, base, a->count * 4);
-        else if (a->ctype == CT_USHORT)
-            for (size_t i = 0; i < a->count; i++) {
+        if (a->ctype == CT_UINT && st == 4) {
+            copy_par(out, base, a->count * 4);
+        } else if (a->ctype == CT_USHORT) {
+            const int64_t n = (int64_t)a->count;
+#pragma omp parallel for schedule(static) if (n >= GLTF_PAR)
+            for (int64_t i = 0; i < n; i++) {
                 uint16_t u;
-                memcpy(&u, base + i * st, 2);
+                memcpy(&u, base + (size_t)i * st, 2);
                 out[i] = u;
             }
-        else
+        } else
             for (size_t i = 0; i < a->count; i++) out[i] = comp_uint(base + i * st, a->ctype);
     } else {
         memset(out, 0, a->count * sizeof *out);

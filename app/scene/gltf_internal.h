@@ -136,6 +136,9 @@ const char *gltf_jindex(char *buf, size_t cap, const char *parent, long i);
 int gltf_charge(gctx *c, size_t bytes, const char *elem, const char *what);
 /* n zeroed elements of the result, counted in im->bytes; NULL when out of memory. */
 void *gltf_alloc_out(rc_import *im, size_t n, size_t elem);
+/* Loops over at least this many vertices, indices or values run over all threads; each keeps
+ * the serial loop's result (the first bad element is the one reported). */
+#define GLTF_PAR 65536
 
 /* ---- gltf_json.c: JSON fields ---- */
 

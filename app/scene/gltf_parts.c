@@ -39,16 +39,20 @@ static int build_indices(gctx *c, const gprim *g, rc_import_part *pt, int flip) 
             if (src != pt->indices) free(src);
             return -1;
         }
-        for (size_t i = 0; i < n; i++)
-            if (src[i] >= g->num_vertices) {
-                char p[64];
-                int r = gltf_fail(c, gltf_jindex(p, sizeof p, "accessors", g->indices),
-                                  "index %u (element %zu) is not below the vertex count %zu of "
-                                  "meshes[%u].primitives[%u]",
-                                  src[i], i, g->num_vertices, pt->mesh, pt->primitive);
-                if (src != pt->indices) free(src);
-                return r;
-            }
+        int64_t first = (int64_t)n; /* the first index out of range, over all threads */
+#pragma omp parallel for schedule(static) reduction(min : first) if (n >= GLTF_PAR)
+        for (int64_t i = 0; i < (int64_t)n; i++)
+            if (src[i] >= g->num_vertices && i < first) first = i;
+        if (first < (int64_t)n) {
+            const size_t i = (size_t)first;
+            char p[64];
+            int r = gltf_fail(c, gltf_jindex(p, sizeof p, "accessors", g->indices),
+                              "index %u (element %zu) is not below the vertex count %zu of "
+                              "meshes[%u].primitives[%u]",
+                              src[i], i, g->num_vertices, pt->mesh, pt->primitive);
+            if (src != pt->indices) free(src);
+            return r;
+        }
     }
     uint32_t *t = pt->indices;
     size_t nt = g->num_triangles;
@@ -164,31 +168,47 @@ static int build_part(gctx *c, const gprim *g, const gnode *nd, rc_import_part *
     for (int r = 0; r < 3; r++)
         for (int k = 0; k < 3; k++) nm[r * 3 + k] = sgn * (float)cof[k * 3 + r];
     float *pos = pt->positions;
-    for (size_t i = 0; i < nv; i++) {
+    float lo[3] = {im->bounds_min[0], im->bounds_min[1], im->bounds_min[2]},
+          hi[3] = {im->bounds_max[0], im->bounds_max[1], im->bounds_max[2]};
+    int infinite = 0;
+    const int64_t nvs = (int64_t)nv;
+    /* min and max are exact in any order: the bounds of one thread */
+#pragma omp parallel for schedule(static) reduction(min                                            \
+                                                    : lo[:3]) reduction(max                        \
+                                                                        : hi[:3])                  \
+    reduction(|                                                                                    \
+              : infinite) if (nvs >= GLTF_PAR)
+    for (int64_t i = 0; i < nvs; i++) {
         float x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
         for (int r = 0; r < 3; r++) {
             float v = m[r] * x + m[3 + r] * y + m[6 + r] * z + m[9 + r];
             pos[3 * i + r] = v;
-            if (!isfinite(v)) {
-                char p[64];
-                return gltf_fail(c, gltf_jindex(p, sizeof p, "nodes", (long)(nd - c->nodes)),
-                                 "its transform makes POSITION of meshes[%u].primitives[%u] "
-                                 "not finite",
-                                 pt->mesh, pt->primitive);
-            }
-            if (v < im->bounds_min[r]) im->bounds_min[r] = v;
-            if (v > im->bounds_max[r]) im->bounds_max[r] = v;
+            infinite |= !isfinite(v);
+            if (v < lo[r]) lo[r] = v;
+            if (v > hi[r]) hi[r] = v;
         }
     }
+    if (infinite) {
+        char p[64];
+        return gltf_fail(c, gltf_jindex(p, sizeof p, "nodes", (long)(nd - c->nodes)),
+                         "its transform makes POSITION of meshes[%u].primitives[%u] not finite",
+                         pt->mesh, pt->primitive);
+    }
+    for (int r = 0; r < 3; r++) {
+        im->bounds_min[r] = lo[r];
+        im->bounds_max[r] = hi[r];
+    }
     if (pt->normals)
-        for (size_t i = 0; i < nv; i++) {
+#pragma omp parallel for schedule(static) if (nvs >= GLTF_PAR)
+        for (int64_t i = 0; i < nvs; i++) {
             float *n = pt->normals + 3 * i, x = n[0], y = n[1], z = n[2];
             for (int r = 0; r < 3; r++)
                 n[r] = nm[r * 3] * x + nm[r * 3 + 1] * y + nm[r * 3 + 2] * z;
             normalize3(n);
         }
     if (pt->tangents)
-        for (size_t i = 0; i < nv; i++) {
+#pragma omp parallel for schedule(static) if (nvs >= GLTF_PAR)
+        for (int64_t i = 0; i < nvs; i++) {
             float *t = pt->tangents + 4 * i, x = t[0], y = t[1], z = t[2];
             for (int r = 0; r < 3; r++) t[r] = m[r] * x + m[3 + r] * y + m[6 + r] * z;
             normalize3(t);

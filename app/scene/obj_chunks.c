@@ -17,6 +17,7 @@
 #include "obj_internal.h"
 #include "obj_number.h"
 #include "read_file.h"
+#include "read_par.h"
 #include "text_tokens.h"
 
 #include <errno.h>
@@ -422,7 +423,7 @@ int rc_obj_load_max(const char *path, size_t max_bytes, rc_mesh *out, rc_error *
     size_t len;
     memset(out, 0, sizeof *out);
     if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
-    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
+    if (rc_read_file_par(path, max_bytes, &text, &len, err) != 0) return -1;
     int rc = rc_obj_parse(path, text, len, out, err);
     free(text);
     return rc;
@@ -433,7 +434,7 @@ int rc_obj_load_mtl(const char *path, size_t max_bytes, rc_mesh *out, rc_error *
     size_t len;
     memset(out, 0, sizeof *out);
     if (max_bytes > RC_OBJ_MAX_BYTES) max_bytes = RC_OBJ_MAX_BYTES;
-    if (rc_read_file(path, max_bytes, &text, &len, err) != 0) return -1;
+    if (rc_read_file_par(path, max_bytes, &text, &len, err) != 0) return -1;
     const char *slash = strrchr(path, '/');
     size_t dl = slash ? (size_t)(slash - path) : 0;
     char *dir = malloc(dl + 2);
