@@ -130,28 +130,12 @@ static int grow_optional(float **a, size_t *cap, size_t i, int k, const float *d
 
 long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv[2],
                               const float uv1[2], const float color[4]) {
-    static const float zero2[2] = {0.0f, 0.0f}, white[4] = {1.0f, 1.0f, 1.0f, 1.0f},
-                       none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    size_t i = s->num_vertices;
-    if (i >= UINT32_MAX) return -1;
-    if (rc_grow((void **)&s->normals, &s->cap_normals, i + 1, 3 * sizeof(float)) != 0 ||
-        rc_grow((void **)&s->uvs, &s->cap_uvs, i + 1, 2 * sizeof(float)) != 0)
-        return -1;
-    if ((uv1 || s->uv1s) && grow_optional(&s->uv1s, &s->cap_uv1s, i, 2, zero2) != 0) return -1;
-    if ((color || s->colors) && grow_optional(&s->colors, &s->cap_colors, i, 4, white) != 0)
-        return -1;
-    if (s->tangents && grow_optional(&s->tangents, &s->cap_tangents, i, 4, none) != 0) return -1;
-    if (s->tangents) memcpy(s->tangents + 4 * i, none, sizeof none);
-    for (int k = 0; k < 3; k++) s->normals[3 * i + k] = normal ? normal[k] : 0.0f;
-    for (int k = 0; k < 2; k++) s->uvs[2 * i + k] = uv ? uv[k] : 0.0f;
-    if (s->uv1s)
-        for (int k = 0; k < 2; k++) s->uv1s[2 * i + k] = uv1 ? uv1[k] : 0.0f;
-    if (s->colors)
-        for (int k = 0; k < 4; k++) s->colors[4 * i + k] = color ? color[k] : 1.0f;
-    if (normal && (normal[0] != 0.0f || normal[1] != 0.0f || normal[2] != 0.0f)) s->has_normals = 1;
-    if (uv) s->has_uvs = 1;
-    s->num_vertices = i + 1;
-    return (long)i;
+    const long i = rc_scene_vertices_begin(s, 1, uv1 != NULL, color != NULL, 0);
+    if (i < 0) return -1;
+    rc_scene_put_vertex(s, (size_t)i, normal, uv, uv1, color, NULL);
+    rc_scene_vertices_end(
+        s, 1, normal && (normal[0] != 0.0f || normal[1] != 0.0f || normal[2] != 0.0f), uv != NULL);
+    return i;
 }
 
 int rc_scene_set_tangent(rc_scene *s, size_t v, const float tangent[4]) {
