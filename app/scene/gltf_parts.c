@@ -173,11 +173,10 @@ static int build_part(gctx *c, const gprim *g, const gnode *nd, rc_import_part *
     int infinite = 0;
     const int64_t nvs = (int64_t)nv;
     /* min and max are exact in any order: the bounds of one thread */
-#pragma omp parallel for schedule(static) reduction(min                                            \
-                                                    : lo[:3]) reduction(max                        \
-                                                                        : hi[:3])                  \
-    reduction(|                                                                                    \
-              : infinite) if (nvs >= GLTF_PAR)
+    /* clang-format off */
+#pragma omp parallel for schedule(static) reduction(min : lo[:3]) reduction(max : hi[:3]) \
+    reduction(| : infinite) if (nvs >= GLTF_PAR)
+    /* clang-format on */
     for (int64_t i = 0; i < nvs; i++) {
         float x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
         for (int r = 0; r < 3; r++) {

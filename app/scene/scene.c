@@ -118,14 +118,44 @@ int rc_scene_add_triangle(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint32_t
     return 0;
 }
 
-/* Make room for one more entry of an optional per-vertex array of `k` floats that exists once
- * some vertex has the attribute: entries before it get the default `def`. */
-static int grow_optional(float **a, size_t *cap, size_t i, int k, const float *def) {
-    size_t old = *a ? i : 0;
-    if (rc_grow((void **)a, cap, i + 1, (size_t)k * sizeof(float)) != 0) return -1;
-    for (size_t v = old; v < i; v++)
-        for (int c = 0; c < k; c++) (*a)[(size_t)k * v + c] = def[c];
+/* Room for `need` elements: exactly that the first time, at least half as much again after. */
+static int reserve(void **a, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap && (*a || need == 0)) return 0;
+    size_t c = *cap + *cap / 2;
+    if (c < need) c = need;
+    if (c == 0) c = 1;
+    if (elem && c > SIZE_MAX / elem) return -1;
+    void *g = realloc(*a, c * elem);
+    if (!g) return -1;
+    *a = g;
+    *cap = c;
     return 0;
+}
+
+/* An optional per-vertex array of k floats reserved for `need` vertices, created where absent
+ * with the default `def` for the `have` vertices before. */
+static int reserve_optional(float **a, size_t *cap, size_t have, size_t need, int k,
+                            const float *def) {
+    const int fresh = *a == NULL;
+    if (reserve((void **)a, cap, need, (size_t)k * sizeof(float)) != 0) return -1;
+    if (fresh)
+        for (size_t v = 0; v < have; v++)
+            for (int c = 0; c < k; c++) (*a)[(size_t)k * v + c] = def[c];
+    return 0;
+}
+
+/* The arrays every vertex has, and those of triangles with vertex data, reserved for `v`
+ * vertices, `p` primitives and `t` triangles. */
+static int reserve_vertices(rc_scene *s, size_t v) {
+    if (reserve((void **)&s->normals, &s->cap_normals, v, 3 * sizeof(float)) != 0) return -1;
+    return reserve((void **)&s->uvs, &s->cap_uvs, v, 2 * sizeof(float));
+}
+static int reserve_triangles(rc_scene *s, size_t p, size_t t) {
+    if (unfinish_prims(s) != 0 ||
+        reserve((void **)&s->prims, &s->cap_prims, p, sizeof *s->prims) != 0 ||
+        reserve((void **)&s->prim_tri, &s->cap_prim_tri, p, sizeof(uint32_t)) != 0)
+        return -1;
+    return reserve((void **)&s->tri_vtx, &s->cap_tri_vtx, t, 3 * sizeof(uint32_t));
 }
 
 long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv[2],
@@ -141,11 +171,9 @@ long rc_scene_add_vertex_full(rc_scene *s, const float normal[3], const float uv
 int rc_scene_set_tangent(rc_scene *s, size_t v, const float tangent[4]) {
     static const float none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     if (v >= s->num_vertices) return -1;
-    if (!s->tangents) {
-        size_t last = s->num_vertices - 1;
-        if (grow_optional(&s->tangents, &s->cap_tangents, last, 4, none) != 0) return -1;
-        memcpy(s->tangents + 4 * last, none, sizeof none);
-    }
+    if (!s->tangents && reserve_optional(&s->tangents, &s->cap_tangents, s->num_vertices,
+                                         s->num_vertices, 4, none) != 0)
+        return -1;
     memcpy(s->tangents + 4 * v, tangent, 4 * sizeof(float));
     return 0;
 }
@@ -189,56 +217,16 @@ int rc_scene_add_triangle_vtx(rc_scene *s, rc_vec3 a, rc_vec3 b, rc_vec3 c, uint
                               const uint32_t vtx[3]) {
     for (int k = 0; k < 3; k++)
         if (vtx[k] >= s->num_vertices) return -1;
-    size_t prim = s->num_prims, t = s->num_tris;
-    if (rc_grow((void **)&s->prim_tri, &s->cap_prim_tri, prim + 1, sizeof(uint32_t)) != 0 ||
-        rc_grow((void **)&s->tri_vtx, &s->cap_tri_vtx, t + 1, 3 * sizeof(uint32_t)) != 0)
-        return -1;
-    if (rc_scene_add_triangle(s, a, b, c, material) != 0) return -1;
-    /* the primitives added since the last one with vertex data have none */
-    for (size_t i = s->num_prim_tri; i < prim; i++) s->prim_tri[i] = RC_NO_TRI;
-    memcpy(s->tri_vtx + 3 * t, vtx, 3 * sizeof(uint32_t));
-    s->prim_tri[prim] = (uint32_t)t;
-    s->num_prim_tri = prim + 1;
-    s->num_tris = t + 1;
-    return 0;
-}
-
-/* Room for `need` elements: exactly that the first time, at least half as much again after. */
-static int reserve(void **a, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap && (*a || need == 0)) return 0;
-    size_t c = *cap + *cap / 2;
-    if (c < need) c = need;
-    if (c == 0) c = 1;
-    if (elem && c > SIZE_MAX / elem) return -1;
-    void *g = realloc(*a, c * elem);
-    if (!g) return -1;
-    *a = g;
-    *cap = c;
-    return 0;
-}
-
-/* An optional per-vertex array of k floats reserved for `need` vertices, created where absent
- * with the default `def` for the `have` vertices before. */
-static int reserve_optional(float **a, size_t *cap, size_t have, size_t need, int k,
-                            const float *def) {
-    const int fresh = *a == NULL;
-    if (reserve((void **)a, cap, need, (size_t)k * sizeof(float)) != 0) return -1;
-    if (fresh)
-        for (size_t v = 0; v < have; v++)
-            for (int c = 0; c < k; c++) (*a)[(size_t)k * v + c] = def[c];
+    const long prim = rc_scene_triangles_begin(s, 1);
+    if (prim < 0) return -1;
+    rc_scene_put_triangle(s, (size_t)prim, s->num_tris, a, b, c, material, vtx);
+    rc_scene_triangles_end(s, 1);
     return 0;
 }
 
 int rc_scene_reserve(rc_scene *s, size_t vertices, size_t triangles) {
-    const size_t v = s->num_vertices + vertices, p = s->num_prims + triangles,
-                 t = s->num_tris + triangles;
-    if (vertices && (reserve((void **)&s->normals, &s->cap_normals, v, 3 * sizeof(float)) != 0 ||
-                     reserve((void **)&s->uvs, &s->cap_uvs, v, 2 * sizeof(float)) != 0))
-        return -1;
-    if (triangles && (unfinish_prims(s) != 0 ||
-                      reserve((void **)&s->prims, &s->cap_prims, p, sizeof *s->prims) != 0 ||
-                      reserve((void **)&s->prim_tri, &s->cap_prim_tri, p, sizeof(uint32_t)) != 0 ||
-                      reserve((void **)&s->tri_vtx, &s->cap_tri_vtx, t, 3 * sizeof(uint32_t)) != 0))
+    if (vertices && reserve_vertices(s, s->num_vertices + vertices) != 0) return -1;
+    if (triangles && reserve_triangles(s, s->num_prims + triangles, s->num_tris + triangles) != 0)
         return -1;
     return 0;
 }
@@ -248,9 +236,7 @@ long rc_scene_vertices_begin(rc_scene *s, size_t count, int uv1, int color, int 
                        none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     const size_t i = s->num_vertices, need = i + count;
     if (count > UINT32_MAX || need > UINT32_MAX) return -1;
-    if (reserve((void **)&s->normals, &s->cap_normals, need, 3 * sizeof(float)) != 0 ||
-        reserve((void **)&s->uvs, &s->cap_uvs, need, 2 * sizeof(float)) != 0)
-        return -1;
+    if (reserve_vertices(s, need) != 0) return -1;
     if ((uv1 || s->uv1s) && reserve_optional(&s->uv1s, &s->cap_uv1s, i, need, 2, zero2) != 0)
         return -1;
     if ((color || s->colors) &&
@@ -284,11 +270,7 @@ long rc_scene_triangles_begin(rc_scene *s, size_t count) {
     const size_t prim = s->num_prims, t = s->num_tris;
     if (count == 0) return (long)prim;
     if (prim + count > UINT32_MAX / 2 || (s->max_prims && prim + count > s->max_prims)) return -1;
-    if (unfinish_prims(s) != 0 ||
-        reserve((void **)&s->prims, &s->cap_prims, prim + count, sizeof *s->prims) != 0 ||
-        reserve((void **)&s->prim_tri, &s->cap_prim_tri, prim + count, sizeof(uint32_t)) != 0 ||
-        reserve((void **)&s->tri_vtx, &s->cap_tri_vtx, t + count, 3 * sizeof(uint32_t)) != 0)
-        return -1;
+    if (reserve_triangles(s, prim + count, t + count) != 0) return -1;
     /* the primitives added since the last one with vertex data have none */
     for (size_t i = s->num_prim_tri; i < prim; i++) s->prim_tri[i] = RC_NO_TRI;
     s->num_prim_tri = prim;
