@@ -44,6 +44,14 @@ typedef struct rc_import_place {
  * materials mapped by the rules of scenes/FORMAT.md (through rc_import_material_map), a grey
  * Lambertian default for faces before any usemtl. 0, or -1 with err. */
 int rc_import_read(const char *path, size_t max_mib, rc_import *im, rc_error *err);
+/* Host bytes a triangle of a model takes in the scene: the primitive with its BVH share, its
+ * vertex indices, its entries in both orders of the index; and a vertex's normal and uv. */
+#define RC_IMPORT_TRI_BYTES    (RC_SCENE_PRIM_BYTES + 5 * sizeof(uint32_t))
+#define RC_IMPORT_VERTEX_BYTES (5 * sizeof(float))
+
+/* rc_import_read's OBJ reader (obj_import.c): the text of the OBJ and its MTL files takes at
+ * most max_bytes, and so do the map_Kd images; `limit` bounds what the import holds. */
+int rc_obj_import(const char *path, size_t max_bytes, size_t limit, rc_import *im, rc_error *err);
 
 /* Add the import's triangles (zero-area ones dropped, counted in s->num_degenerate) with their
  * vertex normals, uvs (TEXCOORD_0 and _1) and colours to s, placed by `place` (NULL: as they
