@@ -212,23 +212,33 @@ typedef struct device_ref {
     const uint32_t *d_n, *d_k;
 } device_ref;
 
-static device_ref path_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
+static device_ref path_stream_cuda(rc_renderer *r, uint32_t bound, uint32_t bounce,
+                                   uint32_t num_removed) {
     rc_cuda *d = rc_cuda_of(r);
-    device_ref dr = {path_stream(r, &d->bufs, rc_cuda_bound(r), num_removed),
+    device_ref dr = {path_stream(r, &d->bufs, bound, num_removed),
                      /* regen: the refill appends after the kept paths (refill.cu) */
                      r->regen ? &d->counts[bounce].compacted : &d->counts[bounce + 1].stream,
                      &d->counts[bounce].stream, &d->counts[bounce].removed};
     return dr;
 }
 
+/* The bounds of this frame's calls (the stream's slots a phase may hold): the path stream's
+ * rc_cuda_bound; the shadow stream's the path stream shade walked (r->sn in the host loop). */
+static uint32_t path_bound(rc_renderer *r) {
+    return rc_cuda_bound(r);
+}
+static uint32_t shadow_bound(rc_renderer *r) {
+    return rc_cuda_of(r)->device_loop ? rc_cuda_bound(r) : r->sn;
+}
+
 /* The shadow stream of `bounce`: as long as the path stream shade walked (r->sn in the host
  * loop); its kept count is the shadow phase's length. */
-static device_ref shadow_stream_cuda(rc_renderer *r, uint32_t bounce, uint32_t num_removed) {
+static device_ref shadow_stream_cuda(rc_renderer *r, uint32_t bound, uint32_t bounce,
+                                     uint32_t num_removed) {
     rc_cuda *d = rc_cuda_of(r);
-    device_ref dr = {
-        shadow_stream(r, &d->bufs, d->device_loop ? rc_cuda_bound(r) : r->sn, num_removed),
-        &d->counts[bounce].shadow_stream, &d->counts[bounce].stream,
-        &d->counts[bounce].shadow_removed};
+    device_ref dr = {shadow_stream(r, &d->bufs, bound, num_removed),
+                     &d->counts[bounce].shadow_stream, &d->counts[bounce].stream,
+                     &d->counts[bounce].shadow_removed};
     return dr;
 }
 
@@ -365,12 +375,13 @@ rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_inp
     }
     if (rc_cuda_of(r)->device_loop && bounce < RC_MAX_DEPTH) {
         if (in == RC_COMPACT_BOTH) {
-            int list = plan_needs_list(&r->comp, path_stream_cuda(r, 0, 0), bounce);
+            int list = plan_needs_list(&r->comp, path_stream_cuda(r, path_bound(r), 0, 0), bounce);
             r->comp.flags_only[bounce] = (uint8_t)!list;
             if (!list) in = RC_COMPACT_FLAGS;
         }
         if (r->nee && sin == RC_COMPACT_BOTH) {
-            int list = plan_needs_list(&r->scomp, shadow_stream_cuda(r, 0, 0), bounce);
+            int list =
+                plan_needs_list(&r->scomp, shadow_stream_cuda(r, shadow_bound(r), 0, 0), bounce);
             r->scomp.flags_only[bounce] = (uint8_t)!list;
             if (!list) sin = RC_COMPACT_FLAGS;
         }
@@ -381,8 +392,8 @@ rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_inp
 
 int rc_compact_choice_changed(rc_renderer *r) {
     return rc_tail_plan(r) != r->tail_from || /* every algorithm, `none` too */
-           choice_changed(r, &r->comp, path_stream_cuda(r, 0, 0)) ||
-           (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, 0, 0)));
+           choice_changed(r, &r->comp, path_stream_cuda(r, path_bound(r), 0, 0)) ||
+           (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, shadow_bound(r), 0, 0)));
 }
 
 int rc_compact_as_none(const rc_compactor *c, uint32_t bounce) {
@@ -395,16 +406,15 @@ int rc_compact_has_hints(const rc_renderer *r) {
 
 int rc_compact_warm(rc_renderer *r, rc_error *err) {
     if (r->comp.input == RC_COMPACT_NOTHING) return 0;
-    uint32_t wave_now = r->wave_now, pool_now = r->pool_now;
-    r->wave_now = r->wave; /* the bound of every later call: the whole stream */
-    r->pool_now = (uint32_t)r->num_paths;
-    sc_status s = reserve_auto(&r->comp, path_stream_cuda(r, 0, 0));
-    if (s == SC_OK && r->nee) s = reserve_auto(&r->scomp, shadow_stream_cuda(r, 0, 0));
-    if (s == SC_OK) s = compact_cuda(r, &r->comp, path_stream_cuda(r, 0, 0), RC_MAX_DEPTH);
-    if (s == SC_OK && r->nee)
-        s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, 0, 0), RC_MAX_DEPTH);
-    r->wave_now = wave_now;
-    r->pool_now = pool_now;
+    /* the bound of every later call: the whole stream (the device loops only, whose calls
+       are bounded by the frame's pool, at most num_paths) */
+    const uint32_t all = (uint32_t)r->num_paths;
+    const device_ref paths = path_stream_cuda(r, all, 0, 0),
+                     shadows = shadow_stream_cuda(r, all, 0, 0);
+    sc_status s = reserve_auto(&r->comp, paths);
+    if (s == SC_OK && r->nee) s = reserve_auto(&r->scomp, shadows);
+    if (s == SC_OK) s = compact_cuda(r, &r->comp, paths, RC_MAX_DEPTH);
+    if (s == SC_OK && r->nee) s = compact_cuda(r, &r->scomp, shadows, RC_MAX_DEPTH);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' on %zu paths: %s", r->comp.name, r->num_paths,
                        sc_status_string(s));
@@ -415,7 +425,8 @@ int rc_compact_warm(rc_renderer *r, rc_error *err) {
 static int compact_timed(rc_renderer *r, uint32_t bounce, uint32_t num_removed, rc_frame_stats *st,
                          rc_error *err) {
     rc_cuda_phase_begin(r);
-    sc_status s = compact_cuda(r, &r->comp, path_stream_cuda(r, bounce, num_removed), bounce);
+    sc_status s =
+        compact_cuda(r, &r->comp, path_stream_cuda(r, path_bound(r), bounce, num_removed), bounce);
     rc_cuda_phase_end(r, &st->bounce[bounce].compact_ms);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' failed at bounce %u: %s", r->comp.name, bounce,
@@ -469,7 +480,8 @@ static int compact_shadows_cuda(rc_renderer *r, uint32_t bounce, rc_frame_stats 
         if (r->sn == 0) return 0;
     }
     rc_cuda_phase_begin(r);
-    sc_status s = compact_cuda(r, &r->scomp, shadow_stream_cuda(r, bounce, k), bounce);
+    sc_status s =
+        compact_cuda(r, &r->scomp, shadow_stream_cuda(r, shadow_bound(r), bounce, k), bounce);
     rc_cuda_phase_end(r, &st->bounce[bounce].compact_ms);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' of the shadow rays failed at bounce %u: %s",

@@ -35,7 +35,8 @@ static void swap_ptr(void **a, void **b) {
 #ifdef RC_HAVE_CUDA_BACKEND
 /* The device partition of `bounce`: over the bound with the length on the device in the
  * device loops (d_n), the group sizes to groups[bounce] on the device (d_kept), no sync. */
-static sc_status partition_cuda(rc_renderer *r, uint32_t bounce, const uint32_t *d_n) {
+static sc_status partition_cuda(rc_renderer *r, uint32_t bound, uint32_t bounce,
+                                const uint32_t *d_n) {
     rc_cuda *c = rc_cuda_of(r);
     const int payload = r->st.mode == RC_MODE_PAYLOAD;
     void **data = payload ? (void **)&c->bufs.paths : (void **)&c->bufs.queue;
@@ -46,7 +47,7 @@ static sc_status partition_cuda(rc_renderer *r, uint32_t bounce, const uint32_t 
     opt.d_n = d_n;
     opt.d_kept = c->groups + (size_t)bounce * RC_SORT_KEYS;
     sc_status s =
-        sc_partition(r->sorter, SC_ALGO_SINGLE_PASS, *data, c->bufs.keys, *alt, rc_cuda_bound(r),
+        sc_partition(r->sorter, SC_ALGO_SINGLE_PASS, *data, c->bufs.keys, *alt, bound,
                      payload ? sizeof(rc_path) : sizeof(uint32_t), RC_SORT_KEYS, &opt, NULL);
     if (s == SC_OK) swap_ptr(data, alt);
     return s;
@@ -56,11 +57,10 @@ static sc_status partition_cuda(rc_renderer *r, uint32_t bounce, const uint32_t 
 int rc_sort_warm(rc_renderer *r, rc_error *err) {
 #ifdef RC_HAVE_CUDA_BACKEND
     rc_cuda *c = rc_cuda_of(r);
-    uint32_t wave_now = r->wave_now;
-    r->wave_now = r->wave; /* the bound of every later call: the whole wave */
-    /* counts[0].stream is 0 until the first frame: the call sizes its storage, moves nothing */
-    sc_status s = partition_cuda(r, RC_MAX_DEPTH, &c->counts[0].stream);
-    r->wave_now = wave_now;
+    /* the bound of every later call: the whole wave (sorting keeps the waves schedule, so
+       num_paths is the wave's); counts[0].stream is 0 until the first frame: the call sizes
+       its storage, moves nothing */
+    sc_status s = partition_cuda(r, (uint32_t)r->num_paths, RC_MAX_DEPTH, &c->counts[0].stream);
     if (s != SC_OK) return rc_fail(err, "--sort-materials: %s", sc_status_string(s));
     return rc_cuda_sync(r, "in the partition's first call", err);
 #else
@@ -76,7 +76,8 @@ int rc_sort(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) 
         rc_cuda *c = rc_cuda_of(r);
         rc_cuda_phase_begin(r);
         rc_cuda_classify(r, bounce);
-        sc_status s = partition_cuda(r, bounce, c->device_loop ? &c->counts[bounce].stream : NULL);
+        sc_status s = partition_cuda(r, rc_cuda_bound(r), bounce,
+                                     c->device_loop ? &c->counts[bounce].stream : NULL);
         rc_cuda_phase_end(r, &st->bounce[bounce].sort_ms);
         if (s != SC_OK)
             return rc_fail(err, "--sort-materials at bounce %u: %s", bounce, sc_status_string(s));
