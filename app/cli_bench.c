@@ -55,6 +55,12 @@ static void usage(FILE *f) {
             "  --library-phases      also time the library's own phases (CUDA: syncs)\n"
             "  --bounces             after the summary, each run's tables per bounce (rays,\n"
             "                        alive, kept, auto's choice; each phase's time)\n"
+            "  --divergence          count the active lanes per warp instruction at the\n"
+            "                        divergence probes (extend, shade, BSDF sampling by\n"
+            "                        material) over the timed frames and print them per bounce\n"
+            "                        for every run and megakernel (CUDA; a build configured\n"
+            "                        with -DRAYCOMPACT_PROBES=ON, whose times include the\n"
+            "                        counting)\n"
             "  --megakernel LIST     also time megakernel baselines for the same samples (one\n"
             "                        CUDA kernel runs every path whole, no ray stream) and\n"
             "                        report each run's speed-up over them; LIST: comma-separated,\n"
@@ -103,6 +109,8 @@ static int parse(int argc, char **argv, bench_opts *o) {
             o->library_phases = 1;
         } else if ((r = cli_is(&a, "--bounces", 0)) != 0) {
             o->bounces = 1;
+        } else if ((r = cli_is(&a, "--divergence", 0)) != 0) {
+            o->divergence = 1;
         } else if ((r = cli_is(&a, "--per-rank", 0)) != 0) {
             o->per_rank = 1;
         } else if ((r = cli_is(&a, "--megakernel", 1)) != 0) {
@@ -208,6 +216,8 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
         }
         if (rc != 0) break;
         if (timing_slot(&t) == 0) rc_renderer_reset(r);
+        if (timing_slot(&t) == 0 && st->probes) rc = rc_renderer_probes_clear(r, &err);
+        if (rc != 0) break;
         rc_frame_stats fs;
         rc = rc_render_frame(r, &fs, &err);
         if (main_worker) cli_timing_lap(frame == 0 ? CLI_PHASE_FIRST : CLI_PHASE_FRAMES);
@@ -216,6 +226,8 @@ static int run_one(const bench_opts *o, const rc_scene *scene, const rc_settings
         if (rc == 0) out->loop = fs.loop;
     }
     size_t pixels = (size_t)st->width * st->height;
+    if (rc == 0 && st->probes) rc = rc_renderer_probes(r, &out->probes, &err);
+    out->probed = rc == 0 && st->probes;
     if (rc == 0) rc = rc_renderer_image(r, rgb, &err);
     if (rc == 0) {
         out->image_hash = fnv1a(rgb, 3 * pixels);
@@ -605,6 +617,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st, rc_worke
         rc = cli_mpi_fail(RC_EXIT_FAIL);
     }
     if (rc == 0 && root) print_summary(stdout, runs, n, &mk, st->width * st->height);
+    if (rc == 0 && root && o->divergence) print_divergence(stdout, runs, n, &mk);
     for (int i = 0; rc == 0 && root && o->bounces && i < n; i++)
         if (!runs[i].skipped) print_bounces(stdout, &runs[i]);
     if (rc == 0 && root) print_ranks(o, n, &g, st->width * st->height);
@@ -639,6 +652,7 @@ int cmd_bench(int argc, char **argv) {
     cli_timing_lap(CLI_PHASE_SCENE);
     st.tune.library_timing = o.library_phases;
     if (o.phase_timing >= 0) st.tune.phase_timing = o.phase_timing;
+    st.probes = o.divergence;
     bench_report_phases(st.tune.phase_timing);
     rc_workers_ready(w); /* the probe and the baselines run on worker 0's device */
     rc = cli_pick_backend("bench", o.common.backend, &st.backend);

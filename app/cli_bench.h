@@ -21,6 +21,7 @@ typedef struct bench_opts {
     int bounces;      /* --bounces: the per-bounce tables after the summary */
     int phase_timing; /* --phase-timing: 1 on, 0 off, -1 not given */
     int per_rank;     /* MPI: every rank times every run (else the runs are shared out) */
+    int divergence;   /* --divergence: the probes' counts over the timed frames (probe.h) */
 } bench_opts;
 
 /* A megakernel baseline's image and time, and how the first run's image compares with it. */
@@ -57,6 +58,8 @@ typedef struct bench_run {
     double median_ms;      /* median wall time of one frame */
     double min_ms, max_ms; /* the fastest and the slowest timed frame (the noise rule) */
     uint64_t image_hash;
+    int probed;             /* --divergence: probes holds the timed frames' counts */
+    rc_probe_counts probes; /* core/probe.h */
 } bench_run;
 
 /* A run as bytes another process can read: the library's phase names copied, not pointed to. */
@@ -97,5 +100,11 @@ void print_ranks(const bench_opts *o, int n, const bench_gathered *g, uint32_t p
 /* --json FILE: the settings, every run, the baselines and the ranks; an exit code. */
 int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st,
                const bench_run *runs, int n, const bench_baselines *mk, const bench_gathered *g);
+
+/* --divergence (cli_bench_divergence.c): each probed run's and megakernel's active lanes per
+ * warp instruction per bounce at the probe points; a point's name; the counts as JSON. */
+void print_divergence(FILE *f, const bench_run *runs, int n, const bench_baselines *mk);
+const char *bench_probe_name(int point);
+struct cJSON *bench_divergence_json(const rc_probe_counts *p);
 
 #endif /* RC_CLI_BENCH_H */

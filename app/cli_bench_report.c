@@ -281,6 +281,7 @@ static cJSON *run_json(const bench_run *runs, int n, const bench_run *rn,
     cJSON *lib = cJSON_AddObjectToObject(o, "library_phases_ms");
     for (size_t i = 0; i < t->num_lib; i++)
         cJSON_AddNumberToObject(lib, t->lib[i].name, t->lib[i].ms / fr);
+    if (rn->probed) cJSON_AddItemToObject(o, "divergence", bench_divergence_json(&rn->probes));
     cJSON *arr = cJSON_AddArrayToObject(o, "bounces");
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *s = &t->bounce[b];
@@ -460,6 +461,8 @@ int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st
         cJSON_AddNumberToObject(m, "rays_per_s", (double)b->res.rays / (b->res.ms * 1e-3));
         cJSON_AddNumberToObject(m, "pixels_differing_from_first_run", (double)b->differ);
         cJSON_AddNumberToObject(m, "block_rmse_vs_first_run", b->rmse);
+        if (b->res.probed)
+            cJSON_AddItemToObject(m, "divergence", bench_divergence_json(&b->res.probes));
         cJSON_AddItemToArray(mks, m);
     }
     cJSON *arr = cJSON_AddArrayToObject(root, "runs");

@@ -94,6 +94,10 @@ static void check_log(const char *dir, rc_backend backend) {
     /* the frame-time budget's keys: halved, then doubled back */
     CHECK(strstr(log, "frame budget 8 ms") && strstr(log, "frame budget 16 ms"),
           "the budget's keys left no 'frame budget 8 ms' and '16 ms' in %s", path);
+    /* F3 where nothing counts the probes: the one line that says why */
+    if (!rc_have_probes() || backend != RC_BACKEND_CUDA)
+        CHECK(strstr(log, "raycompact view: divergence probes ") != NULL,
+              "key F3 left no line on the divergence probes in %s", path);
     free(log);
 }
 

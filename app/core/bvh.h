@@ -11,6 +11,7 @@
 
 #include "alpha.h"
 #include "prim.h"
+#include "probe.h"
 
 /* One node, 32 bytes aligned to 16 (two 16-byte loads on the GPU).
  *   interior (count == 0): children at nodes[first] and nodes[first + 1]
@@ -67,6 +68,10 @@ typedef struct rc_bvh_view {
     rc_alpha_view alpha; /* for the primitives flagged RC_PRIM_MASKED */
     uint32_t masked;     /* 1: some primitive is flagged (0: the test is never made) */
     rc_inst_view inst;   /* the instances (inst.h), traced after the primitives above */
+#ifdef RC_PROBES
+    rc_probe_counts *probe; /* where the probes count (probe.h), NULL: they do not */
+    uint32_t probe_bounce;  /* the bounce of the path whose ray a traversal traces */
+#endif
 } rc_bvh_view;
 
 /* Whether a primitive's hit found by the intersection test counts: always, unless it is
@@ -187,6 +192,7 @@ RC_FN int rc_trav_begin(const rc_bvh_view *bvh, rc_trav *s, rc_vec3 o, rc_vec3 d
  * sit in local memory that a full stream of paths already crowds in L1 (evidence:
  * docs/design.md#tuning-evidence). */
 RC_FN int rc_trav_step(const rc_bvh_view *bvh, rc_trav *s, rc_trav_stack *k) {
+    RC_PROBE_TRAV(bvh, RC_PROBE_EXTEND_NODE);
     if (s->count > 0) {
         rc_leaf_hit(bvh, s->first, s->count, s->o, s->d, s->tmin, &s->hit);
     } else {
@@ -280,6 +286,7 @@ RC_FN int rc_bvh2_occluded(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float t
  * instances' (inst.h), when there are any. */
 RC_FN rc_hit rc_bvh_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float tmin,
                               float tmax) {
+    RC_PROBE_TRAV(bvh, RC_PROBE_EXTEND_RAY);
     rc_hit h = bvh->layout == RC_BVH_WIDE ? rc_wide_intersect(bvh, o, d, tmin, tmax)
                                           : rc_bvh2_intersect(bvh, o, d, tmin, tmax);
     if (bvh->inst.count) rc_inst_intersect(bvh, o, d, tmin, &h);

@@ -167,6 +167,7 @@ RC_FN int rc_wtrav_begin(const rc_bvh_view *bvh, rc_wtrav *s, rc_vec3 o, rc_vec3
  * group, or, when none was, the next group is popped. 0: the traversal is over and s->hit is
  * the nearest hit. */
 RC_FN int rc_wtrav_step(const rc_bvh_view *bvh, rc_wtrav *s, rc_wtrav_stack *k) {
+    RC_PROBE_TRAV(bvh, RC_PROBE_EXTEND_NODE);
     const uint32_t child = rc_wide_next_child(s->base, &s->hits, s->r.oct);
     if (s->hits & RC_WIDE_NODE_BITS) {
         k->base[s->top] = s->base;

@@ -91,6 +91,10 @@ RC_FN rc_bvh_view rc_inst_mesh_view(const rc_bvh_view *bvh, const rc_instance *i
     v.masked = 0u;
     v.inst = bvh->inst;
     v.inst.count = 0u;
+#ifdef RC_PROBES
+    v.probe = bvh->probe;
+    v.probe_bounce = bvh->probe_bounce;
+#endif
     return v;
 }
 
@@ -133,6 +137,7 @@ RC_FN void rc_inst_intersect(const rc_bvh_view *bvh, rc_vec3 o, rc_vec3 d, float
     if (rc_box_enter(root, o, inv, hit->t) == INFINITY) return;
     uint32_t first = root->first, count = root->count;
     for (;;) {
+        RC_PROBE_TRAV(bvh, RC_PROBE_EXTEND_NODE);
         if (count > 0) {
             for (uint32_t k = first; k < first + count; k++) rc_inst_hit(bvh, k, o, d, tmin, hit);
         } else {

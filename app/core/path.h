@@ -101,7 +101,13 @@ RC_FN void rc_path_generate(const rc_camera *cam, uint32_t width, uint32_t heigh
 
 /* extend: trace the path's ray to its nearest hit. */
 RC_FN void rc_path_extend(const rc_scene_view *sc, rc_path *p) {
-    rc_hit h = rc_bvh_intersect(&sc->bvh, p->origin, p->dir, 0.0f, INFINITY);
+    const rc_bvh_view *bvh = &sc->bvh;
+#ifdef RC_PROBES
+    rc_bvh_view probed = sc->bvh; /* the traversal's probes count at the path's bounce */
+    probed.probe_bounce = rc_path_bounce(p);
+    bvh = &probed;
+#endif
+    rc_hit h = rc_bvh_intersect(bvh, p->origin, p->dir, 0.0f, INFINITY);
     p->t = h.t;
     p->prim = h.prim;
 }
@@ -193,6 +199,7 @@ RC_FN void rc_path_nee(const rc_scene_view *sc, const rc_shade_params *sp, const
  * path goes on, 0 if it ended. `sh` receives the shadow ray, or slot 0 for none. */
 RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_path *p,
                         rc_vec3 *sample_rgb, rc_shadow *sh) {
+    RC_PROBE(&sc->bvh, RC_PROBE_SHADE, rc_path_bounce(p));
     if (sh) sh->slot = 0u;
     if (p->prim == RC_NO_PRIM) {
         rc_vec3 bg = rc_mul(p->throughput, rc_scene_background(sc, p->dir));
@@ -238,6 +245,8 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
     if (nee) rc_path_nee(sc, sp, p, &sg, x, key, sh);
     rc_vec3 dir, weight;
     float pdf, beta;
+    RC_PROBE(&sc->bvh, RC_PROBE_SCATTER, bounce);
+    RC_PROBE(&sc->bvh, RC_PROBE_CLASS + m->type, bounce);
     if (!rc_shading_sample(&sg, p->dir, key, nee, &dir, &weight, &pdf, &beta))
         return rc_path_finish(p);
     /* a direction into the surface: NEE from the front could not have drawn it */
@@ -265,6 +274,11 @@ RC_FN int rc_path_shade(const rc_scene_view *sc, const rc_shade_params *sp, rc_p
 #define RC_SORT_MISS RC_MAT_MODELS
 #define RC_SORT_DEAD (RC_MAT_MODELS + 1u)
 #define RC_SORT_KEYS (RC_MAT_MODELS + 2u)
+#if defined(__cplusplus)
+static_assert(RC_PROBE_CLASSES == RC_MAT_MODELS, "probe.h: a class point per material model");
+#else
+_Static_assert(RC_PROBE_CLASSES == RC_MAT_MODELS, "probe.h: a class point per material model");
+#endif
 
 /* The key of a path after extend. */
 RC_FN uint8_t rc_material_key(const rc_scene_view *sc, const rc_path *p) {

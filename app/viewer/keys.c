@@ -31,6 +31,7 @@ const rc_help_line rc_view_help[] = {
     {"P", "pause / resume accumulation"},
     {",  .", "frame-time budget halved / doubled (the samples a frame adds)"},
     {"O or F2", "overlay on / off"},
+    {"F3", "divergence: active lanes per warp in extend and shade, per bounce"},
     {"H or F1", "this help"},
     {"F12", "screenshot (PNG, with the overlay) in the working directory"},
     {"Esc", "quit"},
@@ -150,6 +151,9 @@ static int display_key(rc_viewer *v, int32_t key) {
     case 'o':
     case SDLK_F2:
         v->show_overlay = !v->show_overlay;
+        break;
+    case SDLK_F3:
+        rc_view_toggle_divergence(v);
         break;
     case 'h':
     case SDLK_F1:

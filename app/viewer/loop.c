@@ -158,7 +158,7 @@ static int render_samples(rc_viewer *v, uint32_t n, rc_error *err) {
  * calls) into the budget and the history. */
 static int frame_done(rc_viewer *v, rc_error *err) {
     if (!v->r || !rc_render_in_flight(v->r)) return 0;
-    if (rc_render_wait(v->r, err) != 0) return -1;
+    if (rc_render_wait(v->r, err) != 0 || rc_view_divergence_frame(v, err) != 0) return -1;
     rc_frame_stats *fs = &v->flight_fs;
     if (v->flight_calls > 1) rc_frame_stats_add(fs, &v->flight_last);
     fs->total_ms = timing_now_ms() - v->flight_t0;

@@ -1,10 +1,11 @@
 /* overlay.c: the overlay panel: what runs (algorithm, paper, mode, tile), the rates and the
  * frame-time budget, the paths alive per bounce as a row of columns, one stacked bar per
  * bounce (extend, shade, compact; labelled with the rays alive), and a scrolling graph of
- * frame time split by phase. Times and counts are per displayed frame (summed over the
- * renderer calls of a frame that adds more samples than one wave holds). Sizes are in font units of
- * the batch's scale, so the panel is as readable at 1080p as in a small window; a window the whole
- * panel would mostly cover gets it folded to the algorithm and the rates. */
+ * frame time split by phase, and with F3 the active lanes per warp by bounce. Times and counts are
+ * per displayed frame (summed over the renderer calls of a frame that adds more samples than one
+ * wave holds). Sizes are in font units of the batch's scale, so the panel is as readable at 1080p
+ * as in a small window; a window the whole panel would mostly cover gets it folded to the algorithm
+ * and the rates. */
 #include "viewer.h"
 
 #include <math.h>
@@ -222,6 +223,57 @@ static void bounce_bars(layout *l, const rc_viewer *v) {
     if (rows == 0) line(l, dim, "(no frame yet)");
 }
 
+/* F3: per bounce, the active lanes per warp instruction (of 32) at extend's node visits and at
+ * shade's start, as bars of the 32 lanes a warp has, and the BSDF sampling's (its branches by
+ * material model, each run on its own: the cost of divergent materials, Laine et al. 2013). */
+static const rc_rgba8 div_color[3] = {
+    {70, 140, 245, 255}, {90, 200, 120, 255}, {230, 210, 60, 255}};
+
+static void divergence(layout *l, const rc_viewer *v) {
+    const char *why = rc_view_divergence_why(v);
+    line(l, text, "active lanes per warp instruction, of 32, per bounce (F3)");
+    if (why) {
+        line(l, dim, why);
+        return;
+    }
+    static const char *const names[3] = {"extend nodes", "shade", "BSDF sampling"};
+    float x = l->x, chip = 7.0f * l->s;
+    for (int k = 0; k < 3; k++) {
+        rc_batch_rect(l->b, x, l->y, chip, chip, div_color[k]);
+        x += chip + 3.0f * l->s;
+        x += rc_batch_text(l->b, x, l->y, dim, names[k]) + 9.0f * l->s;
+    }
+    l->y += RC_FONT_LINE * l->s;
+    const rc_probe_counts *p = &v->div;
+    int rows = 0;
+    for (int b = 0; b < RC_PROBE_BOUNCES; b++)
+        if (p->bin[RC_PROBE_SHADE][b].lanes || p->bin[RC_PROBE_EXTEND_NODE][b].lanes) rows = b + 1;
+    if (rows > RC_BAR_ROWS) rows = RC_BAR_ROWS;
+    float bw = (l->w - 30.0f * l->s - 150.0f * l->s) / 3.0f, h = 7.0f * l->s;
+    for (int r = 0; r <= rows && rows; r++) {
+        int bin = r == rows ? RC_PROBE_ALL : r;
+        const rc_probe_bin bins[3] = {p->bin[RC_PROBE_EXTEND_NODE][bin],
+                                      p->bin[RC_PROBE_SHADE][bin], rc_probe_classes(p, bin)};
+        if (r == rows)
+            rc_batch_text(l->b, l->x, l->y, dim, "all");
+        else
+            rc_batch_textf(l->b, l->x, l->y, dim, "%d", r);
+        char label[64];
+        snprintf(label, sizeof label, "%5.1f %5.1f %5.1f", rc_probe_fill(&bins[0]),
+                 rc_probe_fill(&bins[1]), rc_probe_fill(&bins[2]));
+        for (int k = 0; k < 3; k++) {
+            float x0 = l->x + 30.0f * l->s + (float)k * bw;
+            rc_batch_rect(l->b, x0, l->y, bw - 2.0f * l->s, h, track);
+            rc_batch_rect(l->b, x0, l->y,
+                          (bw - 2.0f * l->s) * (float)rc_probe_fill(&bins[k]) / 32.0f, h,
+                          div_color[k]);
+        }
+        rc_batch_text(l->b, l->x + 35.0f * l->s + 3.0f * bw, l->y, text, label);
+        l->y += 9.0f * l->s;
+    }
+    if (!rows) line(l, dim, "(counting: the first half second of frames)");
+}
+
 /* 1, 2 or 5 times a power of ten, at least v. */
 static double nice_ceiling(double v) {
     double p = pow(10.0, floor(log10(v > 1e-3 ? v : 1e-3)));
@@ -315,6 +367,10 @@ void rc_overlay_draw(rc_viewer *v, double now_ms) {
     occupancy_row(&l, v);
     bounce_bars(&l, v);
     l.y += 4.0f * s;
+    if (v->show_divergence) {
+        divergence(&l, v);
+        l.y += 4.0f * s;
+    }
     frame_graph(&l, v, now_ms);
     footer(&l, v);
     /* A window the whole panel would cover three quarters of (in width or in height) gets

@@ -292,6 +292,42 @@ void rc_view_toggle_lights(rc_viewer *v) {
     v->rebuild = 1;
 }
 
+const char *rc_view_divergence_why(const rc_viewer *v) {
+    if (!rc_have_probes()) return "divergence probes need a CUDA build with -DRAYCOMPACT_PROBES=ON";
+    if (v->st.backend != RC_BACKEND_CUDA) return "divergence probes count on the CUDA backend";
+    return NULL;
+}
+
+void rc_view_toggle_divergence(rc_viewer *v) {
+    v->show_divergence = !v->show_divergence;
+    const char *why = rc_view_divergence_why(v);
+    if (v->show_divergence && why) printf("raycompact view: %s\n", why);
+    memset(&v->div, 0, sizeof v->div);
+    memset(&v->div_acc, 0, sizeof v->div_acc);
+    v->div_t0 = timing_now_ms();
+    int want = v->show_divergence && !why;
+    if (want != v->st.probes) {
+        v->st.probes = want; /* the counts' buffers come with the renderer */
+        v->rebuild = 1;
+    }
+    fflush(stdout);
+}
+
+int rc_view_divergence_frame(rc_viewer *v, rc_error *err) {
+    if (!v->r || !v->st.probes) return 0;
+    rc_probe_counts frame;
+    if (rc_renderer_probes(v->r, &frame, err) != 0 || rc_renderer_probes_clear(v->r, err) != 0)
+        return -1;
+    rc_probe_counts_add(&v->div_acc, &frame);
+    double now = timing_now_ms();
+    if (now - v->div_t0 >= RC_DIV_WINDOW_MS) {
+        v->div = v->div_acc;
+        memset(&v->div_acc, 0, sizeof v->div_acc);
+        v->div_t0 = now;
+    }
+    return 0;
+}
+
 void rc_view_next_scene(rc_viewer *v, int step) {
     v->scene_step += step; /* net 0 (there and back) reloads the scene */
     v->scene_pending = 1;

@@ -29,6 +29,7 @@
 
 #define RC_VIEW_MAX_ALGOS 32
 #define RC_VIEW_PATH_MAX  4096
+#define RC_DIV_WINDOW_MS  500.0 /* the divergence view shows the frames of this long */
 
 typedef struct rc_view_opts {
     cli_common common;
@@ -85,9 +86,15 @@ typedef struct rc_viewer {
     /* what is shown */
     int show_overlay, show_help, show_mask, paused, dragging;
     int mask_bounce, mask_stale; /* stale: no frame has recorded this bounce's mask yet */
-    int film_dirty;              /* the textures need the film again, though no frame ran */
-    float exposure;              /* stops */
-    int tonemap;                 /* RC_TONEMAP_* (core/tonemap.h): key G */
+    /* F3: the divergence probes (core/probe.h) per bounce, where the build counts them
+       (rc_have_probes) and the backend is CUDA: st.probes is then on; div holds the counts of
+       the last RC_DIV_WINDOW_MS of frames, div_acc those since, from div_t0 on */
+    int show_divergence;
+    rc_probe_counts div, div_acc;
+    double div_t0;
+    int film_dirty; /* the textures need the film again, though no frame ran */
+    float exposure; /* stops */
+    int tonemap;    /* RC_TONEMAP_* (core/tonemap.h): key G */
     rc_history hist;
     /* scripted input */
     rc_script script;
@@ -116,6 +123,13 @@ void rc_view_toggle_tail(rc_viewer *v);
 void rc_view_toggle_phases(rc_viewer *v);
 /* I: light sampling nee / bsdf (rc_settings.light_sampling), kept when the scene changes. */
 void rc_view_toggle_lights(rc_viewer *v);
+/* F3: the divergence view on / off; on, and where this build and backend count the probes
+ * (rc_view_divergence_why is NULL), the renderer is made anew with settings.probes. */
+void rc_view_toggle_divergence(rc_viewer *v);
+/* Why the divergence view cannot count here (a line for the overlay and stdout), or NULL. */
+const char *rc_view_divergence_why(const rc_viewer *v);
+/* After a displayed frame: its probe counts added to the view's (the frame has ended). */
+int rc_view_divergence_frame(rc_viewer *v, rc_error *err);
 /* N, Shift+N: `step` scenes on (scene_list.c); applied with the next change, once. A scene that
  * does not load, or a renderer that cannot be made for it, prints one line and the viewer
  * stays on the scene it had. */

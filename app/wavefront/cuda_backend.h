@@ -51,6 +51,7 @@ typedef struct rc_cuda {
                                  group g reads its offset and length here */
     int64_t *accum;           /* the film: 3 fixed-point sums per pixel (film.h) */
     rc_cuda_counts *counts;   /* RC_MAX_DEPTH + 1 entries, cleared at the start of a frame */
+    rc_probe_counts *probes;  /* settings.probes: RC_PROBE_COPIES copies (probe.h), else NULL */
     rc_cuda_counts *h_counts; /* pinned host copies: once per bounce (host loop) or per frame */
     uint32_t *d_sample;       /* sample index of the next wave's first sample: generate and
                                  shade read it, accumulate advances it, so a replayed graph
@@ -156,6 +157,13 @@ void rc_cuda_reset(rc_renderer *r);
 int rc_cuda_use(rc_renderer *r, rc_error *err);
 /* The film's sums to device memory, after the renderer's stream (rc_renderer_film_to_device). */
 int rc_cuda_film_copy(rc_renderer *r, void *d_rgb, rc_error *err);
+
+/* settings.probes (RC_PROBES builds): the device's copies of the counts summed into *out after
+ * the stream's work; cleared on the stream. */
+int rc_cuda_probes_read(rc_renderer *r, rc_probe_counts *out, rc_error *err);
+int rc_cuda_probes_clear(rc_renderer *r, rc_error *err);
+/* RC_PROBE_COPIES copies summed into *out. */
+void rc_probe_sum(const rc_probe_counts *copies, rc_probe_counts *out);
 
 /* The alive-ray mask (mask.cu): r->mask in device memory, cleared and written on the stream. */
 int rc_cuda_mask_alloc(rc_renderer *r, rc_error *err);

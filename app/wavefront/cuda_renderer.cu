@@ -62,7 +62,7 @@ static cudaError_t upload_scene(rc_renderer *r, const rc_scene *scene) {
 /* The device buffers: the stream's (rc_stream_layout), then the backend's own: the refill's
  * claims, the sort's group sizes, the per-bounce counts, the sample index and the camera (the
  * CPU backend keeps these in rc_renderer). Returns their bytes. */
-#define CUDA_BUFS (RC_STREAM_BUFS + 5)
+#define CUDA_BUFS (RC_STREAM_BUFS + 6)
 static size_t device_bufs(rc_renderer *r, rc_buf *b) {
     rc_cuda *c = rc_cuda_of(r);
     const size_t groups = (RC_MAX_DEPTH + 1) * RC_SORT_KEYS * sizeof(uint32_t);
@@ -73,6 +73,8 @@ static size_t device_bufs(rc_renderer *r, rc_buf *b) {
         {(void **)&c->counts, (RC_MAX_DEPTH + 1) * sizeof(rc_cuda_counts), RC_ON_CUDA},
         {(void **)&c->d_sample, sizeof(uint32_t), 0},
         {(void **)&c->d_camera, sizeof(rc_camera), 0},
+        {(void **)&c->probes, r->st.probes ? RC_PROBE_COPIES * sizeof(rc_probe_counts) : 0,
+         RC_ON_CUDA},
     };
     memcpy(b + RC_STREAM_BUFS, own, sizeof own);
     size_t total = 0;
@@ -141,6 +143,9 @@ extern "C" int rc_cuda_create(rc_renderer *r, const rc_scene *scene, rc_error *e
         return rc_fail(err, "CUDA backend: %s", cudaGetErrorString(e));
     }
     if (alloc_stream(r, err) != 0) return -1;
+#ifdef RC_PROBES
+    c->view.bvh.probe = c->probes; /* before any launch: a captured frame holds the view */
+#endif
     r->comp.opt.stream = c->stream;
     r->scomp.opt.stream = c->stream;
     c->device_loop = r->st.frame_loop != RC_LOOP_HOST;
@@ -469,4 +474,36 @@ extern "C" void rc_cuda_reset(rc_renderer *r) {
     /* the next wave starts at the first sample again; the source never changes */
     rc_cuda_note(r, cudaMemcpyAsync(c->d_sample, &r->st.first_sample, sizeof(uint32_t),
                                     cudaMemcpyHostToDevice, stream_of(c)));
+}
+
+extern "C" void rc_probe_sum(const rc_probe_counts *copies, rc_probe_counts *out) {
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < RC_PROBE_COPIES; k++) rc_probe_counts_add(out, &copies[k]);
+}
+
+extern "C" int rc_cuda_probes_read(rc_renderer *r, rc_probe_counts *out, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    rc_probe_counts *h = (rc_probe_counts *)malloc(RC_PROBE_COPIES * sizeof *h);
+    if (!h) return rc_fail(err, "out of memory");
+    cudaError_t e = cudaMemcpyAsync(h, c->probes, RC_PROBE_COPIES * sizeof *h,
+                                    cudaMemcpyDeviceToHost, stream_of(c));
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream_of(c));
+    if (e == cudaSuccess) rc_probe_sum(h, out);
+    free(h);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return rc_fail(err, "reading the divergence probes: %s", cudaGetErrorString(e));
+    }
+    return 0;
+}
+
+extern "C" int rc_cuda_probes_clear(rc_renderer *r, rc_error *err) {
+    rc_cuda *c = rc_cuda_of(r);
+    cudaError_t e =
+        cudaMemsetAsync(c->probes, 0, RC_PROBE_COPIES * sizeof(rc_probe_counts), stream_of(c));
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return rc_fail(err, "clearing the divergence probes: %s", cudaGetErrorString(e));
+    }
+    return 0;
 }

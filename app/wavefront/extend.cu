@@ -10,7 +10,13 @@ static __device__ __forceinline__ void rc_extend_slot(const rc_bvh_view &bvh, rc
     rc_path *slot = queue ? &paths[queue[i]] : &paths[i];
     if (!rc_path_alive(slot)) return;
     const rc_path p = *slot; /* 16-byte loads (path.h) */
+#ifdef RC_PROBES
+    rc_bvh_view probed = bvh; /* the traversal's probes count at the path's bounce */
+    probed.probe_bounce = rc_path_bounce(&p);
+    const rc_hit h = rc_bvh_intersect(&probed, p.origin, p.dir, 0.0f, INFINITY);
+#else
     const rc_hit h = rc_bvh_intersect(&bvh, p.origin, p.dir, 0.0f, INFINITY); /* rc_path_extend */
+#endif
     slot->t = h.t;
     slot->prim = h.prim;
 }
@@ -42,7 +48,7 @@ template <> struct rc_layout_trav<true> {
  * rc_bvh_intersect's, split at node visits, so the hits are the same. */
 template <bool WIDE> struct rc_extend_ray {
     typedef rc_layout_trav<WIDE> trav;
-    const rc_bvh_view *bvh;
+    rc_bvh_view *bvh; /* the thread's own copy: a probes build sets each ray's bounce in it */
     rc_path *paths;
     const uint32_t *queue;
     rc_path *slot;
@@ -52,11 +58,17 @@ template <bool WIDE> struct rc_extend_ray {
         slot = queue ? &paths[queue[i]] : &paths[i];
         if (!rc_path_alive(slot)) return 0;
         const rc_path p = *slot;
+#ifdef RC_PROBES
+        bvh->probe_bounce = rc_path_bounce(&p);
+        RC_PROBE_TRAV(bvh, RC_PROBE_EXTEND_RAY);
+#endif
         if (trav::begin(bvh, &s, p.origin, p.dir)) return 1;
         finish();
         return 0;
     }
-    __device__ int step() { return trav::step(bvh, &s, k); }
+    __device__ int step() {
+        return trav::step(bvh, &s, k);
+    }
     __device__ void finish() {
         slot->t = s.hit.t;
         slot->prim = s.hit.prim;

@@ -87,6 +87,9 @@ static int check_settings(const rc_settings *st, rc_error *err) {
         return rc_fail(err, "seed %u is out of range (0..%u)", st->seed, RC_MAX_SEED);
     if (st->schedule != RC_SCHEDULE_REGEN && st->schedule != RC_SCHEDULE_WAVES)
         return rc_fail(err, "unknown schedule %d", (int)st->schedule);
+    if (st->probes && !rc_have_probes()) return rc_fail(err, RC_PROBES_NEEDED);
+    if (st->probes && st->backend != RC_BACKEND_CUDA)
+        return rc_fail(err, "divergence probes count on the CUDA backend only (warps)");
     if (st->tune.pool > RC_POOL_MAX)
         return rc_fail(err, "a pool of %u path slots is too large (at most 2^27 = %u)",
                        st->tune.pool, RC_POOL_MAX);

@@ -134,6 +134,7 @@ __global__ void rc_megakernel_resolve(const unsigned long long *film, uint32_t p
 
 typedef struct mk_buffers {
     void *nodes, *prims, *materials, *finished, *rgb, *rays, *light_prims, *light_cdf, *film, *next;
+    void *probes; /* settings.probes: RC_PROBE_COPIES rc_probe_counts (probe.h) */
     void *extras[RC_CUDA_SCENE_EXTRAS]; /* vertex data, textures, environment */
     cudaEvent_t ev[2];
 } mk_buffers;
@@ -146,7 +147,8 @@ static cudaError_t mk_upload(void **d, const void *host, size_t bytes) {
 }
 
 /* The scene and the image's buffers; the persistent kernel's film and counter when `film`. */
-static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np, int film) {
+#define RC_MK_PROBE_BYTES (RC_PROBE_COPIES * sizeof(rc_probe_counts))
+static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np, int film, int probes) {
     size_t lb = scene->num_lights * sizeof(uint32_t);
     cudaError_t e = mk_upload(&b->prims, scene->bvh.prims, scene->bvh.num_prims * sizeof(rc_prim));
     if (e == cudaSuccess)
@@ -158,14 +160,15 @@ static cudaError_t mk_alloc(mk_buffers *b, const rc_scene *scene, size_t np, int
     if (e == cudaSuccess) e = cudaMalloc(&b->rays, sizeof(unsigned long long));
     if (e == cudaSuccess && film) e = cudaMalloc(&b->film, np * 3 * sizeof(unsigned long long));
     if (e == cudaSuccess && film) e = cudaMalloc(&b->next, sizeof(unsigned long long));
+    if (e == cudaSuccess && probes) e = cudaMalloc(&b->probes, RC_MK_PROBE_BYTES);
     if (e == cudaSuccess) e = cudaEventCreate(&b->ev[0]);
     if (e == cudaSuccess) e = cudaEventCreate(&b->ev[1]);
     return e;
 }
 
 static void mk_free(mk_buffers *b) {
-    void *bufs[] = {b->nodes, b->prims,       b->materials, b->finished, b->rgb,
-                    b->rays,  b->light_prims, b->light_cdf, b->film,     b->next};
+    void *bufs[] = {b->nodes,       b->prims,     b->materials, b->finished, b->rgb,   b->rays,
+                    b->light_prims, b->light_cdf, b->film,      b->next,     b->probes};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) cudaFree(bufs[i]);
     for (int i = 0; i < RC_CUDA_SCENE_EXTRAS; i++) cudaFree(b->extras[i]);
     for (int i = 0; i < 2; i++)
@@ -310,12 +313,13 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     if (spp < 1 || spp >= RC_PATH_MAX_WAVE || runs < 1 || runs > 64)
         return rc_fail(err, "megakernel: spp must be 1..%u and runs 1..64", RC_PATH_MAX_WAVE - 1);
     if (teaching_refusal(scene, kind, err) != 0) return -1;
+    if (st->probes && !rc_have_probes()) return rc_fail(err, "megakernel: " RC_PROBES_NEEDED);
     if (kind == RC_MEGAKERNEL_OBJECTS) return objects_render(scene, st, spp, runs, rgb, res, err);
     size_t np = (size_t)st->width * st->height;
     if (rc_cuda_check_scene_fits(scene, "megakernel", err) != 0) return -1;
     mk_buffers b;
     memset(&b, 0, sizeof b);
-    cudaError_t e = mk_alloc(&b, scene, np, kind == RC_MEGAKERNEL_PERSISTENT);
+    cudaError_t e = mk_alloc(&b, scene, np, kind == RC_MEGAKERNEL_PERSISTENT, st->probes);
     rc_scene_view v = rc_scene_view_make(scene, st->width, st->height);
     if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_nodes(scene, &b.nodes, &v.bvh);
     v.bvh.prims = (const rc_prim *)b.prims;
@@ -324,6 +328,9 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     v.lights.prims = (const uint32_t *)b.light_prims;
     v.lights.cdf = (const float *)b.light_cdf;
     if (e == cudaSuccess) e = (cudaError_t)rc_cuda_upload_extras(scene, b.extras, &v);
+#ifdef RC_PROBES
+    v.bvh.probe = (rc_probe_counts *)b.probes;
+#endif
     uint32_t nee =
         st->light_sampling == RC_LIGHTS_NEE && (scene->num_lights > 0 || scene->env_prob > 0.0f);
     /* num_pixels 0: a thread's own accumulator takes each sample's light (path.h) */
@@ -334,10 +341,21 @@ extern "C" int rc_megakernel_render(const rc_scene *scene, const rc_settings *st
     timing_begin(&t, 1, (int)runs, times);
     while (e == cudaSuccess && timing_next(&t)) {
         float ms = 0.f;
-        e = mk_launch(&b, kind, &v, st, sp, timing_slot(&t) < 0 ? 1 : spp, &ms, &rays);
+        /* the probes count the last run alone: the samples a bench's timed frames render */
+        if (b.probes) e = cudaMemset(b.probes, 0, RC_MK_PROBE_BYTES);
+        if (e == cudaSuccess)
+            e = mk_launch(&b, kind, &v, st, sp, timing_slot(&t) < 0 ? 1 : spp, &ms, &rays);
         timing_record(&t, ms);
     }
     if (e == cudaSuccess) e = cudaMemcpy(rgb, b.rgb, np * sizeof(rc_vec3), cudaMemcpyDeviceToHost);
+    rc_probe_counts *copies = b.probes ? (rc_probe_counts *)malloc(RC_MK_PROBE_BYTES) : NULL;
+    if (e == cudaSuccess && b.probes && !copies) e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess && copies) {
+        e = cudaMemcpy(copies, b.probes, RC_MK_PROBE_BYTES, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess) rc_probe_sum(copies, &res->probes);
+        res->probed = e == cudaSuccess;
+    }
+    free(copies);
     mk_free(&b);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();

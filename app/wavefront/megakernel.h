@@ -32,9 +32,11 @@ typedef enum rc_megakernel_kind {
 } rc_megakernel_kind;
 
 typedef struct rc_megakernel_result {
-    double ms;             /* GPU time of the render (CUDA events), median of the timed runs */
-    double min_ms, max_ms; /* the fastest and the slowest timed run */
-    uint64_t rays;         /* rays traced, shadow rays included */
+    double ms;              /* GPU time of the render (CUDA events), median of the timed runs */
+    double min_ms, max_ms;  /* the fastest and the slowest timed run */
+    uint64_t rays;          /* rays traced, shadow rays included */
+    int probed;             /* settings.probes: the last timed run's divergence probes are in */
+    rc_probe_counts probes; /* probe.h (not for `objects`, whose code has none) */
 } rc_megakernel_result;
 
 /* "flat", "objects", "bvh" or "persistent"; NULL for an unknown kind. */
@@ -44,7 +46,8 @@ int rc_megakernel_parse(const char *s, rc_megakernel_kind *out);
 /* Render samples first_sample .. first_sample + spp - 1 of every pixel (st: size, max depth,
  * first sample, seed, light sampling) into rgb (linear, 3 floats per pixel, the mean of the
  * samples), after one untimed warm-up run of one sample; `runs` (1..64) timed runs. Errors: no CUDA
- * backend or device, out of device memory, a scene the kind cannot draw. */
+ * backend or device, out of device memory, a scene the kind cannot draw. With settings.probes
+ * (rc_have_probes), res->probes holds what the probes counted in the last timed run. */
 int rc_megakernel_render(const rc_scene *scene, const rc_settings *st, rc_megakernel_kind kind,
                          uint32_t spp, uint32_t runs, float *rgb, rc_megakernel_result *res,
                          rc_error *err);

@@ -5,6 +5,9 @@
 #include "film.h"
 #include "megakernel.h"
 #include "renderer.h"
+#ifdef RC_HAVE_CUDA_BACKEND
+#include "cuda_backend.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +87,31 @@ int rc_have_cuda_backend(void) {
 #else
     return 0;
 #endif
+}
+
+int rc_have_probes(void) {
+#if defined(RC_PROBES) && defined(RC_HAVE_CUDA_BACKEND)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+int rc_renderer_probes(rc_renderer *r, rc_probe_counts *out, rc_error *err) {
+    memset(out, 0, sizeof *out);
+#if defined(RC_PROBES) && defined(RC_HAVE_CUDA_BACKEND)
+    if (r->st.probes) return rc_cuda_probes_read(r, out, err);
+#endif
+    (void)r;
+    return rc_fail(err, "this renderer counts no divergence probes (settings.probes)");
+}
+
+int rc_renderer_probes_clear(rc_renderer *r, rc_error *err) {
+#if defined(RC_PROBES) && defined(RC_HAVE_CUDA_BACKEND)
+    if (r->st.probes) return rc_cuda_probes_clear(r, err);
+#endif
+    (void)r;
+    return rc_fail(err, "this renderer counts no divergence probes (settings.probes)");
 }
 
 #ifndef RC_HAVE_CUDA_BACKEND

@@ -101,6 +101,9 @@ typedef struct rc_settings {
                                   samples (the RNG key, rng.h) */
     int sort_materials;        /* before shade, partition the live stream by the material kind of
                                   each hit (sort.c); shade runs once per kind over contiguous slots */
+    int probes;                /* count the divergence probes (probe.h) of every frame: a CUDA
+                                  build configured with RAYCOMPACT_PROBES only (rc_have_probes);
+                                  rc_renderer_probes reads them */
     rc_tuning tune;            /* speed only (rc_tuning_init's defaults) */
 } rc_settings;
 
@@ -251,6 +254,17 @@ int rc_renderer_use(rc_renderer *r, rc_error *err);
 
 /* 1 if this build has the CUDA backend of the wavefront loop. */
 int rc_have_cuda_backend(void);
+/* 1 if it also counts the divergence probes (probe.h): configured with -DRAYCOMPACT_PROBES=ON.
+ * The line a command gives where settings.probes is asked for and this is 0. */
+int rc_have_probes(void);
+#define RC_PROBES_NEEDED                                                                           \
+    "divergence probes need a CUDA build configured with -DRAYCOMPACT_PROBES=ON (this build "      \
+    "has none)"
+/* settings.probes: the probes' counts since the renderer was created or last cleared, summed
+ * over the device's copies, into *out (waits for the frames queued); clear zeroes them on the
+ * renderer's stream. Error: a renderer made without probes. */
+int rc_renderer_probes(rc_renderer *r, rc_probe_counts *out, rc_error *err);
+int rc_renderer_probes_clear(rc_renderer *r, rc_error *err);
 const char *rc_backend_name(rc_backend b);
 const char *rc_mode_name(rc_mode m);
 const char *rc_frame_loop_name(rc_frame_loop l);
