@@ -80,6 +80,43 @@ RC_FN double rc_probe_issues(const rc_probe_bin *b) {
     return (double)b->share / (double)(1ull << RC_PROBE_SHIFT);
 }
 
+/* The counts of the last `window_ms` of frames, as a live view shows them (the viewer's F3):
+ * `shown` holds the last closed window's frames; until the first window closes it follows the
+ * frames counted so far, frame by frame, so the view has counts from the first frame on. */
+typedef struct rc_probe_window {
+    rc_probe_counts shown, acc; /* acc: the frames since t0, the window that is filling */
+    double t0;                  /* where the filling window began; < 0: no frame yet */
+    int closed;                 /* windows closed since rc_probe_window_reset */
+} rc_probe_window;
+
+RC_FN void rc_probe_counts_zero(rc_probe_counts *c) {
+    for (int p = 0; p < RC_PROBE_POINTS; p++)
+        for (int b = 0; b <= RC_PROBE_BOUNCES; b++) c->bin[p][b].lanes = c->bin[p][b].share = 0;
+}
+
+RC_FN void rc_probe_window_reset(rc_probe_window *w) {
+    rc_probe_counts_zero(&w->shown);
+    rc_probe_counts_zero(&w->acc);
+    w->t0 = -1.0;
+    w->closed = 0;
+}
+
+/* One frame's counts, ended at now_ms: the window it starts (the first frame) or fills, closed
+ * once it spans window_ms. */
+RC_FN void rc_probe_window_add(rc_probe_window *w, const rc_probe_counts *frame, double now_ms,
+                               double window_ms) {
+    if (w->t0 < 0.0) w->t0 = now_ms;
+    rc_probe_counts_add(&w->acc, frame);
+    if (now_ms - w->t0 >= window_ms) {
+        w->shown = w->acc;
+        rc_probe_counts_zero(&w->acc);
+        w->t0 = now_ms;
+        w->closed++;
+    } else if (w->closed == 0) {
+        w->shown = w->acc;
+    }
+}
+
 #if defined(RC_PROBES) && defined(__CUDA_ARCH__)
 /* Count this lane at `point` for a path at `bounce` into sink (NULL: nothing). Every lane that
  * reaches the call takes part: __activemask is the set that executes it together. */

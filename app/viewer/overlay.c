@@ -244,7 +244,7 @@ static void divergence(layout *l, const rc_viewer *v) {
         x += rc_batch_text(l->b, x, l->y, dim, names[k]) + 9.0f * l->s;
     }
     l->y += RC_FONT_LINE * l->s;
-    const rc_probe_counts *p = &v->div;
+    const rc_probe_counts *p = &v->div.shown;
     int rows = 0;
     for (int b = 0; b < RC_PROBE_BOUNCES; b++)
         if (p->bin[RC_PROBE_SHADE][b].lanes || p->bin[RC_PROBE_EXTEND_NODE][b].lanes) rows = b + 1;
@@ -271,7 +271,7 @@ static void divergence(layout *l, const rc_viewer *v) {
         rc_batch_text(l->b, l->x + 35.0f * l->s + 3.0f * bw, l->y, text, label);
         l->y += 9.0f * l->s;
     }
-    if (!rows) line(l, dim, "(counting: the first half second of frames)");
+    if (!rows) line(l, dim, "(counting: no frame counted yet)");
 }
 
 /* 1, 2 or 5 times a power of ten, at least v. */

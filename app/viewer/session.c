@@ -302,9 +302,8 @@ void rc_view_toggle_divergence(rc_viewer *v) {
     v->show_divergence = !v->show_divergence;
     const char *why = rc_view_divergence_why(v);
     if (v->show_divergence && why) printf("raycompact view: %s\n", why);
-    memset(&v->div, 0, sizeof v->div);
-    memset(&v->div_acc, 0, sizeof v->div_acc);
-    v->div_t0 = timing_now_ms();
+    rc_probe_window_reset(&v->div); /* it starts at the first frame counted: the renderer is
+                                       made anew first */
     int want = v->show_divergence && !why;
     if (want != v->st.probes) {
         v->st.probes = want; /* the counts' buffers come with the renderer */
@@ -318,13 +317,7 @@ int rc_view_divergence_frame(rc_viewer *v, rc_error *err) {
     rc_probe_counts frame;
     if (rc_renderer_probes(v->r, &frame, err) != 0 || rc_renderer_probes_clear(v->r, err) != 0)
         return -1;
-    rc_probe_counts_add(&v->div_acc, &frame);
-    double now = timing_now_ms();
-    if (now - v->div_t0 >= RC_DIV_WINDOW_MS) {
-        v->div = v->div_acc;
-        memset(&v->div_acc, 0, sizeof v->div_acc);
-        v->div_t0 = now;
-    }
+    rc_probe_window_add(&v->div, &frame, timing_now_ms(), RC_DIV_WINDOW_MS);
     return 0;
 }
 

@@ -87,11 +87,10 @@ typedef struct rc_viewer {
     int show_overlay, show_help, show_mask, paused, dragging;
     int mask_bounce, mask_stale; /* stale: no frame has recorded this bounce's mask yet */
     /* F3: the divergence probes (core/probe.h) per bounce, where the build counts them
-       (rc_have_probes) and the backend is CUDA: st.probes is then on; div holds the counts of
-       the last RC_DIV_WINDOW_MS of frames, div_acc those since, from div_t0 on */
+       (rc_have_probes) and the backend is CUDA: st.probes is then on; div.shown holds the
+       counts of the last RC_DIV_WINDOW_MS of frames (from the first frame counted on) */
     int show_divergence;
-    rc_probe_counts div, div_acc;
-    double div_t0;
+    rc_probe_window div;
     int film_dirty; /* the textures need the film again, though no frame ran */
     float exposure; /* stops */
     int tonemap;    /* RC_TONEMAP_* (core/tonemap.h): key G */
