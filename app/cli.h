@@ -48,6 +48,15 @@ int cli_bench_parse(int argc, char **argv);
     "                        are issued (`none`: in place, into the dead slots); the\n"            \
     "                        image is the same\n"
 
+/* The --help lines of --shadows, which render, bench and view share. */
+#define CLI_HELP_SHADOWS                                                                           \
+    "  --shadows auto|stream|inline\n"                                                             \
+    "                        where NEE's shadow rays are traced: stream (a second stream,\n"       \
+    "                        compacted, traced by the shadow phase), inline (shade traces\n"       \
+    "                        each one as it draws it: it never reaches memory), or auto\n"        \
+    "                        (default: inline for the classic materials, else stream);\n"         \
+    "                        the same image\n"
+
 /* Options both commands take. NULL / 0 = not given. */
 typedef struct cli_common {
     const char *scene;
@@ -69,6 +78,7 @@ typedef struct cli_common {
     uint32_t fetch; /* --fetch N, when fetch_set */
     int fetch_set;
     const char *schedule; /* --schedule regen|waves */
+    const char *shadows;  /* --shadows auto|stream|inline */
     uint32_t pool;        /* --pool N; 0: auto */
     const char *env;      /* --env FILE.hdr: replaces the scene's environment or background */
     double env_rotation;  /* --env-rotation DEG, when env_rotation_set */

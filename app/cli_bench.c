@@ -38,7 +38,7 @@ static void usage(FILE *f) {
             "  --samples-per-frame N|auto\n"
             "                        samples per pixel one frame renders (default 1; auto: on\n"
             "                        CUDA as many as fit %u paths; also "
-            "--samples-per-wave)\n" CLI_HELP_SCHEDULE CLI_HELP_BACKEND
+            "--samples-per-wave)\n" CLI_HELP_SCHEDULE CLI_HELP_SHADOWS CLI_HELP_BACKEND
             "  --frame-loop LIST     CUDA: graph (default: device-side lengths, the frame\n"
             "                        captured once and replayed), stream (the same, launched\n"
             "                        call by call), host (the counts read back after every\n"
@@ -567,7 +567,7 @@ static int bench(bench_opts *o, const rc_scene *scene, rc_settings *st, rc_worke
     cli_timing_lap(CLI_PHASE_SETUP);
     int root = cli_mpi_rank() == 0;
     if (rc == 0 && root) {
-        print_heading(stdout, o, st);
+        print_heading(stdout, o, scene, st);
         if (all) print_left_out(st->backend);
         fflush(stdout);
     }

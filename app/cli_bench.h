@@ -87,7 +87,7 @@ typedef struct bench_gathered {
 void bench_report_phases(int timed);
 /* Every table fits in 100 columns. The first lines: the scene, the image, the frames and the
  * settings they were rendered with. */
-void print_heading(FILE *f, const bench_opts *o, const rc_settings *st);
+void print_heading(FILE *f, const bench_opts *o, const rc_scene *scene, const rc_settings *st);
 /* The summary table of the runs ("-" for a ratio whose baseline did not run; a "noisy: ..."
  * line under a run whose timed frames disagree, timing.h), then with megakernels each run's
  * speed-up over each and the table of the baselines. */

@@ -66,7 +66,7 @@ static void print_pieces(FILE *f, const char *const *pieces, int n) {
     fprintf(f, "\n");
 }
 
-void print_heading(FILE *f, const bench_opts *o, const rc_settings *st) {
+void print_heading(FILE *f, const bench_opts *o, const rc_scene *scene, const rc_settings *st) {
     char sched[96] = "waves", size[320], frames[192], depth[32], backend[32], lights[48];
     if (st->schedule == RC_SCHEDULE_REGEN && st->tune.pool)
         snprintf(sched, sizeof sched, "regen, pool %u", st->tune.pool);
@@ -81,8 +81,16 @@ void print_heading(FILE *f, const bench_opts *o, const rc_settings *st) {
     snprintf(backend, sizeof backend, "%s backend", rc_backend_name(st->backend));
     snprintf(lights, sizeof lights, "light sampling %s",
              rc_light_sampling_name(st->light_sampling));
-    const char *pieces[7] = {size, frames, depth, backend, lights};
+    const char *pieces[8] = {size, frames, depth, backend, lights};
     int n = 5;
+    char shadows[64];
+    const int rays = rc_shadow_rays(scene, st);
+    if (rays >= 0) {
+        snprintf(shadows, sizeof shadows, "shadow rays %s (%s)",
+                 rays == RC_SHADOWS_INLINE ? "traced in shade" : "in a stream",
+                 rc_shadows_name(st->shadows));
+        pieces[n++] = shadows;
+    }
     if (st->sort_materials) pieces[n++] = "sorted by material";
     if (!st->tune.phase_timing) pieces[n++] = "phases not timed (--phase-timing off)";
     print_pieces(f, pieces, n);
@@ -429,6 +437,11 @@ int write_json(const bench_opts *o, const rc_scene *scene, const rc_settings *st
     cJSON_AddNumberToObject(root, "max_depth", st->max_depth);
     cJSON_AddStringToObject(root, "light_sampling", rc_light_sampling_name(st->light_sampling));
     cJSON_AddBoolToObject(root, "sort_materials", st->sort_materials != 0);
+    /* --shadows as asked, and where the shadow rays went ("none": no shadow ray) */
+    const int rays = rc_shadow_rays(scene, st);
+    cJSON_AddStringToObject(root, "shadows", rc_shadows_name(st->shadows));
+    cJSON_AddStringToObject(root, "shadow_rays",
+                            rays < 0 ? "none" : rc_shadows_name((rc_shadows)rays));
     cJSON_AddNumberToObject(root, "seed", st->seed);
     cJSON_AddNumberToObject(root, "samples_per_wave", st->samples_per_wave);
     cJSON_AddNumberToObject(root, "samples_per_frame", st->samples_per_wave);

@@ -281,6 +281,8 @@ int cli_common_option(cli_args *a, cli_common *c) {
         if (r > 0 && cli_uint(a, 0, RC_MAX_SEED, &c->seed) != 0) return -1;
     } else if ((r = cli_is(a, "--schedule", 1)) != 0) {
         if (r > 0) c->schedule = a->value;
+    } else if ((r = cli_is(a, "--shadows", 1)) != 0) {
+        if (r > 0) c->shadows = a->value;
     } else if ((r = cli_is(a, "--bvh", 1)) != 0) {
         if (r > 0) c->bvh = a->value;
     } else if ((r = cli_is(a, "--gpus", 1)) != 0) {
@@ -498,6 +500,11 @@ int cli_load(const char *cmd, const cli_common *c, rc_scene *scene, rc_settings 
     if (c->schedule && rc_schedule_parse(c->schedule, &st->schedule) != 0) {
         rc_scene_free(scene);
         return cli_usage_error(cmd, "--schedule: '%s' is not one of: regen, waves", c->schedule);
+    }
+    if (c->shadows && rc_shadows_parse(c->shadows, &st->shadows) != 0) {
+        rc_scene_free(scene);
+        return cli_usage_error(cmd, "--shadows: '%s' is not one of: auto, stream, inline",
+                               c->shadows);
     }
     if (c->frame_loop && strcmp(cmd, "bench") != 0 &&
         cli_frame_loop(cmd, c->frame_loop, &st->frame_loop) != 0) {

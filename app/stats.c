@@ -9,6 +9,7 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
     if (f->bounces > t->bounces) t->bounces = f->bounces;
     t->loop = f->loop;
     if (f->sorted) t->sorted = 1;
+    if (f->shadows_inline) t->shadows_inline = 1;
     if (f->tail_from < f->bounces) {
         t->tail_frames++;
         t->tail_paired += f->tail_kind == RC_TAIL_PAIRS;
@@ -127,6 +128,8 @@ void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int ti
     uint64_t shadows = 0;
     for (uint32_t b = 0; b < t->bounces; b++) shadows += t->bounce[b].shadow_in;
     const int sorted = rc_stats_sorted(t), tail = t->tail_frames > 0;
+    /* shadow rays traced in shade: their counts, but no phase of their own to time */
+    const int sphase = shadows && !t->shadows_inline;
     fprintf(f, "bounce     rays in       alive        kept  removed%s  algorithm\n",
             shadows ? "   shadow in  shadow kept" : "");
     for (uint32_t b = 0; b < t->bounces; b++) {
@@ -139,7 +142,7 @@ void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int ti
         fprintf(f, "  %s\n", rc_stats_algo(o));
     }
     fprintf(f, "\nbounce  extend ms   shade ms  compact ms   share%s%s%s\n",
-            shadows ? "  shadow ms" : "", sorted ? "    sort ms" : "", tail ? "    tail ms" : "");
+            sphase ? "  shadow ms" : "", sorted ? "    sort ms" : "", tail ? "    tail ms" : "");
     for (uint32_t b = 0; b < t->bounces; b++) {
         const rc_bounce_total *o = &t->bounce[b];
         double sum = o->extend_ms + o->shade_ms + o->compact_ms;
@@ -151,7 +154,7 @@ void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int ti
             fprintf(f, " %6.1f%%", sum > 0 ? 100.0 * o->compact_ms / sum : 0.0);
         else
             fprintf(f, " %7s", "-");
-        if (shadows) ms_col(f, o->shadow_ms / per, 10, timed, decimals);
+        if (sphase) ms_col(f, o->shadow_ms / per, 10, timed, decimals);
         if (sorted) ms_col(f, o->sort_ms / per, 10, timed, decimals);
         if (tail) ms_col(f, o->tail_ms / per, 10, timed, decimals);
         fprintf(f, "\n");
@@ -181,7 +184,7 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
     }
     uint64_t shadows = 0;
     for (uint32_t b = 0; b < t->bounces; b++) shadows += t->bounce[b].shadow_in;
-    if (shadows) phase_row(f, "shadow", bl, rc_stats_shadow_ms(t), total);
+    if (shadows && !t->shadows_inline) phase_row(f, "shadow", bl, rc_stats_shadow_ms(t), total);
     const int tail = rc_stats_tail_ms(t) > 0.0;
     if (tail) phase_row(f, "tail", tail_launches(t), rc_stats_tail_ms(t), total);
     phase_row(f, "accumulate", t->frames, t->accumulate_ms, total);
@@ -191,7 +194,10 @@ void rc_stats_print(FILE *f, const rc_stats_total *t) {
     double secs = total / 1e3;
     fprintf(f, "\n%llu rays traced in %.3f s: %.2f Mrays/s\n", (unsigned long long)rc_stats_rays(t),
             secs, secs > 0 ? (double)rc_stats_rays(t) / secs / 1e6 : 0.0);
-    if (shadows)
+    if (shadows && t->shadows_inline)
+        fprintf(f, "%llu shadow rays traced besides, in shade (--shadows)\n",
+                (unsigned long long)rc_stats_shadow_rays(t));
+    else if (shadows)
         fprintf(f,
                 "%llu shadow rays traced besides (the compact rows include their stream's "
                 "compaction)\n",

@@ -26,6 +26,7 @@ typedef struct rc_stats_total {
     uint32_t bounces;                  /* most bounces any frame ran */
     rc_frame_loop loop;                /* the loop of the last frame added */
     int sorted;                        /* some frame ran the sort phase (--sort-materials) */
+    int shadows_inline;                /* some frame traced its shadow rays in shade */
     uint32_t tail_frames, tail_paired; /* frames that ran the tail kernel; of those, paired */
     double generate_ms, accumulate_ms, total_ms;
     rc_bounce_total bounce[RC_MAX_DEPTH];

@@ -111,8 +111,12 @@ static void summary(FILE *f, const void *arg) {
 static void bounces(FILE *f, const void *arg) {
     print_bounces(f, arg);
 }
+/* The longest heading: every piece, with a scene whose light NEE samples. */
 static void heading(FILE *f, const void *arg) {
     const bench_opts *o = arg;
+    rc_scene scene;
+    rc_scene_init(&scene);
+    scene.num_lights = 1;
     rc_settings st;
     memset(&st, 0, sizeof st);
     st.width = 4096;
@@ -123,7 +127,8 @@ static void heading(FILE *f, const void *arg) {
     st.schedule = RC_SCHEDULE_REGEN;
     st.light_sampling = RC_LIGHTS_NEE;
     st.sort_materials = 1;
-    print_heading(f, o, &st);
+    st.shadows = RC_SHADOWS_AUTO;
+    print_heading(f, o, &scene, &st);
 }
 
 int main(int argc, char **argv) {
@@ -206,7 +211,9 @@ int main(int argc, char **argv) {
     o.frames = 100000;
     o.warmup = 100000;
     s = capture(heading, &o);
-    CHECK(s && widest(s) <= 100 && strstr(s, "sorted by material"), "heading:\n%s", TEXT(s));
+    CHECK(s && widest(s) <= 100 && strstr(s, "sorted by material") &&
+              strstr(s, "shadow rays traced in shade (auto)"),
+          "heading:\n%s", TEXT(s));
     free(s);
 
     /* the JSON: null where no none run was timed, the noise fields */
@@ -248,6 +255,11 @@ int main(int argc, char **argv) {
               cJSON_GetObjectItem(load, "bvh_ms")->valuedouble == 20.0 &&
               cJSON_GetObjectItem(load, "read_ms")->valuedouble == 10.0,
           "scene_load: the stages of the load");
+    const cJSON *sh = cJSON_GetObjectItem(root, "shadow_rays");
+    CHECK(cJSON_IsString(sh) && !strcmp(sh->valuestring, "none") &&
+              cJSON_IsString(cJSON_GetObjectItem(root, "shadows")) &&
+              !strcmp(cJSON_GetObjectItem(root, "shadows")->valuestring, "stream"),
+          "shadows, shadow_rays: a scene without lights traces none");
     CHECK(r0 && cJSON_IsNull(cJSON_GetObjectItem(r0, "speedup_vs_none")),
           "speedup_vs_none without a none run is not null");
     CHECK(r0 && cJSON_IsTrue(cJSON_GetObjectItem(r0, "noisy")) &&

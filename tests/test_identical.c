@@ -6,6 +6,9 @@
  * film holds exact fixed-point sums of the samples (rng.h, film.h).
  * With ENV.hdr the scene is lit by that environment map too (the glTF demo scene's case:
  * textures, normal maps, glass, alpha masks, emitters and the map's importance sampling).
+ * The shadow rays traced in shade (--shadows inline) give the same image as their stream (the
+ * reference), in every mode, wave and schedule; where --shadows auto traces them is checked
+ * against RC_TEST_SHADOWS_AUTO ("inline" or "stream") when it is set.
  * Usage: test_identical SCENE [ENV.hdr] */
 #include "rc_test.h"
 #include "wavefront/compact.h"
@@ -18,10 +21,17 @@
 #define SIZE 40
 #define SPP  4
 
+/* Where render_with's renders trace their shadow rays, and their schedule. */
+static rc_shadows g_shadows = RC_SHADOWS_STREAM;
+static rc_schedule g_schedule = RC_SCHEDULE_WAVES;
+
 static float *render_with(const rc_scene *s, const char *algo, rc_mode mode, uint32_t wave,
                           int *skipped) {
     rc_settings st = test_settings(s, SIZE, SIZE, algo, mode);
     st.samples_per_wave = wave;
+    st.shadows = g_shadows;
+    st.schedule = g_schedule;
+    st.tune.pool = 500; /* regen: a pool smaller than the frame's paths, refilled */
     st.max_depth = 10;
     st.tune.tile = 64; /* several tiles per stream for the block-based algorithms */
     rc_error err;
@@ -95,6 +105,40 @@ int main(int argc, char **argv) {
                        rc_mode_name((rc_mode)m));
             free(img);
         }
+    }
+    /* The shadow rays traced in shade: the same image, in every mode, wave and schedule. */
+    const char *inline_algos[] = {"none", "scan-scatter", "auto"};
+    int inlined = 0;
+    g_shadows = RC_SHADOWS_INLINE;
+    for (int sc = 0; sc < 2; sc++) {
+        g_schedule = sc ? RC_SCHEDULE_REGEN : RC_SCHEDULE_WAVES;
+        for (int i = 0; i < 3; i++)
+            for (int m = 0; m < 4; m++) {
+                const rc_mode mode = (rc_mode)(m & 1);
+                const uint32_t wave = m < 2 ? 1 : 3;
+                float *img = render_with(&s, inline_algos[i], mode, wave, &skipped);
+                const int same = img && memcmp(img, ref, bytes) == 0;
+                CHECK(same, "%s/%s, %u per wave, %s, shadows inline: image differs",
+                      inline_algos[i], rc_mode_name(mode), wave, rc_schedule_name(g_schedule));
+                inlined += same;
+                free(img);
+            }
+    }
+    printf("  shadows inline: %d of 24 renders identical\n", inlined);
+    g_shadows = RC_SHADOWS_STREAM;
+    g_schedule = RC_SCHEDULE_WAVES;
+    /* auto: where this scene's shadow rays go (rc_view_shadows_inline) */
+    const char *want = getenv("RC_TEST_SHADOWS_AUTO");
+    if (want) {
+        rc_settings st = test_settings(&s, SIZE, SIZE, "auto", RC_MODE_INDICES);
+        rc_renderer *r;
+        rc_error err;
+        CHECK(rc_renderer_create(&s, &st, &r, &err) == 0, "%s", err.msg);
+        const int inl = rc_renderer_shadows_inline(r), expect = !strcmp(want, "inline");
+        CHECK(rc_renderer_nee(r) && inl == expect &&
+                  rc_shadow_rays(&s, &st) == (expect ? RC_SHADOWS_INLINE : RC_SHADOWS_STREAM),
+              "--shadows auto: traced %s, want %s", inl ? "inline" : "in a stream", want);
+        rc_renderer_destroy(r);
     }
 #ifdef _OPENMP
     omp_set_num_threads(1);

@@ -19,6 +19,7 @@ const rc_help_line rc_view_help[] = {
     {"L", "tail kernel off / on (the last bounces in one kernel)"},
     {"B", "phase timing on / off (the bars; its events slow a frame down)"},
     {"I", "light sampling: nee (light samples, shadow rays) / bsdf"},
+    {"X", "shadow rays traced in shade / in a stream of their own (the same image)"},
     {"N, Shift+N", "next / previous scene: the .json, .gltf, .glb, .obj files in its folder"},
     {"V", "alive-ray mask of bounce k"},
     {"[  ]", "previous / next bounce k of the mask"},
@@ -84,6 +85,8 @@ static int settings_key(rc_viewer *v, int32_t key, int shift) {
         rc_view_toggle_phases(v);
     else if (key == 'i')
         rc_view_toggle_lights(v);
+    else if (key == 'x')
+        rc_view_toggle_shadows(v);
     else if (key == 'n')
         rc_view_next_scene(v, shift ? -1 : 1);
     else

@@ -80,12 +80,15 @@ static void header(layout *l, const rc_viewer *v) {
     l->y += RC_FONT_LINE * l->s;
     size_t tile = v->st.tune.tile ? v->st.tune.tile : SC_TILE_DEFAULT;
     int uses_tile = info && (info->tunables & SC_TUNE_TILE);
-    char tail[32] = "off";
+    char tail[32] = "off", lights[48] = "bsdf";
     if (v->st.tune.tail_below) snprintf(tail, sizeof tail, "below %u", v->st.tune.tail_below);
+    if (v->r && rc_renderer_nee(v->r)) /* and where its shadow rays are traced (key X) */
+        snprintf(lights, sizeof lights, "nee, shadows %s (%s)",
+                 rc_renderer_shadows_inline(v->r) ? "inline" : "stream",
+                 rc_shadows_name(v->st.shadows));
     snprintf(s, sizeof s, "mode %s   tile %zu%s   compaction %s   lights %s   tail %s   phases %s",
              rc_mode_name(v->st.mode), tile, uses_tile ? "" : " (unused)", info ? "on" : "off",
-             v->r && rc_renderer_nee(v->r) ? "nee" : "bsdf", tail,
-             v->st.tune.phase_timing ? "timed" : "off");
+             lights, tail, v->st.tune.phase_timing ? "timed" : "off");
     line(l, text, s);
 }
 

@@ -179,6 +179,7 @@ static void keep_key_settings(const rc_viewer *v, rc_settings *st) {
     st->mode = v->st.mode;
     st->tune = v->st.tune; /* the command line's knobs as the keys left them (tile, L, B) */
     if (v->lights_set) st->light_sampling = v->st.light_sampling;
+    if (v->shadows_set) st->shadows = v->st.shadows;
 }
 
 /* N: load the scene `scene_step` places on and make its renderer, with every change pending;
@@ -289,6 +290,14 @@ void rc_view_toggle_phases(rc_viewer *v) {
 void rc_view_toggle_lights(rc_viewer *v) {
     v->st.light_sampling = v->st.light_sampling == RC_LIGHTS_NEE ? RC_LIGHTS_BSDF : RC_LIGHTS_NEE;
     v->lights_set = 1;
+    v->rebuild = 1;
+}
+
+void rc_view_toggle_shadows(rc_viewer *v) {
+    const int inl = v->r ? rc_renderer_shadows_inline(v->r)
+                         : rc_shadow_rays(&v->scene, &v->st) == RC_SHADOWS_INLINE;
+    v->st.shadows = inl ? RC_SHADOWS_STREAM : RC_SHADOWS_INLINE;
+    v->shadows_set = 1;
     v->rebuild = 1;
 }
 

@@ -44,7 +44,7 @@ static void usage(FILE *f) {
             "  --gpus 1              the viewer renders on one GPU (render and bench take "
             "more)\n" CLI_HELP_TUNING
             "  --light-sampling L    nee (default: light samples, a shadow-ray stream, MIS) or\n"
-            "                        bsdf; default: the scene's\n"
+            "                        bsdf; default: the scene's\n" CLI_HELP_SHADOWS
             "  --sort-materials      before shade, partition the stream by material kind\n"
             "                        (sc_partition); shade runs once per kind\n"
             "  --seed S              an independent set of samples\n"

@@ -53,6 +53,7 @@ typedef struct rc_viewer {
     char scene_next[RC_VIEW_PATH_MAX];    /* the last one N tried: the next N steps from it */
     int scene_step, scene_pending;        /* N / Shift+N presses not applied yet */
     int lights_set;                       /* key I chose st.light_sampling: kept across scenes */
+    int shadows_set;                      /* key X chose st.shadows: kept across scenes */
     uint32_t base_w, base_h;              /* the image size at the window's first size */
     uint32_t refused_w, refused_h;        /* an image size no renderer could be made for */
     const char *algos[RC_VIEW_MAX_ALGOS]; /* "none", then the library's, in table order */
@@ -122,6 +123,9 @@ void rc_view_toggle_tail(rc_viewer *v);
 void rc_view_toggle_phases(rc_viewer *v);
 /* I: light sampling nee / bsdf (rc_settings.light_sampling), kept when the scene changes. */
 void rc_view_toggle_lights(rc_viewer *v);
+/* X: the shadow rays traced where the renderer does not trace them now (in shade, or in a
+ * stream of their own: rc_settings.shadows), kept when the scene changes. */
+void rc_view_toggle_shadows(rc_viewer *v);
 /* F3: the divergence view on / off; on, and where this build and backend count the probes
  * (rc_view_divergence_why is NULL), the renderer is made anew with settings.probes. */
 void rc_view_toggle_divergence(rc_viewer *v);

@@ -358,14 +358,14 @@ static int plan_needs_list(rc_compactor *c, device_ref dr, uint32_t bounce) {
 }
 
 rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_input *shadow_in) {
-    rc_compact_input in = r->comp.input, sin = r->nee ? r->scomp.input : in;
+    rc_compact_input in = r->comp.input, sin = r->sstream ? r->scomp.input : in;
     if (bounce < RC_MAX_DEPTH) r->comp.skip[bounce] = r->scomp.skip[bounce] = 0;
     if (rc_cuda_of(r)->device_loop && plan_skip(r, bounce)) {
         /* both streams as for `none`: shade sets their lengths, the next phases skip the
          * ended paths and the empty shadow slots */
         r->comp.skip[bounce] = 1;
         r->comp.chosen[bounce] = RC_COMPACT_NONE_NAME;
-        if (r->nee && sin != RC_COMPACT_NOTHING) {
+        if (r->sstream && sin != RC_COMPACT_NOTHING) {
             r->scomp.skip[bounce] = 1;
             r->scomp.chosen[bounce] = RC_COMPACT_NONE_NAME;
             sin = RC_COMPACT_NOTHING;
@@ -379,7 +379,7 @@ rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_inp
             r->comp.flags_only[bounce] = (uint8_t)!list;
             if (!list) in = RC_COMPACT_FLAGS;
         }
-        if (r->nee && sin == RC_COMPACT_BOTH) {
+        if (r->sstream && sin == RC_COMPACT_BOTH) {
             int list =
                 plan_needs_list(&r->scomp, shadow_stream_cuda(r, shadow_bound(r), 0, 0), bounce);
             r->scomp.flags_only[bounce] = (uint8_t)!list;
@@ -393,7 +393,7 @@ rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_inp
 int rc_compact_choice_changed(rc_renderer *r) {
     return rc_tail_plan(r) != r->tail_from || /* every algorithm, `none` too */
            choice_changed(r, &r->comp, path_stream_cuda(r, path_bound(r), 0, 0)) ||
-           (r->nee && choice_changed(r, &r->scomp, shadow_stream_cuda(r, shadow_bound(r), 0, 0)));
+           (r->sstream && choice_changed(r, &r->scomp, shadow_stream_cuda(r, shadow_bound(r), 0, 0)));
 }
 
 int rc_compact_as_none(const rc_compactor *c, uint32_t bounce) {
@@ -412,9 +412,9 @@ int rc_compact_warm(rc_renderer *r, rc_error *err) {
     const device_ref paths = path_stream_cuda(r, all, 0, 0),
                      shadows = shadow_stream_cuda(r, all, 0, 0);
     sc_status s = reserve_auto(&r->comp, paths);
-    if (s == SC_OK && r->nee) s = reserve_auto(&r->scomp, shadows);
+    if (s == SC_OK && r->sstream) s = reserve_auto(&r->scomp, shadows);
     if (s == SC_OK) s = compact_cuda(r, &r->comp, paths, RC_MAX_DEPTH);
-    if (s == SC_OK && r->nee) s = compact_cuda(r, &r->scomp, shadows, RC_MAX_DEPTH);
+    if (s == SC_OK && r->sstream) s = compact_cuda(r, &r->scomp, shadows, RC_MAX_DEPTH);
     if (s != SC_OK)
         return rc_fail(err, "compaction '%s' on %zu paths: %s", r->comp.name, r->num_paths,
                        sc_status_string(s));
@@ -518,7 +518,7 @@ int rc_compact(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *er
 }
 
 int rc_compact_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st, rc_error *err) {
-    if (!r->nee || r->scomp.input == RC_COMPACT_NOTHING) return 0;
+    if (!r->sstream || r->scomp.input == RC_COMPACT_NOTHING) return 0;
 #ifdef RC_HAVE_CUDA_BACKEND
     if (r->st.backend == RC_BACKEND_CUDA) return compact_shadows_cuda(r, bounce, st, err);
 #endif

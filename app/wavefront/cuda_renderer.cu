@@ -325,12 +325,14 @@ extern "C" int rc_cuda_read_counts(rc_renderer *r, uint32_t bounce, rc_error *er
 }
 
 /* The shadow stream of bounce b: its statistics, and that its compaction kept what shade
- * wrote (for `none`, that shade set its length to the path stream's). */
+ * wrote (for `none`, that shade set its length to the path stream's). Shadow rays traced in
+ * shade: their count, and no stream to check. */
 static int check_shadows(rc_renderer *r, const rc_cuda_counts *h, uint32_t b, uint32_t stream,
                          rc_bounce_stats *o, rc_error *err) {
     if (!r->nee) return 0;
     o->shadow_in = stream;
     o->shadow_kept = h->shadows;
+    if (!r->sstream) return 0;
     uint32_t want = rc_compact_as_none(&r->scomp, b) ? stream : h->shadows;
     if (h->shadow_stream != want)
         return rc_fail(err,

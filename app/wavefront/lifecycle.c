@@ -129,13 +129,13 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     r->shade.rr_depth = RC_RR_DEPTH;
     r->shade.seed = st->seed;
     r->view = rc_scene_view_make(scene, st->width, st->height);
-    r->nee = st->light_sampling == RC_LIGHTS_NEE &&
-             (r->view.lights.count > 0 || r->view.lights.env_prob > 0.0f);
+    r->nee = rc_view_nee(&r->view, st);
+    r->sstream = r->nee && !rc_view_shadows_inline(&r->view, st);
     r->shade.nee = (uint32_t)r->nee;
     int cuda = st->backend == RC_BACKEND_CUDA;
     if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tune.tile, st->tune.library_timing,
                           err) != 0 ||
-        (r->nee && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tune.tile,
+        (r->sstream && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tune.tile,
                                      st->tune.library_timing, err) != 0) ||
         (st->sort_materials && rc_sort_init(r, err) != 0) || /* before alloc_cuda warms it */
         (cuda ? alloc_cuda(r, scene, err) : alloc_cpu(r, err)) != 0) {

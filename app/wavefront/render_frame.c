@@ -22,6 +22,7 @@ int rc_render_submit(rc_renderer *r, uint32_t samples, rc_frame_stats *stats, rc
     st->schedule = r->st.schedule;
     st->pool = r->pool_now;
     st->sorted = r->sorter != NULL; /* also a replayed graph's frame, which runs no phase here */
+    st->shadows_inline = rc_renderer_shadows_inline(r);
     st->phases_timed = r->st.tune.phase_timing != 0;
 
     rc_frame_begin(r, st);     /* CUDA graph loop: capture this frame, or replay the captured one */

@@ -24,6 +24,7 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene) {
     st->samples_per_wave = 1;
     st->schedule = RC_SCHEDULE_WAVES; /* docs/renderer.md compares the two schedules */
     st->light_sampling = scene ? scene->defaults.light_sampling : RC_LIGHTS_NEE;
+    st->shadows = RC_SHADOWS_AUTO;
     rc_tuning_init(&st->tune);
 }
 
@@ -41,6 +42,7 @@ static const char *const backend_names[] = {"cpu", "cuda"};
 static const char *const mode_names[] = {"indices", "payload"};
 static const char *const frame_loop_names[] = {"graph", "stream", "host"};
 static const char *const schedule_names[] = {"regen", "waves"};
+static const char *const shadows_names[] = {"stream", "inline", "auto"};
 static const char *const megakernel_names[RC_MEGAKERNEL_COUNT] = {"flat", "objects", "bvh",
                                                                   "persistent"};
 #define RC_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -64,6 +66,9 @@ const char *rc_frame_loop_name(rc_frame_loop l) {
 const char *rc_schedule_name(rc_schedule s) {
     return s == RC_SCHEDULE_WAVES ? "waves" : "regen";
 }
+const char *rc_shadows_name(rc_shadows s) {
+    return (unsigned)s <= RC_SHADOWS_AUTO ? shadows_names[s] : "?";
+}
 const char *rc_megakernel_name(rc_megakernel_kind kind) {
     return (unsigned)kind < RC_MEGAKERNEL_COUNT ? megakernel_names[kind] : NULL;
 }
@@ -79,6 +84,7 @@ RC_DEFINE_PARSE(rc_backend_parse, rc_backend, backend_names)
 RC_DEFINE_PARSE(rc_mode_parse, rc_mode, mode_names)
 RC_DEFINE_PARSE(rc_frame_loop_parse, rc_frame_loop, frame_loop_names)
 RC_DEFINE_PARSE(rc_schedule_parse, rc_schedule, schedule_names)
+RC_DEFINE_PARSE(rc_shadows_parse, rc_shadows, shadows_names)
 RC_DEFINE_PARSE(rc_megakernel_parse, rc_megakernel_kind, megakernel_names)
 
 int rc_have_cuda_backend(void) {
@@ -156,7 +162,7 @@ void rc_stream_layout(const rc_renderer *r, rc_stream_bufs *b, int64_t **accum,
     const int list = RC_WANTS_REMOVALS(r->comp.input);
     const int sort = r->st.sort_materials != 0;
     const int alt = flags || sort; /* the partition writes out of place too */
-    const int nee = r->nee;
+    const int nee = r->sstream; /* the shadow stream: NEE, its rays not traced in shade */
     const int free_recs = r->regen && !payload && r->comp.input != RC_COMPACT_NOTHING;
     const size_t recs = n * sizeof(rc_path), slots = n * sizeof(uint32_t);
     const size_t shadows = n * sizeof(rc_shadow);
@@ -194,6 +200,30 @@ uint32_t rc_renderer_frames(const rc_renderer *r) {
 
 int rc_renderer_nee(const rc_renderer *r) {
     return r->nee;
+}
+
+int rc_view_nee(const rc_scene_view *v, const rc_settings *st) {
+    return st->light_sampling == RC_LIGHTS_NEE && (v->lights.count > 0 || v->lights.env_prob > 0.0f);
+}
+
+int rc_view_shadows_inline(const rc_scene_view *v, const rc_settings *st) {
+    if (st->shadows != RC_SHADOWS_AUTO) return st->shadows == RC_SHADOWS_INLINE;
+    /* auto: the classic shade kernel (kernels.cuh's level 0) takes the traversal in with little
+       cost in registers and gains the 48-byte record's write and read, its compaction and a
+       launch; the larger kernels of the later material models lose more occupancy than that
+       (docs/renderer.md, "Shadow rays") */
+    return v->features == 0u && !v->bvh.masked && v->bvh.inst.count == 0u;
+}
+
+int rc_shadow_rays(const rc_scene *scene, const rc_settings *st) {
+    const rc_scene_view v = rc_scene_view_make(scene, st->width ? st->width : 1u,
+                                               st->height ? st->height : 1u);
+    if (!rc_view_nee(&v, st)) return -1;
+    return rc_view_shadows_inline(&v, st) ? RC_SHADOWS_INLINE : RC_SHADOWS_STREAM;
+}
+
+int rc_renderer_shadows_inline(const rc_renderer *r) {
+    return r->nee && !r->sstream;
 }
 
 double rc_renderer_upload_ms(const rc_renderer *r) {

@@ -86,6 +86,8 @@ struct rc_renderer {
     rc_compactor comp;
     rc_compactor scomp; /* the same algorithm, its own context, for the shadow stream */
     int nee;            /* shadow rays are traced: NEE on and lights in the scene */
+    int sstream;        /* ... in a stream of their own, by the shadow phase (else shade traces
+                           them: rc_shadows) */
     sc_context *sorter; /* --sort-materials: the partition's context (NULL: no sorting) */
     uint32_t groups[RC_SORT_KEYS]; /* CPU: the stream slots of each key after the sort */
     /* the stream, host side (CPU backend) */
@@ -111,6 +113,11 @@ struct rc_renderer {
     uint32_t flight_samples;
     double flight_t0;
 };
+
+/* Settings `st` on the scene of view `v`: 1 if they trace shadow rays (NEE on and a light), and
+ * 1 if shade traces them (rc_shadows, auto resolved for the view). */
+int rc_view_nee(const rc_scene_view *v, const rc_settings *st);
+int rc_view_shadows_inline(const rc_scene_view *v, const rc_settings *st);
 
 /* The shadow ray in shadow stream slot i (CPU backend). */
 static inline rc_shadow *rc_stream_shadow(rc_renderer *r, size_t i) {

@@ -1,6 +1,9 @@
 /* shade.c: shade every live path of the stream, and write what the compaction needs: a flag
  * per stream slot, the list of slots whose paths ended, or both (auto); with NEE the same for the
- * shadow stream, whose slot i belongs to the path in stream slot i. */
+ * shadow stream, whose slot i belongs to the path in stream slot i, or, with the shadow rays
+ * traced in shade (rc_shadows), each path's light sample traced here right after it is drawn:
+ * its light adds to the sample in the same order as the shadow phase's would (after this
+ * bounce's emission, before the next bounce's), so the image is the same. */
 #include "renderer.h"
 #include "timing.h"
 #ifdef RC_HAVE_CUDA_BACKEND
@@ -21,14 +24,14 @@ static inline void write_input(rc_compact_input input, uint8_t *flags, uint32_t 
 }
 
 void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
-    r->sn = r->nee ? r->n : 0;
+    r->sn = r->sstream ? r->n : 0;
     /* The counts stay on the device until compact reads them back. */
     RC_PHASE_ON_CUDA(r, &st->bounce[bounce].shade_ms, rc_cuda_shade(r, bounce));
     double t0 = timing_now_ms();
     rc_cpu_stream *s = &r->cpu;
     const rc_compact_input input = r->comp.input;
     const long n = (long)r->n;
-    const int nee = r->nee;
+    const int nee = r->sstream, traced = r->nee && !r->sstream;
     uint32_t alive = 0, kept = 0, removed = 0, shadows = 0, sremoved = 0;
     /* --sort-materials: one loop per material kind, over its contiguous slots (sort.c) */
     const int groups = r->sorter ? (int)RC_SORT_KEYS : 1;
@@ -39,7 +42,8 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     RC_OMP(parallel for schedule(dynamic, 256) reduction(+ : alive, kept, shadows))
     for (long i = begin; i < end; i++) {
         rc_path *p = rc_stream_path(r, (size_t)i);
-        rc_shadow *sh = nee ? &s->bufs.shadows[i] : NULL;
+        rc_shadow local; /* a shadow ray traced here */
+        rc_shadow *sh = nee ? &s->bufs.shadows[i] : traced ? &local : NULL;
         int k = 0;
         if (rc_path_alive(p)) {
             alive++;
@@ -48,6 +52,10 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
         } else if (sh) {
             sh->slot = 0u; /* `none`: a dead path's slot holds no shadow ray either */
         }
+        if (traced && (local.slot & RC_PATH_ALIVE)) { /* any hit, as the shadow phase's */
+            shadows++;
+            rc_shadow_trace(&r->view, &local, s->bufs.sample_rgb);
+        }
         if (s->bufs.free_recs && !k) { /* regen: the record is free for a new path (refill.c) */
             uint32_t top;
             RC_OMP(atomic capture)
@@ -55,7 +63,7 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
             s->bufs.free_recs[top] = s->bufs.queue[i];
         }
         write_input(input, s->bufs.flags, s->bufs.removed, &removed, i, k);
-        if (!sh) continue;
+        if (!nee) continue;
         int ray = (sh->slot & RC_PATH_ALIVE) != 0;
         shadows += (uint32_t)ray;
         if (s->bufs.squeue) s->bufs.squeue[i] = (uint32_t)i;
@@ -70,7 +78,7 @@ void rc_shade(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
     b->stream = r->n;
     b->alive = alive;
     b->kept = kept;
-    b->shadow_in = r->sn;
+    b->shadow_in = r->nee ? r->n : 0; /* traced in shade: the slots that could draw a ray */
     b->shadow_kept = shadows;
     b->shade_ms += timing_now_ms() - t0;
 }

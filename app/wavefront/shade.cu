@@ -40,8 +40,11 @@ typedef struct rc_shadow_out {
 
 /* shade: emission or background, a light sample, scatter, roulette; then the flags or the
  * removal entries of both streams. The wave's first sample is read on the device
- * (generate.cu). */
-template <int FULL>
+ * (generate.cu). INL: 0, shadow rays (if any) go to the shadow stream; 1 or 2, shade traces
+ * each one itself right after drawing it (rc_shadows: inline), through the binary (1) or the
+ * wide (2) BVH, and its light adds to the sample where the shadow phase's would have: after
+ * this bounce's emission, before the next bounce's. */
+template <int FULL, int INL>
 __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint32_t *d_sample,
                                 uint32_t bounce, uint32_t bound, int device, rc_path *paths,
                                 const uint32_t *queue, rc_vec3 *sample_rgb, int input,
@@ -49,6 +52,7 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
                                 rc_cuda_counts *counts, const uint32_t *groups, uint32_t group,
                                 uint32_t *free_recs) {
     rc_kernel_view<FULL>(sc);
+    if (INL) rc_kernel_bvh<INL == 2>(sc.bvh);
     rc_cuda_counts *cnt = &counts[bounce];
     uint32_t n = rc_stream_len(counts, bounce, bound, device);
     sp.sample = *d_sample;
@@ -75,11 +79,17 @@ __global__ void rc_shade_kernel(rc_scene_view sc, rc_shade_params sp, const uint
             sh.slot = 0u;
             if (live) {
                 rc_path p = *slot; /* 16-byte loads and stores (path.h) */
-                kept = rc_path_shade(&sc, &sp, &p, sample_rgb, so.shadows ? &sh : NULL);
+                kept = rc_path_shade(&sc, &sp, &p, sample_rgb, INL || so.shadows ? &sh : NULL);
                 if (kept)
                     *slot = p;
                 else /* an ended path: only its last 16 bytes (flags) change for later phases */
                     reinterpret_cast<uint4 *>(slot)[3] = reinterpret_cast<const uint4 *>(&p)[3];
+            }
+            /* inline: the shadow ray, any hit (rc_shadow_trace on the instance's BVH view) */
+            if (INL && (sh.slot & RC_PATH_ALIVE)) {
+                ray = 1;
+                if (!rc_bvh_occluded(&sc.bvh, sh.origin, sh.dir, 0.0f, sh.tmax))
+                    rc_shadow_light(&sh, sample_rgb);
             }
             if (RC_WANTS_FLAGS(input)) flags[i] = (uint8_t)kept;
             if (so.shadows) {
@@ -125,11 +135,32 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     rc_compact_input sinput;
     const int input = (int)rc_compact_plan(r, bounce, &sinput);
     so.input = (int)sinput;
+    /* the instance: the scene's level (kernels.cuh) and where the shadow rays go */
+    const int level = rc_cuda_level(c->view);
+    const int inl = !r->nee || r->sstream ? 0 : c->view.bvh.layout == RC_BVH_WIDE ? 2 : 1;
     for (uint32_t g = 0; g < launches; g++) {
-        RC_LAUNCH(c->view, rc_shade_kernel, rc_cuda_grid(r), RC_CUDA_BLOCK, (cudaStream_t)c->stream,
-                  c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->bufs.paths,
-                  c->bufs.queue, c->bufs.sample_rgb, input, c->bufs.flags, c->bufs.removed, so,
-                  c->counts, groups, g, c->bufs.free_recs);
+#define RC_SHADE_LAUNCH(FULL, INL)                                                                 \
+    rc_shade_kernel<FULL, INL><<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(    \
+        c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->bufs.paths,             \
+        c->bufs.queue, c->bufs.sample_rgb, input, c->bufs.flags, c->bufs.removed, so, c->counts,  \
+        groups, g, c->bufs.free_recs)
+#define RC_SHADE_LEVEL(INL)                                                                        \
+    do {                                                                                           \
+        if (level == 2)                                                                            \
+            RC_SHADE_LAUNCH(2, INL);                                                               \
+        else if (level == 1)                                                                       \
+            RC_SHADE_LAUNCH(1, INL);                                                               \
+        else                                                                                       \
+            RC_SHADE_LAUNCH(0, INL);                                                               \
+    } while (0)
+        if (inl == 2)
+            RC_SHADE_LEVEL(2);
+        else if (inl == 1)
+            RC_SHADE_LEVEL(1);
+        else
+            RC_SHADE_LEVEL(0);
+#undef RC_SHADE_LEVEL
+#undef RC_SHADE_LAUNCH
         rc_cuda_note(r, cudaGetLastError());
     }
 }

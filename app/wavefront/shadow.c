@@ -9,7 +9,7 @@
 #endif
 
 void rc_trace_shadows(rc_renderer *r, uint32_t bounce, rc_frame_stats *st) {
-    if (!r->nee) return;
+    if (!r->sstream) return; /* none, or traced in shade */
     RC_PHASE_ON_CUDA(r, &st->bounce[bounce].shadow_ms, rc_cuda_shadow(r, bounce));
     double t0 = timing_now_ms();
     /* compacted: every slot holds a ray; `none`: the slots shade wrote, the empty ones skipped */

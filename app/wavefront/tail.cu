@@ -242,7 +242,7 @@ extern "C" int rc_cuda_tail(rc_renderer *r, uint32_t from) {
     if (bound == 0) return RC_TAIL_THREADS;
     const unsigned grid = rc_cuda_grid(r);
     cudaStream_t s = (cudaStream_t)c->stream;
-    const int nee = c->bufs.shadows != NULL;
+    const int nee = r->nee;
     const int kind =
         !r->regen && nee && expected_stream(r, from, bound) <= grid * (RC_TAIL_SLOTS / 32u)
             ? RC_TAIL_PAIRS

@@ -58,6 +58,21 @@ typedef enum rc_frame_loop {
  * fixed point: both give the same image, byte for byte. */
 typedef enum rc_schedule { RC_SCHEDULE_REGEN = 0, RC_SCHEDULE_WAVES = 1 } rc_schedule;
 
+/* Where next-event estimation's shadow rays are traced (the image is the same either way: a
+ * path's light samples add to its sample in the same order).
+ *  stream: shade writes them to a second stream, which is compacted and traced by the shadow
+ *          phase (a 48-byte record per ray written and read back);
+ *  inline: shade traces each ray (any hit) right after it draws it, in the same thread, and the
+ *          ray never reaches memory (no shadow stream, no second compaction);
+ *  auto:   inline where shade's kernel is the classic one (no RC_FEAT_* feature, no alpha mask,
+ *          no instances: a small kernel whose registers leave room for the traversal), stream
+ *          elsewhere (evidence: docs/renderer.md, "Shadow rays"). */
+typedef enum rc_shadows {
+    RC_SHADOWS_STREAM = 0,
+    RC_SHADOWS_INLINE = 1,
+    RC_SHADOWS_AUTO = 2
+} rc_shadows;
+
 /* The tuning knobs: each changes how fast a frame renders, never its image. The command line
  * sets the first six with --set KEY=VALUE (the table in cli_common.c, --help-tuning); the
  * measurements behind the defaults are in docs/renderer.md ("Tuning knobs") and docs/design.md. */
@@ -82,10 +97,11 @@ typedef struct rc_tuning {
 } rc_tuning;
 
 /* What a user chooses: the image (size, depth, samples, light sampling, seed) and the method
- * under study (algorithm, mode, backend, schedule, frame loop, material sorting). The last three
- * leave the image as it is too, but they are what the renderer is there to show, not knobs:
- * each is an option of its own (render, bench and view; not a --set key) and each frame's stats
- * say which ran (rc_frame_stats.schedule, .loop, .sorted). The knobs are apart, in `tune`. */
+ * under study (algorithm, mode, backend, schedule, frame loop, material sorting, shadow rays).
+ * The last four leave the image as it is too, but they are what the renderer is there to show,
+ * not knobs: each is an option of its own (render, bench and view; not a --set key) and each
+ * frame's stats say which ran (rc_frame_stats.schedule, .loop, .sorted, .shadows_inline). The
+ * knobs are apart, in `tune`. */
 typedef struct rc_settings {
     uint32_t width, height;
     uint32_t max_depth; /* 1 .. RC_MAX_DEPTH */
@@ -97,6 +113,7 @@ typedef struct rc_settings {
     rc_schedule schedule;      /* how they flow through the stream (default waves) */
     rc_frame_loop frame_loop;  /* CUDA: how a frame is driven (default graph) */
     int light_sampling;        /* rc_light_sampling (scene.h): nee (default) or bsdf */
+    rc_shadows shadows;        /* NEE: where shadow rays are traced (default auto) */
     uint32_t seed;             /* 0 .. RC_MAX_SEED: each seed draws an independent set of
                                   samples (the RNG key, rng.h) */
     int sort_materials;        /* before shade, partition the live stream by the material kind of
@@ -159,6 +176,8 @@ typedef struct rc_frame_stats {
     rc_frame_loop loop;   /* the loop that ran the frame (settings.frame_loop, or stream when a
                              graph cannot hold it) */
     int sorted;           /* the stream was sorted by material before shade (--sort-materials) */
+    int shadows_inline;   /* shade traced the shadow rays itself (rc_shadows): no shadow stream,
+                             and the bounces' shadow_ms are 0 */
     uint32_t tail_from;   /* the first bounce the tail kernel ran (settings.tune.tail_below), or
                              max_depth when it did not run */
     int tail_kind;        /* the tail kernel that ran (rc_tail_kind; tail.cu) */
@@ -286,6 +305,14 @@ int rc_backend_parse(const char *s, rc_backend *out);
 int rc_frame_loop_parse(const char *s, rc_frame_loop *out);
 /* 1 if this renderer traces shadow rays (NEE on and the scene has lights in its table). */
 int rc_renderer_nee(const rc_renderer *r);
+/* Where settings `st` trace the shadow rays of `scene`: RC_SHADOWS_STREAM or RC_SHADOWS_INLINE
+ * (auto resolved), or -1 where no shadow ray is traced (bsdf light sampling, no light). */
+int rc_shadow_rays(const rc_scene *scene, const rc_settings *st);
+/* 1 if this renderer traces its shadow rays in shade (rc_shadow_rays gave RC_SHADOWS_INLINE). */
+int rc_renderer_shadows_inline(const rc_renderer *r);
+/* "stream", "inline", "auto"; parse one of them: 0 or -1. */
+const char *rc_shadows_name(rc_shadows s);
+int rc_shadows_parse(const char *s, rc_shadows *out);
 
 #ifdef __cplusplus
 }
