@@ -53,8 +53,8 @@ int cli_bench_parse(int argc, char **argv);
     "  --shadows auto|stream|inline\n"                                                             \
     "                        where NEE's shadow rays are traced: stream (a second stream,\n"       \
     "                        compacted, traced by the shadow phase), inline (shade traces\n"       \
-    "                        each one as it draws it: it never reaches memory), or auto\n"        \
-    "                        (default: inline for the classic materials, else stream);\n"         \
+    "                        each one as it draws it: it never reaches memory), or auto\n"         \
+    "                        (default: inline for the classic materials, else stream);\n"          \
     "                        the same image\n"
 
 /* Options both commands take. NULL / 0 = not given. */

@@ -38,7 +38,8 @@ static void usage(FILE *f) {
             "  --samples-per-frame N|auto\n"
             "                        samples per pixel one frame renders (default 1; auto: on\n"
             "                        CUDA as many as fit %u paths, on the CPU 1; the image is\n"
-            "                        the same; also --samples-per-wave)\n" CLI_HELP_SCHEDULE CLI_HELP_SHADOWS
+            "                        the same; also --samples-per-wave)\n" CLI_HELP_SCHEDULE
+                CLI_HELP_SHADOWS
             "  --max-depth D         bounces per path, 1..%d (default: the scene's)\n"
             "  --algo NAME           compaction after each bounce (default auto: the library\n"
             "                        picks per bounce, from the density; see README);\n"

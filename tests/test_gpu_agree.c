@@ -3,11 +3,12 @@
  * bit-identical image on the GPU, and so do waves of several samples per pixel; a replayed frame
  * graph follows a film reset and a camera change; the bvh and persistent megakernels
  * (megakernel.h) render the same image as the wavefront loop, the flat one nearly the same;
- * auto reports a real algorithm per bounce; --sort-materials and --tail-below change nothing
- * in the image. CPU and GPU round some maths differently (fused multiply-add, sinf, powf), so their
- * paths part ways and the images differ by noise: they are compared like test_reference, on 16x16
- * block means, with a tolerance stated by the caller. Exits 77 (skipped) without a usable CUDA
- * device. Usage: test_gpu_agree SCENE WIDTH HEIGHT SPP TOLERANCE [--algorithms] */
+ * auto reports a real algorithm per bounce; --sort-materials, --tail-below and the shadow rays
+ * traced in shade (--shadows inline) change nothing in the image. CPU and GPU round some maths
+ * differently (fused multiply-add, sinf, powf), so their paths part ways and the images differ by
+ * noise: they are compared like test_reference, on 16x16 block means, with a tolerance stated by
+ * the caller. Exits 77 (skipped) without a usable CUDA device. Usage: test_gpu_agree SCENE WIDTH
+ * HEIGHT SPP TOLERANCE [--algorithms] */
 #include "rc_test.h"
 #include "wavefront/compact.h"
 #include "wavefront/megakernel.h"
@@ -19,6 +20,9 @@ static int g_sort;                           /* --sort-materials in the next ren
 /* --tail-below in the next renders: 0, so the phases and compactions of every bounce are what
  * these checks see; tail_agrees checks the tail against them */
 static uint32_t g_tail;
+/* where the next renders trace their shadow rays, and their schedule (regen: a pool of 512) */
+static rc_shadows g_shadows = RC_SHADOWS_STREAM;
+static rc_schedule g_schedule = RC_SCHEDULE_WAVES;
 
 static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_mode mode,
                           uint32_t w, uint32_t h, uint32_t spp, uint32_t wave) {
@@ -28,6 +32,9 @@ static float *render_wave(const rc_scene *s, rc_backend b, const char *algo, rc_
     st.frame_loop = g_loop;
     st.sort_materials = g_sort;
     st.tune.tail_below = g_tail;
+    st.shadows = g_shadows;
+    st.schedule = g_schedule;
+    st.tune.pool = 512;
     return test_render(s, &st, spp);
 }
 
@@ -187,6 +194,47 @@ static void sorted(const rc_scene *s) {
                 free(img);
             }
     }
+    g_sort = 0;
+    g_loop = RC_LOOP_GRAPH;
+    free(ref);
+}
+
+/* --shadows inline on the GPU: shade traces each shadow ray itself (the binary or the wide BVH,
+ * the scene's kernel level) and the image is the stream's bit for bit, in every frame loop, both
+ * modes, for `none`, a flag and a removal-list algorithm and auto; in the graph loop also with
+ * the tail kernel, with --sort-materials, in waves of two samples and in the regen schedule (a
+ * pool of 512). */
+static void inline_shadows(const rc_scene *s) {
+    g_loop = RC_LOOP_HOST;
+    float *ref = render_on(s, RC_BACKEND_CUDA, "none", RC_MODE_INDICES, 40, 40, 4);
+    CHECK(ref != NULL, "cuda none/indices failed");
+    const char *names[] = {"none", "single-pass", "redzone", "auto"};
+    const size_t bytes = 40 * 40 * 3 * sizeof(float);
+    int compared = 0, same_n = 0;
+    g_shadows = RC_SHADOWS_INLINE;
+    for (int l = RC_LOOP_GRAPH; l <= RC_LOOP_HOST && ref; l++) {
+        g_loop = (rc_frame_loop)l;
+        for (int v = 0; v < (l == RC_LOOP_GRAPH ? 5 : 1); v++) /* plain, tail, sorted, 2, regen */
+            for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+                for (int m = 0; m < 2; m++) {
+                    g_tail = v == 1 ? 1000u : 0u;
+                    g_sort = v == 2;
+                    g_schedule = v == 4 ? RC_SCHEDULE_REGEN : RC_SCHEDULE_WAVES;
+                    const uint32_t wave = v == 3 ? 2u : 1u;
+                    float *img =
+                        render_wave(s, RC_BACKEND_CUDA, names[i], (rc_mode)m, 40, 40, 4, wave);
+                    const int same = img && memcmp(img, ref, bytes) == 0;
+                    CHECK(same, "cuda --shadows inline %s/%s, %s loop, variant %d: image differs",
+                          names[i], rc_mode_name((rc_mode)m), rc_frame_loop_name(g_loop), v);
+                    compared++;
+                    same_n += same;
+                    free(img);
+                }
+    }
+    printf("  shadows inline: %d of %d renders identical to the stream's\n", same_n, compared);
+    g_shadows = RC_SHADOWS_STREAM;
+    g_schedule = RC_SCHEDULE_WAVES;
+    g_tail = 0;
     g_sort = 0;
     g_loop = RC_LOOP_GRAPH;
     free(ref);
@@ -421,6 +469,7 @@ int main(int argc, char **argv) {
     free(gpu);
     if (argc > 6 && strcmp(argv[6], "--algorithms") == 0) algorithms(&s);
     sorted(&s);
+    inline_shadows(&s);
     auto_reports(&s);
     tail_agrees(&s);
     graph_follows_camera(&s);

@@ -393,7 +393,8 @@ rc_compact_input rc_compact_plan(rc_renderer *r, uint32_t bounce, rc_compact_inp
 int rc_compact_choice_changed(rc_renderer *r) {
     return rc_tail_plan(r) != r->tail_from || /* every algorithm, `none` too */
            choice_changed(r, &r->comp, path_stream_cuda(r, path_bound(r), 0, 0)) ||
-           (r->sstream && choice_changed(r, &r->scomp, shadow_stream_cuda(r, shadow_bound(r), 0, 0)));
+           (r->sstream &&
+            choice_changed(r, &r->scomp, shadow_stream_cuda(r, shadow_bound(r), 0, 0)));
 }
 
 int rc_compact_as_none(const rc_compactor *c, uint32_t bounce) {

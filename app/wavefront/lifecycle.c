@@ -136,7 +136,7 @@ int rc_renderer_create(const rc_scene *scene, const rc_settings *st, rc_renderer
     if (rc_compactor_init(&r->comp, st->algo, st->backend, st->tune.tile, st->tune.library_timing,
                           err) != 0 ||
         (r->sstream && rc_compactor_init(&r->scomp, st->algo, st->backend, st->tune.tile,
-                                     st->tune.library_timing, err) != 0) ||
+                                         st->tune.library_timing, err) != 0) ||
         (st->sort_materials && rc_sort_init(r, err) != 0) || /* before alloc_cuda warms it */
         (cuda ? alloc_cuda(r, scene, err) : alloc_cpu(r, err)) != 0) {
         rc_renderer_destroy(r);

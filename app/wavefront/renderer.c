@@ -162,7 +162,7 @@ void rc_stream_layout(const rc_renderer *r, rc_stream_bufs *b, int64_t **accum,
     const int list = RC_WANTS_REMOVALS(r->comp.input);
     const int sort = r->st.sort_materials != 0;
     const int alt = flags || sort; /* the partition writes out of place too */
-    const int nee = r->sstream; /* the shadow stream: NEE, its rays not traced in shade */
+    const int nee = r->sstream;    /* the shadow stream: NEE, its rays not traced in shade */
     const int free_recs = r->regen && !payload && r->comp.input != RC_COMPACT_NOTHING;
     const size_t recs = n * sizeof(rc_path), slots = n * sizeof(uint32_t);
     const size_t shadows = n * sizeof(rc_shadow);
@@ -203,7 +203,8 @@ int rc_renderer_nee(const rc_renderer *r) {
 }
 
 int rc_view_nee(const rc_scene_view *v, const rc_settings *st) {
-    return st->light_sampling == RC_LIGHTS_NEE && (v->lights.count > 0 || v->lights.env_prob > 0.0f);
+    return st->light_sampling == RC_LIGHTS_NEE &&
+           (v->lights.count > 0 || v->lights.env_prob > 0.0f);
 }
 
 int rc_view_shadows_inline(const rc_scene_view *v, const rc_settings *st) {
@@ -216,8 +217,8 @@ int rc_view_shadows_inline(const rc_scene_view *v, const rc_settings *st) {
 }
 
 int rc_shadow_rays(const rc_scene *scene, const rc_settings *st) {
-    const rc_scene_view v = rc_scene_view_make(scene, st->width ? st->width : 1u,
-                                               st->height ? st->height : 1u);
+    const rc_scene_view v =
+        rc_scene_view_make(scene, st->width ? st->width : 1u, st->height ? st->height : 1u);
     if (!rc_view_nee(&v, st)) return -1;
     return rc_view_shadows_inline(&v, st) ? RC_SHADOWS_INLINE : RC_SHADOWS_STREAM;
 }

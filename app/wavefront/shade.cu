@@ -141,8 +141,8 @@ extern "C" void rc_cuda_shade(rc_renderer *r, uint32_t bounce) {
     for (uint32_t g = 0; g < launches; g++) {
 #define RC_SHADE_LAUNCH(FULL, INL)                                                                 \
     rc_shade_kernel<FULL, INL><<<rc_cuda_grid(r), RC_CUDA_BLOCK, 0, (cudaStream_t)c->stream>>>(    \
-        c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->bufs.paths,             \
-        c->bufs.queue, c->bufs.sample_rgb, input, c->bufs.flags, c->bufs.removed, so, c->counts,  \
+        c->view, r->shade, c->d_sample, bounce, bound, c->device_loop, c->bufs.paths,              \
+        c->bufs.queue, c->bufs.sample_rgb, input, c->bufs.flags, c->bufs.removed, so, c->counts,   \
         groups, g, c->bufs.free_recs)
 #define RC_SHADE_LEVEL(INL)                                                                        \
     do {                                                                                           \
