@@ -1,6 +1,7 @@
 /* test_view_keys.c: the frame-time budget's keys (, and .) as `raycompact view --script`
  * sends them, without a window: the script is read as the viewer reads it and each key goes
- * through the viewer's key handler; the budget halves and doubles within its limits.
+ * through the viewer's key handler; the budget halves and doubles within its limits. Key X
+ * moves the shadow rays to the place the renderer does not trace them now.
  * Usage: test_view_keys SCRIPT (tests/data/view_budget_keys.txt) */
 #include "rc_test.h"
 #include "viewer/viewer.h"
@@ -53,6 +54,18 @@ int main(int argc, char **argv) {
     for (size_t i = 0; rc_view_help[i].keys; i++)
         listed |= strstr(rc_view_help[i].what, "budget") != NULL;
     CHECK(listed, "the help lists the budget's keys");
+    /* X, with no renderer made: from where the settings put them (auto: in shade, for a scene
+       of classic materials with a light), to the stream, and back */
+    rc_scene_init(&v->scene);
+    v->scene.num_lights = 1;
+    rc_settings_init(&v->st, &v->scene);
+    v->st.light_sampling = RC_LIGHTS_NEE;
+    rc_view_key(v, 'x', 0);
+    CHECK(v->st.shadows == RC_SHADOWS_STREAM && v->shadows_set && v->rebuild,
+          "X from auto (inline): shadows %s", rc_shadows_name(v->st.shadows));
+    rc_view_key(v, 'x', 0);
+    CHECK(v->st.shadows == RC_SHADOWS_INLINE, "X again: shadows %s",
+          rc_shadows_name(v->st.shadows));
     rc_script_free(&s);
     free(v);
     return test_finish("view_keys");
