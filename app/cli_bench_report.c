@@ -286,6 +286,12 @@ static cJSON *run_json(const bench_run *runs, int n, const bench_run *rn,
     add_ms(o, "accumulate_ms", t->accumulate_ms / fr);
     add_ms(o, "compact_share", t->total_ms > 0 ? rc_stats_compact_ms(t) / t->total_ms : 0.0);
     cJSON_AddNumberToObject(o, "rays_per_s", (double)rc_stats_rays(t) / (t->total_ms * 1e-3));
+    /* the stream traffic the layouts give (traffic.c), per live path and bounce */
+    static const char *const phase_keys[RC_PHASES_MODELLED + 1] = {"extend", "shade", "shadow",
+                                                                   "compact", "total"};
+    cJSON *traffic = cJSON_AddObjectToObject(o, "stream_bytes_per_live_path");
+    for (int i = 0; i <= RC_PHASES_MODELLED; i++)
+        cJSON_AddNumberToObject(traffic, phase_keys[i], rc_stats_bytes_per_path(t, i));
     cJSON *lib = cJSON_AddObjectToObject(o, "library_phases_ms");
     for (size_t i = 0; i < t->num_lib; i++)
         cJSON_AddNumberToObject(lib, t->lib[i].name, t->lib[i].ms / fr);
@@ -311,6 +317,9 @@ static cJSON *run_json(const bench_run *runs, int n, const bench_run *rn,
         double sum = s->extend_ms + s->shade_ms + s->compact_ms;
         add_ms(j, "compact_share", sum > 0 ? s->compact_ms / sum : 0.0);
         cJSON_AddStringToObject(j, "algorithm", rc_stats_algo(s));
+        cJSON *bytes = cJSON_AddObjectToObject(j, "stream_bytes"); /* a frame's, at this bounce */
+        for (int i = 0; i < RC_PHASES_MODELLED; i++)
+            cJSON_AddNumberToObject(bytes, phase_keys[i], (double)s->bytes[i] / fr);
         cJSON_AddItemToArray(arr, j);
     }
     return o;

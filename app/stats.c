@@ -1,5 +1,6 @@
 /* stats.c: frame statistics summed over a render or a benchmark, and their tables. */
 #include "stats.h"
+#include "core/path.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -33,6 +34,12 @@ void rc_stats_total_add(rc_stats_total *t, const rc_frame_stats *f) {
         o->sort_ms += s->sort_ms;
         o->tail_ms += s->tail_ms;
         o->tails += s->tail_ms > 0.0;
+        uint64_t modelled = 0;
+        for (int i = 0; i < RC_PHASES_MODELLED; i++) {
+            o->bytes[i] += s->bytes[i];
+            modelled += s->bytes[i];
+        }
+        if (modelled) o->modelled_alive += s->alive;
         const sc_algorithm_info *info = s->algo ? sc_algorithm_find(s->algo) : NULL;
         o->algo = info                                            ? 1 + (int)info->id
                   : s->algo && strcmp(s->algo, RC_TAIL_NAME) == 0 ? -2
@@ -97,6 +104,31 @@ uint64_t rc_stats_shadow_rays(const rc_stats_total *t) {
     for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].shadow_kept;
     return s;
 }
+double rc_stats_bytes_per_path(const rc_stats_total *t, int phase) {
+    uint64_t bytes = 0, alive = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) {
+        const rc_bounce_total *o = &t->bounce[b];
+        for (int i = 0; i < RC_PHASES_MODELLED; i++)
+            if (i == phase || phase == RC_PHASES_MODELLED) bytes += o->bytes[i];
+        alive += o->modelled_alive;
+    }
+    return alive ? (double)bytes / (double)alive : 0.0;
+}
+
+/* A bounce's stream traffic per live path: extend, shade, shadow (with a shadow stream),
+ * compact, their sum. */
+static void bytes_row(FILE *f, const char *label, const uint64_t bytes[RC_PHASES_MODELLED],
+                      uint64_t alive, int sphase) {
+    double sum = 0.0;
+    fprintf(f, "%6s", label);
+    for (int i = 0; i < RC_PHASES_MODELLED; i++) {
+        const double v = (double)bytes[i] / (double)alive;
+        sum += v;
+        if (i != RC_PHASE_SHADOW || sphase) fprintf(f, " %9.1f", v);
+    }
+    fprintf(f, " %9.1f\n", sum);
+}
+
 uint64_t rc_stats_rays(const rc_stats_total *t) {
     uint64_t s = 0;
     for (uint32_t b = 0; b < t->bounces; b++) s += t->bounce[b].alive;
@@ -160,6 +192,28 @@ void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int ti
         fprintf(f, "\n");
     }
     fprintf(f, "share: compact ms / (extend + shade + compact ms)\n");
+    /* the stream traffic per live path, from the layouts (traffic.c) */
+    uint64_t all[RC_PHASES_MODELLED] = {0}, alive = 0;
+    for (uint32_t b = 0; b < t->bounces; b++) {
+        for (int i = 0; i < RC_PHASES_MODELLED; i++) all[i] += t->bounce[b].bytes[i];
+        alive += t->bounce[b].modelled_alive;
+    }
+    if (!alive) return;
+    fprintf(f, "\nbounce  extend B   shade B%s compact B   total B  (stream bytes a live path)\n",
+            sphase ? "  shadow B" : "");
+    for (uint32_t b = 0; b < t->bounces; b++) {
+        const rc_bounce_total *o = &t->bounce[b];
+        if (!o->modelled_alive) continue;
+        char label[16];
+        snprintf(label, sizeof label, "%u", b);
+        bytes_row(f, label, o->bytes, o->modelled_alive, sphase);
+    }
+    bytes_row(f, "all", all, alive, sphase);
+    fprintf(f,
+            "stream bytes: the records, queues and compaction inputs the phases move, from the "
+            "layouts (path\n%zu B, shadow ray %zu B) and the counts; not the scene, the sample "
+            "updates or the tail kernel\n",
+            sizeof(rc_path), sizeof(rc_shadow));
     if (tail)
         fprintf(f,
                 "bounces marked %s: one kernel ran them all (--tail-below), its time at the "

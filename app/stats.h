@@ -15,6 +15,8 @@ typedef struct rc_bounce_total {
     double tail_ms;  /* the tail kernel, at the bounce it started (rc_bounce_stats.tail_ms) */
     uint32_t tails;  /* frames whose tail kernel started at this bounce */
     uint32_t tailed; /* frames whose tail kernel ran this bounce (no phase launched) */
+    uint64_t bytes[RC_PHASES_MODELLED]; /* the stream traffic the layouts give (traffic.c) */
+    uint64_t modelled_alive;            /* the live paths of the bounces that traffic covers */
     /* the algorithm of the last frame's path compaction here (auto: its choice), kept as a
        number so a run packed for MPI stays readable: 1 + its sc_algorithm, -1 `none`, -2 the
        tail kernel ran this bounce, 0 not known; rc_stats_algo names it */
@@ -56,15 +58,20 @@ uint64_t rc_stats_shadow_rays(const rc_stats_total *t);
  * known. */
 const char *rc_stats_algo(const rc_bounce_total *o);
 
+/* The stream traffic of phase `phase` (RC_PHASE_*, or RC_PHASES_MODELLED: their sum) per live
+ * path and bounce, over every bounce the model covers (rc_bounce_stats.bytes); 0 when none. */
+double rc_stats_bytes_per_path(const rc_stats_total *t, int phase);
+
 /* The per-phase table (launches, total ms, share) and the per-bounce tables; with shadow rays
  * they show the shadow phase and its stream. Within 100 columns. */
 void rc_stats_print(FILE *f, const rc_stats_total *t);
 /* The per-bounce tables, one of the rays (the stream, the live paths, the kept ones, the share
- * removed; with NEE the shadow stream; the algorithm) and one of the phases' times (with
+ * removed; with NEE the shadow stream; the algorithm), one of the phases' times (with
  * --sort-materials the sort's, where the tail kernel ran the tail's), each time with `decimals`
- * decimals. Every count and time is divided by `per` (1: totals; the frames: a frame's mean);
- * timed 0: the phases were not timed and their times read "-". Within 100 columns; a blank line
- * between the two tables, none before the first. */
+ * decimals, and one of the phases' stream traffic per live path (rc_bounce_stats.bytes). Every
+ * count and time is divided by `per` (1: totals; the frames: a frame's mean); timed 0: the phases
+ * were not timed and their times read "-". Within 100 columns; a blank line between the two tables,
+ * none before the first. */
 void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int timed, int decimals);
 
 #endif /* RC_STATS_H */

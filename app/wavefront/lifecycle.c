@@ -246,10 +246,15 @@ void rc_frame_abort(rc_renderer *r) {
 
 /* Each bounce's algorithm: what its last call ran (a replayed graph runs what was captured). */
 static void note_choices(const rc_renderer *r, rc_frame_stats *st) {
-    for (uint32_t b = 0; b < st->bounces && b < RC_MAX_DEPTH; b++)
+    for (uint32_t b = 0; b < st->bounces && b < RC_MAX_DEPTH; b++) {
         st->bounce[b].algo = b >= st->tail_from  ? RC_TAIL_NAME
                              : r->comp.chosen[b] ? r->comp.chosen[b]
                                                  : r->comp.name;
+        st->bounce[b].shadow_algo = !r->sstream || b >= st->tail_from ? NULL
+                                    : r->scomp.chosen[b]              ? r->scomp.chosen[b]
+                                                                      : r->scomp.name;
+    }
+    rc_frame_traffic(r, st);
 }
 
 void rc_frame_submit(rc_renderer *r, rc_frame_stats *st) {

@@ -198,6 +198,9 @@ void rc_mask_free(rc_renderer *r);
 /* 1 while some path may still be alive. */
 int rc_stream_live(const rc_renderer *r);
 
+/* After a frame: each bounce's stream traffic from the layouts and its counts (traffic.c). */
+void rc_frame_traffic(const rc_renderer *r, rc_frame_stats *st);
+
 /* Add the library's timings of its last call to the frame's. */
 void rc_stats_add_library(rc_frame_stats *st, const sc_context *ctx);
 

@@ -140,6 +140,9 @@ void rc_settings_init(rc_settings *st, const rc_scene *scene);
  * RC_TAIL_BELOW, phases timed, the library's phases not. */
 void rc_tuning_init(rc_tuning *tune);
 
+/* The phases of a bounce whose stream traffic rc_bounce_stats.bytes models. */
+enum { RC_PHASE_EXTEND = 0, RC_PHASE_SHADE, RC_PHASE_SHADOW, RC_PHASE_COMPACT, RC_PHASES_MODELLED };
+
 /* One bounce of one frame. With next-event estimation shade also writes a second stream, of
  * shadow rays: one slot per path slot it walked, of which `shadow_kept` hold a ray; the
  * compaction packs them (or, for `none`, the shadow phase skips the empty slots) and the
@@ -162,6 +165,13 @@ typedef struct rc_bounce_stats {
                           choice (sc_last_choice), else the fixed algorithm or "none"; a
                           replayed graph reports what its capture chose; RC_TAIL_NAME from
                           the tail's first bounce on */
+    const char *shadow_algo; /* the same for the shadow stream's compaction; NULL without one */
+    /* bytes each phase moved through the stream's buffers (rc_settings.mode's records and
+       queues, the compaction's inputs, the compaction at its input's floor), as the record
+       layouts and this bounce's counts give them (traffic.c: a model, not a measurement; not
+       the scene, the sample updates or the tail kernel's bounces, which keep paths in
+       registers) */
+    uint64_t bytes[RC_PHASES_MODELLED];
 } rc_bounce_stats;
 
 /* Everything one frame measured; feeds --stats, the bench table and its JSON. The frame's
