@@ -192,6 +192,11 @@ void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int ti
         fprintf(f, "\n");
     }
     fprintf(f, "share: compact ms / (extend + shade + compact ms)\n");
+    if (tail)
+        fprintf(f,
+                "bounces marked %s: one kernel ran them all (--tail-below), its time at the "
+                "first\n",
+                RC_TAIL_NAME);
     /* the stream traffic per live path, from the layouts (traffic.c) */
     uint64_t all[RC_PHASES_MODELLED] = {0}, alive = 0;
     for (uint32_t b = 0; b < t->bounces; b++) {
@@ -214,11 +219,6 @@ void rc_stats_print_bounces(FILE *f, const rc_stats_total *t, double per, int ti
             "layouts (path\n%zu B, shadow ray %zu B) and the counts; not the scene, the sample "
             "updates or the tail kernel\n",
             sizeof(rc_path), sizeof(rc_shadow));
-    if (tail)
-        fprintf(f,
-                "bounces marked %s: one kernel ran them all (--tail-below), its time at the "
-                "first\n",
-                RC_TAIL_NAME);
 }
 
 void rc_stats_print(FILE *f, const rc_stats_total *t) {

@@ -141,6 +141,9 @@ int main(void) {
             o->kept = o->shadow_kept = 7u << 20;
             o->sort_ms = o->shadow_ms = 9.5;
             if (b < g.tail_from) o->algo = "redzone-block";
+            /* the widest traffic row: thousands of bytes a live path in every phase */
+            for (int p = 0; p < RC_PHASES_MODELLED && b < g.tail_from; p++)
+                o->bytes[p] = (uint64_t)(8u << 20) * 9999u;
         }
         g.num_lib = 2;
         g.lib[0].name = "prefix sum";
@@ -149,7 +152,8 @@ int main(void) {
         rc_stats_total_add(&t, &g);
     }
     s = table(&t);
-    CHECK(s && strstr(s, "shadow kept") && strstr(s, "sort ms") && strstr(s, "tail ms"),
+    CHECK(s && strstr(s, "shadow kept") && strstr(s, "sort ms") && strstr(s, "tail ms") &&
+              strstr(s, "shadow B") && strstr(s, "    9999.0    9999.0"),
           "not every optional column: %s", s ? s : "");
     CHECK(widest(s) <= 100, "--stats: a line of %zu columns:\n%s", widest(s), s ? s : "");
     for (int timed = 0; timed < 2; timed++) {
