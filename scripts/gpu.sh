@@ -38,6 +38,8 @@ suites:
                    against graph loops, --spread, megakernels, compact bench --graph
   megakernels      the wavefront against the bvh and persistent megakernels on every shipped
                    scene at 1, 8, 64 and auto samples a frame; a table and a plot
+  claims [ARGS]    docs/claims.md's per-phase table: `auto` against the persistent megakernel
+                   on every shipped scene, RTIOW and the demo scene (scripts/claims.sh ARGS)
   geometry         the knot at 0.1, 1, 4 and 16 M triangles (OBJ and .glb) and the demo scene
                    at three detail levels per BVH layout: read, BVH and upload ms, SAH cost,
                    bytes per triangle, peak memory, Mrays/s (scripts/bench_geometry.sh)
@@ -592,6 +594,16 @@ suite_megakernels() {
     python3 scripts/plot_megakernels.py "$out"
 }
 
+# claims: docs/claims.md's per-phase comparison with the persistent megakernel, every shipped
+# scene, the RTIOW final scene and the demo scene (scripts/claims.sh): OUTDIR/claims.md and the
+# bench JSON it comes from.
+suite_claims() {
+    gpu_build "$out/build.log" raycompact gen_spheres gen_demo gen_env || exit 1
+    rm -f "$out/build.log"
+    nvidia-smi --query-gpu=name --format=csv,noheader | head -1 >"$out/gpu.txt"
+    scripts/claims.sh --build build-gpu --out "$out" "$@"
+}
+
 # geometry: scripts/bench_geometry.sh on the CUDA backend at every size (0.1-16 M triangles),
 # its cached models, per-run JSON, OUTDIR/geometry.md and geometry.png in OUTDIR.
 suite_geometry() {
@@ -1071,7 +1083,7 @@ suite_report() {
     exit $fail
 }
 
-suites="check quick tests app fat kernels auto frame megakernels geometry mpi gpus profile view report"
+suites="check quick tests app fat kernels auto frame megakernels claims geometry mpi gpus profile view report"
 case "${1:-}" in
 -h | --help | help)
     usage
