@@ -6,12 +6,12 @@
 # phase, the megakernel's ms, the speed-up, the stream bytes a live path) to OUT/claims.md and
 # prints it.
 #   scripts/claims.sh [--build DIR] [--out DIR] [--backend cuda|cpu] [--frames N]
-#                     [--size WxH] [--scenes LIST]
+#                     [--size WxH] [--scenes LIST] [-- BENCH_ARGS...]
 # Defaults: build, out/claims, cuda, 8 frames, each scene's own size, the shipped scenes, the
 # RTIOW final scene (tools/gen_spheres) and the glTF demo scene under a sky (tools/gen_demo,
 # tools/gen_env, 1280x720), which the build's tools write into OUT. LIST: comma-separated names
 # of shipped scenes, `rtiow` and `demo`. On the CPU (a check of the pipeline, not a figure)
-# there is no megakernel.
+# there is no megakernel. BENCH_ARGS go to every bench (e.g. -- --shadows stream).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build out=out/claims backend=cuda frames=8 size="" scenes="cornell,spheres,knot,veach_mis,many_lights,rtiow,demo"
@@ -25,6 +25,7 @@ while [ $# -gt 0 ]; do
     --size) size=$2 && shift 2 ;;
     --scenes) scenes=$2 && shift 2 ;;
     --help | -h) usage && exit 0 ;;
+    --) shift && break ;;
     *) echo "claims.sh: unknown option '$1' (see --help)" >&2 && exit 2 ;;
     esac
 done
@@ -59,7 +60,7 @@ for s in "${list[@]}"; do
     esac
     echo "claims.sh: $s" >&2
     "$exe" bench "${args[@]}" "${extra[@]}" --backend "$backend" --algos auto --modes indices \
-        --samples-per-frame auto --frames "$frames" --warmup 1 "${mk[@]}" --json "$out/$s.json" \
+        --samples-per-frame auto --frames "$frames" --warmup 1 "${mk[@]}" "$@" --json "$out/$s.json" \
         >"$out/$s.log" 2>&1 || { echo "claims.sh: bench on $s failed:" >&2 && tail -3 "$out/$s.log" >&2 && exit 1; }
 done
 python3 scripts/claims_table.py "$out" "${list[@]}" >"$out/claims.md.tmp"
