@@ -43,9 +43,9 @@ def main():
         sys.exit("usage: claims_table.py DIR SCENE...")
     d = sys.argv[1]
     rows = [row(d, s) for s in sys.argv[2:]]
-    head = ["scene", "image", "frame", "extend", "shade", "shadow", "compact", "generate + tail",
-            "persistent", "x persistent", "shadow rays", "extend B", "shade + shadow B",
-            "all B"]
+    head = ["scene", "image", "frame", "extend", "shade", "shadow", "compact",
+            "generate, tail, accumulate", "persistent", "x persistent", "shadow rays", "extend B",
+            "shade + shadow B", "all B"]
     doc = rows[0][1]
     print("`auto`, indices, %s backend, %s frames: ms a frame per phase; the persistent megakernel's"
           " ms for the same samples; stream bytes a live path and bounce (the layout model)\n"

@@ -598,7 +598,7 @@ suite_megakernels() {
 # scene, the RTIOW final scene and the demo scene (scripts/claims.sh): OUTDIR/claims.md and the
 # bench JSON it comes from.
 suite_claims() {
-    gpu_build "$out/build.log" raycompact gen_spheres gen_demo gen_env || exit 1
+    gpu_build "$out/build.log" raycompact gen_demo gen_env || exit 1
     rm -f "$out/build.log"
     nvidia-smi --query-gpu=name --format=csv,noheader | head -1 >"$out/gpu.txt"
     scripts/claims.sh --build build-gpu --out "$out" "$@"
