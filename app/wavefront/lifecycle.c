@@ -254,7 +254,6 @@ static void note_choices(const rc_renderer *r, rc_frame_stats *st) {
                                     : r->scomp.chosen[b]              ? r->scomp.chosen[b]
                                                                       : r->scomp.name;
     }
-    rc_frame_traffic(r, st);
 }
 
 void rc_frame_submit(rc_renderer *r, rc_frame_stats *st) {
@@ -271,6 +270,7 @@ int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
     if (r->st.backend == RC_BACKEND_CUDA) {
         if (rc_cuda_frame_end(r, st, err) != 0) return -1;
         note_choices(r, st);
+        rc_frame_traffic(r, st); /* from the counts and choices just noted */
         rc_compact_learn(r, st);
         rc_tail_learn(r, st);
         return 0;
@@ -278,5 +278,6 @@ int rc_frame_finish(rc_renderer *r, rc_frame_stats *st, rc_error *err) {
 #endif
     (void)err;
     note_choices(r, st);
+    rc_frame_traffic(r, st);
     return 0;
 }

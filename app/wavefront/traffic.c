@@ -29,9 +29,9 @@ static uint64_t compaction_bytes(int input, uint64_t n, uint64_t kept, uint64_t 
     return 0;
 }
 
-/* What shade writes for one stream's compaction at `bounce`: its flags, its removal list (auto in
- * the device loops: only where the call takes one, rc_compact_plan), nothing where the bounce
- * ran as `none`. */
+/* What shade writes for one stream's compaction, whose call at this bounce took `input` (-1:
+ * the bounce ran as `none`, nothing): its flags, its removal list (auto in the device loops:
+ * only where the call takes one, rc_compact_plan). */
 static uint64_t input_bytes(const rc_renderer *r, const rc_compactor *c, int input, uint64_t n,
                             uint64_t kept) {
     if (input < 0) return 0;
